@@ -1,0 +1,39 @@
+"""sklearn-macrof1: both macro F1s, with scikit-learn's semantics, from one pass.
+
+"Macro F1" means two different things in the literature:
+
+- **averaged F1** (:func:`averaged_f1_score`): the arithmetic mean of per-class F1,
+  what ``sklearn.metrics.f1_score`` computes;
+- **F1 of averages** (:func:`f1_of_averages_score`): the harmonic mean of the
+  averaged precision and averaged recall.
+
+They can differ by up to 0.5 and rank classifiers differently (Opitz & Burst,
+"Macro F1 and Macro F1"). This package computes both, exactly, for every
+``average`` scikit-learn knows, plus their gap, its closed form and its bound.
+"""
+
+from ._confusion import fbeta_summary_from_confusion_matrix
+from ._paper import gap_closed_form, gap_supremum, supremum_confusion_matrix
+from ._scores import (
+    averaged_f1_score,
+    averaged_fbeta_score,
+    f1_of_averages_score,
+    fbeta_of_averages_score,
+    fbeta_summary,
+)
+from ._summary import FBetaSummary
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "FBetaSummary",
+    "averaged_f1_score",
+    "averaged_fbeta_score",
+    "f1_of_averages_score",
+    "fbeta_of_averages_score",
+    "fbeta_summary",
+    "fbeta_summary_from_confusion_matrix",
+    "gap_closed_form",
+    "gap_supremum",
+    "supremum_confusion_matrix",
+]

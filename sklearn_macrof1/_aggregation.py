@@ -1,0 +1,243 @@
+"""The aggregation module: every formula of the package lives here, once.
+
+From (weighted) counts to per-class precision, recall and F-beta (with
+``zero_division``), to the two averages of the paper:
+
+- averaged F-beta: ``avg_mode(F_i)``, which is ``sklearn.metrics.fbeta_score``;
+- F-beta of averages: ``H_beta(avg_mode(P_i), avg_mode(R_i))``, the F-beta of what
+  ``precision_score`` and ``recall_score`` return.
+
+``avg_mode`` follows scikit-learn: binary (one class), micro (pool the counts),
+macro, weighted (by support), samples (per-sample ratios, weighted by
+``sample_weight``) or None (per-class arrays). With ``zero_division=np.nan`` the
+undefined entries are left out of the means.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from sklearn.exceptions import UndefinedMetricWarning
+
+from ._validation import warn_user
+
+#: The metrics a caller may ask to be warned about.
+ALL_METRICS = ("precision", "recall", "f-score")
+
+
+@dataclass
+class Ratios:
+    """Per-class (or per-sample) precision, recall and F-beta."""
+
+    precision: np.ndarray
+    recall: np.ndarray
+    fbeta: np.ndarray
+
+
+@dataclass
+class Averages:
+    """The result of one aggregation.
+
+    ``precision`` and ``recall`` are ``avg_mode(P_i)`` and ``avg_mode(R_i)``;
+    ``averaged_fbeta`` is ``avg_mode(F_i)``; ``fbeta_of_averages`` is
+    ``H_beta(precision, recall)``. Floats, or per-class arrays when
+    ``average=None``. ``per_class`` holds the per-class ratios behind the averages
+    (per-sample ratios for ``average="samples"``, the pooled ratio for "micro").
+    """
+
+    precision: Any
+    recall: Any
+    averaged_fbeta: Any
+    fbeta_of_averages: Any
+    per_class: Ratios
+
+
+def zero_division_fill(zero_division: Any) -> float:
+    """The value an ill-defined ratio takes: 0 for "warn", else the option."""
+    return 0.0 if isinstance(zero_division, str) else float(zero_division)
+
+
+def _divide(
+    numerator: np.ndarray,
+    denominator: np.ndarray,
+    fill: float,
+) -> tuple[np.ndarray, np.ndarray]:
+    numerator = np.asarray(numerator, dtype=np.float64)
+    denominator = np.asarray(denominator, dtype=np.float64)
+    undefined = denominator == 0
+    if undefined.any():
+        denominator = np.where(undefined, 1.0, denominator)
+        result = numerator / denominator
+        result[undefined] = fill
+    else:
+        result = numerator / denominator
+    return result, undefined
+
+
+def _warn(metric: str, average: str | None, n_values: int) -> None:
+    modifier = {
+        "precision": "predicted",
+        "recall": "true",
+        "f-score": "true nor predicted",
+    }[metric]
+    axis0, axis1 = ("label", "sample") if average == "samples" else ("sample", "label")
+    where = "due to" if n_values == 1 else f"in {axis1}s with"
+    warn_user(
+        f"{metric.capitalize()} is ill-defined and being set to 0.0 {where} no "
+        f"{modifier} {axis0}s. Use `zero_division` parameter to control this "
+        "behavior.",
+        UndefinedMetricWarning,
+    )
+
+
+def ratios(
+    tp: np.ndarray,
+    true: np.ndarray,
+    pred: np.ndarray,
+    *,
+    beta: float,
+    zero_division: Any,
+    average: str | None = "macro",
+    warn_for: tuple[str, ...] = (),
+) -> Ratios:
+    """Precision, recall and F-beta for each entry of the count arrays.
+
+    F-beta is computed from the counts, ``(1+b²) tp / (b² true + pred)``, so that
+    it is 0 (not undefined) where only one of precision and recall is undefined,
+    exactly as scikit-learn does.
+    """
+    fill = zero_division_fill(zero_division)
+    warn = zero_division == "warn"
+    precision, p_undefined = _divide(tp, pred, fill)
+    recall, r_undefined = _divide(tp, true, fill)
+    n_values = int(np.shape(tp)[0])
+    if warn and "precision" in warn_for and p_undefined.any():
+        _warn("precision", average, n_values)
+    if warn and "recall" in warn_for and r_undefined.any():
+        _warn("recall", average, n_values)
+    if math.isinf(beta):
+        fbeta = recall
+    elif beta == 0:
+        fbeta = precision
+    else:
+        beta2 = beta * beta
+        denominator = beta2 * np.asarray(true, dtype=np.float64) + np.asarray(
+            pred, dtype=np.float64
+        )
+        fbeta, f_undefined = _divide(
+            (1 + beta2) * np.asarray(tp, dtype=np.float64), denominator, fill
+        )
+        if warn and "f-score" in warn_for and f_undefined.any():
+            _warn("f-score", average, n_values)
+    return Ratios(precision, recall, fbeta)
+
+
+def nan_average(values: np.ndarray, weights: np.ndarray | None = None) -> float:
+    """Weighted mean leaving nan entries out (scikit-learn's ``_nanaverage``).
+
+    nan for an empty or all-nan input; the plain mean when the weights of the
+    defined entries sum to zero.
+    """
+    values = np.asarray(values, dtype=np.float64)
+    if values.shape[0] == 0:
+        return math.nan
+    defined = ~np.isnan(values)
+    if not defined.any():
+        return math.nan
+    if not defined.all():
+        values = values[defined]
+        if weights is not None:
+            weights = np.asarray(weights)[defined]
+    if weights is None:
+        return float(np.mean(values))
+    weights = np.asarray(weights, dtype=np.float64)
+    total = weights.sum()
+    if total == 0:
+        return float(np.mean(values))
+    return float(np.multiply(values, weights).sum() / total)
+
+
+def harmonic_fbeta(precision: Any, recall: Any, beta: float) -> Any:
+    """The weighted harmonic mean ``(1+b²) P R / (b² P + R)``.
+
+    0 where P = R = 0; P for beta = 0; R for beta = inf; nan where P or R is nan.
+    Works on floats and arrays alike.
+    """
+    p = np.asarray(precision, dtype=np.float64)
+    r = np.asarray(recall, dtype=np.float64)
+    if beta == 0:
+        out = p
+    elif math.isinf(beta):
+        out = r
+    else:
+        beta2 = beta * beta
+        denominator = beta2 * p + r
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out = np.where(
+                denominator == 0,
+                0.0,
+                (1 + beta2) * p * r / np.where(denominator == 0, 1.0, denominator),
+            )
+        out = np.where(np.isnan(p) | np.isnan(r), np.nan, out)
+    return float(out) if out.ndim == 0 else out
+
+
+def aggregate(
+    tp: np.ndarray,
+    true: np.ndarray,
+    pred: np.ndarray,
+    *,
+    average: str | None,
+    beta: float,
+    zero_division: Any,
+    warn_for: tuple[str, ...] = (),
+    sample_tp: np.ndarray | None = None,
+    sample_true: np.ndarray | None = None,
+    sample_pred: np.ndarray | None = None,
+    sample_weight: np.ndarray | None = None,
+) -> Averages:
+    """Both scores (and the averaged precision and recall) from counts.
+
+    ``tp``, ``true`` and ``pred`` are the counts of the selected classes (one
+    class for ``average="binary"``). ``average="samples"`` uses the per-sample
+    counts instead.
+    """
+    weights = None
+    if average == "micro":
+        tp, true, pred = (np.atleast_1d(np.sum(a)) for a in (tp, true, pred))
+    elif average == "samples":
+        if sample_tp is None:
+            raise ValueError("average='samples' needs per-sample counts")
+        tp, true, pred = sample_tp, sample_true, sample_pred
+        weights = sample_weight
+    elif average == "weighted":
+        weights = true
+    r = ratios(
+        tp,
+        true,
+        pred,
+        beta=beta,
+        zero_division=zero_division,
+        average=average,
+        warn_for=warn_for,
+    )
+    if average is None:
+        return Averages(
+            r.precision,
+            r.recall,
+            r.fbeta,
+            harmonic_fbeta(r.precision, r.recall, beta),
+            r,
+        )
+    precision = nan_average(r.precision, weights)
+    recall = nan_average(r.recall, weights)
+    return Averages(
+        precision,
+        recall,
+        nan_average(r.fbeta, weights),
+        harmonic_fbeta(precision, recall, beta),
+        r,
+    )

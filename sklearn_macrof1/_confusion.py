@@ -1,0 +1,150 @@
+"""Scores from a confusion matrix, with an explicit orientation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ._aggregation import ALL_METRICS
+from ._counting import Counts
+from ._evaluation import check_options
+from ._summary import FBetaSummary, build_summary
+
+ORIENTATIONS = ("true", "predicted")
+
+
+def check_confusion_matrix(matrix: Any, *, rows: Any) -> np.ndarray:
+    """Validate a square matrix of counts; return it with rows = true labels."""
+    if rows not in ORIENTATIONS:
+        raise ValueError(
+            "rows must say what the rows of the matrix are: 'true' (rows are true "
+            "labels, as in sklearn.metrics.confusion_matrix) or 'predicted' (rows "
+            f"are predictions, as in the reference paper); got {rows!r}."
+        )
+    if hasattr(matrix, "toarray"):
+        matrix = matrix.toarray()
+    try:
+        m = np.asarray(matrix, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(
+            "matrix must be a square 2-D array of non-negative counts; it holds "
+            "values that are not numbers."
+        ) from exc
+    if m.ndim != 2 or m.shape[0] != m.shape[1]:
+        raise ValueError(
+            "matrix must be a square 2-D array of non-negative counts (one row and "
+            f"one column per class); got shape {m.shape}."
+        )
+    if m.shape[0] == 0:
+        raise ValueError("matrix is empty; it needs at least one class.")
+    if not np.isfinite(m).all():
+        raise ValueError("matrix must hold finite counts; it contains NaN or inf.")
+    if (m < 0).any():
+        raise ValueError("matrix must hold non-negative counts; it has negatives.")
+    if m.sum() == 0:
+        raise ValueError("matrix holds no samples (all counts are zero).")
+    integral = np.asarray(matrix).dtype.kind in "biu"
+    if integral:
+        m = np.asarray(matrix).astype(np.int64)
+    return m if rows == "true" else m.T
+
+
+def counts_from_confusion_matrix(
+    matrix: Any, *, rows: Any, class_names: Any = None
+) -> Counts:
+    """Per-class counts of a confusion matrix (every row/column is a class)."""
+    m = check_confusion_matrix(matrix, rows=rows)
+    k = m.shape[0]
+    if class_names is None:
+        classes = np.arange(k)
+    else:
+        classes = np.asarray(class_names)
+        if classes.shape != (k,):
+            raise ValueError(
+                f"class_names must name the {k} classes of the matrix; got "
+                f"{classes.shape[0] if classes.ndim == 1 else classes.shape} names."
+            )
+        if np.unique(classes).shape[0] != k:
+            raise ValueError("class_names must be distinct.")
+        order = np.argsort(classes, kind="stable")
+        classes, m = classes[order], m[np.ix_(order, order)]
+    kind = "binary" if k <= 2 else "multiclass"
+    return Counts(
+        kind,
+        classes,
+        np.diagonal(m).copy(),
+        m.sum(axis=1),
+        m.sum(axis=0),
+        m,
+    )
+
+
+def fbeta_summary_from_confusion_matrix(
+    matrix: Any,
+    *,
+    rows: str,
+    beta: float = 1.0,
+    class_names: Any = None,
+    labels: Any = None,
+    pos_label: Any = 1,
+    average: str | None = "macro",
+    zero_division: Any = "warn",
+) -> FBetaSummary:
+    """Both F-beta scores and everything behind them, from a confusion matrix.
+
+    Parameters
+    ----------
+    matrix : array-like of shape (n_classes, n_classes)
+        Counts (ints, or floats for weighted counts). Every row and column is a
+        class, even an empty one, as in ``confusion_matrix(..., labels=...)``.
+    rows : {"true", "predicted"}
+        Required: what the rows are. "true" is ``sklearn.metrics.confusion_matrix``'s
+        orientation (rows true labels, columns predictions); "predicted" is the
+        reference paper's (rows predictions, columns true labels). Nothing is
+        guessed.
+    beta : float, default=1.0
+        Weight of recall against precision.
+    class_names : array-like of shape (n_classes,), default=None
+        Names of the classes, in the order of the rows; ``0 .. n-1`` by default.
+    labels : array-like, default=None
+        Subset (and order) of ``class_names`` to average over.
+    pos_label : int, float, bool or str, default=1
+        The class to report when ``average="binary"`` (2 classes only).
+    average : {"macro", "micro", "weighted", "binary"} or None, default="macro"
+        As in ``sklearn.metrics.fbeta_score``; "samples" needs per-sample data and
+        is not available from a matrix.
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+        Value of ill-defined ratios.
+
+    Returns
+    -------
+    summary : FBetaSummary
+
+    Examples
+    --------
+    The reference paper's Table 1, in its orientation (rows are predictions):
+
+    >>> from sklearn_macrof1 import fbeta_summary_from_confusion_matrix
+    >>> s = fbeta_summary_from_confusion_matrix(
+    ...     [[100, 10000], [0, 100]], rows="predicted")
+    >>> round(s.fbeta_of_averages, 6), round(s.averaged_fbeta, 6), round(s.gap, 6)
+    (0.50495, 0.019608, 0.485343)
+    """
+    caller = "fbeta_summary_from_confusion_matrix"
+    options = check_options(
+        caller=caller,
+        average=average,
+        beta=beta,
+        zero_division=zero_division,
+        labels=labels,
+        pos_label=pos_label,
+    )
+    if options.average == "samples":
+        raise ValueError(
+            "average='samples' needs per-sample predictions and cannot be computed "
+            "from a confusion matrix; use 'macro', 'micro', 'weighted', 'binary' or "
+            "None."
+        )
+    counts = counts_from_confusion_matrix(matrix, rows=rows, class_names=class_names)
+    return build_summary(counts, options, caller=caller, warn_for=ALL_METRICS)

@@ -1,0 +1,290 @@
+"""From user arguments to counts and averages: the path every entry point takes.
+
+``prepare`` validates the options, reads and counts the targets once; ``select``
+applies scikit-learn's ``labels`` / ``pos_label`` / ``average="binary"`` rules to
+the counts; ``evaluate`` runs the aggregation on the selection. The report, the
+scorers, the CLI and the streaming accumulator all go through these three.
+"""
+
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ._aggregation import Averages, aggregate
+from ._counting import Counts, count_targets
+from ._targets import read_targets
+from ._validation import (
+    check_array_like,
+    check_average,
+    check_beta,
+    check_pos_label,
+    check_sample_weight,
+    check_zero_division,
+    warn_user,
+)
+
+
+@dataclass
+class Options:
+    """Validated options of one call."""
+
+    average: str | None
+    beta: float
+    zero_division: Any
+    labels: Any
+    pos_label: Any
+
+
+def check_options(
+    *,
+    caller: str,
+    average: Any,
+    beta: Any,
+    zero_division: Any,
+    labels: Any = None,
+    pos_label: Any = 1,
+) -> Options:
+    """Validate the scalar options (the order scikit-learn checks them in)."""
+    beta = check_beta(beta, caller=caller)
+    if labels is not None:
+        check_array_like(labels, name="labels", caller=caller, sparse=False)
+    pos_label = check_pos_label(pos_label, caller=caller)
+    average = check_average(average, caller=caller)
+    zero_division = check_zero_division(zero_division, caller=caller)
+    return Options(average, beta, zero_division, labels, pos_label)
+
+
+def _multilabel_columns(labels: Any, n_columns: int) -> np.ndarray:
+    columns = np.asarray(labels)
+    if columns.ndim != 1:
+        raise ValueError(
+            f"labels must be a 1-D array-like; got an array of shape {columns.shape}."
+        )
+    if columns.size and not (
+        columns.dtype.kind in "iu"
+        or (columns.dtype.kind == "f" and (columns == np.trunc(columns)).all())
+    ):
+        raise ValueError(
+            "For multilabel targets, labels are column indices: integers in "
+            f"[0, {n_columns}). Got {labels!r}."
+        )
+    columns = columns.astype(np.intp)
+    if columns.size and (columns.max() >= n_columns or columns.min() < 0):
+        bad = columns.max() if columns.max() >= n_columns else columns.min()
+        raise ValueError(
+            "All labels must be in [0, n labels) for multilabel targets: the "
+            f"indicator matrices have {n_columns} columns, got label {bad}."
+        )
+    return columns
+
+
+def prepare(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    sample_weight: Any = None,
+    labels: Any = None,
+    samplewise: bool = False,
+    caller: str = "this function",
+) -> Counts:
+    """Read, validate and count ``y_true`` / ``y_pred`` in one pass.
+
+    ``samplewise`` asks for the per-sample counts of ``average="samples"``
+    (multilabel targets; over the columns named by ``labels``, when given).
+    """
+    check_array_like(y_true, name="y_true", caller=caller, sparse=True)
+    check_array_like(y_pred, name="y_pred", caller=caller, sparse=True)
+    if sample_weight is not None and not isinstance(sample_weight, numbers.Number):
+        check_array_like(
+            sample_weight, name="sample_weight", caller=caller, sparse=False
+        )
+    targets = read_targets(y_true, y_pred)
+    weights = check_sample_weight(sample_weight, targets.n_samples)
+    columns = None
+    if targets.kind == "multilabel-indicator" and labels is not None:
+        columns = _multilabel_columns(labels, targets.code_labels.shape[0])
+    return count_targets(
+        targets, weights, samplewise=samplewise, sample_columns=columns
+    )
+
+
+@dataclass
+class Selection:
+    """The classes an aggregation runs over, with their counts."""
+
+    labels: np.ndarray
+    tp: np.ndarray
+    true: np.ndarray
+    pred: np.ndarray
+
+
+def _positions(classes: np.ndarray, wanted: np.ndarray) -> np.ndarray:
+    """Index of each wanted label in ``classes`` (sorted), -1 where absent."""
+    if wanted.size == 0:
+        return np.zeros(0, dtype=np.intp)
+    if (classes.dtype.kind in "OUS") != (wanted.dtype.kind in "OUS") and not (
+        classes.dtype.kind == "O" or wanted.dtype.kind == "O"
+    ):
+        kinds = "strings" if classes.dtype.kind in "US" else "numbers"
+        raise ValueError(
+            f"labels must be of the same kind as the targets, which hold {kinds}; "
+            f"got {wanted.tolist()!r}."
+        )
+    try:
+        index = np.searchsorted(classes, wanted)
+    except TypeError as exc:
+        raise ValueError(
+            "labels must be comparable with the labels in y_true and y_pred; got "
+            f"{wanted.tolist()!r}."
+        ) from exc
+    index = np.minimum(index, max(classes.shape[0] - 1, 0))
+    if classes.shape[0] == 0:
+        return np.full(wanted.shape[0], -1, dtype=np.intp)
+    found = classes[index] == wanted
+    return np.where(found, index, -1)
+
+
+def _take(values: np.ndarray, index: np.ndarray) -> np.ndarray:
+    if values.shape[0] == 0:
+        return np.zeros(index.shape[0], dtype=values.dtype)
+    return np.where(index >= 0, values[np.maximum(index, 0)], 0)
+
+
+def _contains(classes: np.ndarray, label: Any) -> bool:
+    try:
+        return bool(np.any(classes == label))
+    except (TypeError, ValueError):
+        return False
+
+
+def select(counts: Counts, options: Options, *, caller: str) -> Selection:
+    """Apply ``average``, ``labels`` and ``pos_label`` as scikit-learn does."""
+    average, labels, pos_label = options.average, options.labels, options.pos_label
+    classes = counts.classes
+    if average == "binary":
+        if counts.kind != "binary":
+            choices = [None, "micro", "macro", "weighted"]
+            if counts.kind == "multilabel-indicator":
+                choices.append("samples")
+            raise ValueError(
+                f"Target is {counts.kind} but average='binary'. Please choose "
+                f"another average setting, one of {choices!r}."
+            )
+        if not _contains(classes, pos_label) and classes.shape[0] >= 2:
+            raise ValueError(
+                f"pos_label={pos_label!r} is not a valid label. It should be one of "
+                f"{classes.tolist()!r} (the labels in y_true and y_pred)."
+            )
+        wanted = np.asarray([pos_label])
+    else:
+        if pos_label not in (None, 1):
+            warn_user(
+                f"Note that pos_label (set to {pos_label!r}) is ignored when "
+                f"average != 'binary' (got {average!r}). You may use "
+                "labels=[pos_label] to specify a single positive class.",
+                UserWarning,
+            )
+        if average == "samples" and counts.kind != "multilabel-indicator":
+            raise ValueError(
+                "average='samples' is only available for multilabel targets "
+                "(2-D 0/1 indicator matrices); for 1-D targets use 'micro', "
+                "'macro', 'weighted', 'binary' or None."
+            )
+        if labels is None:
+            return Selection(classes, counts.tp, counts.true, counts.pred)
+        wanted = np.asarray(labels)
+        if wanted.ndim != 1:
+            raise ValueError(
+                f"labels must be a 1-D array-like; got shape {wanted.shape}."
+            )
+    if counts.kind == "multilabel-indicator":
+        index = _multilabel_columns(wanted, classes.shape[0])
+    else:
+        index = _positions(classes, wanted)
+    return Selection(
+        wanted,
+        _take(counts.tp, index),
+        _take(counts.true, index),
+        _take(counts.pred, index),
+    )
+
+
+def evaluate(
+    counts: Counts,
+    options: Options,
+    *,
+    warn_for: tuple[str, ...],
+    caller: str,
+) -> tuple[Selection, Averages]:
+    """Selection and aggregation for one ``average``."""
+    selection = select(counts, options, caller=caller)
+    samples = counts.samples
+    if options.average == "samples" and samples is None:  # pragma: no cover
+        raise RuntimeError("per-sample counts were not computed")
+    averages = aggregate(
+        selection.tp,
+        selection.true,
+        selection.pred,
+        average=options.average,
+        beta=options.beta,
+        zero_division=options.zero_division,
+        warn_for=warn_for,
+        sample_tp=None if samples is None else samples.tp,
+        sample_true=None if samples is None else samples.true,
+        sample_pred=None if samples is None else samples.pred,
+        sample_weight=None if samples is None else samples.weight,
+    )
+    return selection, averages
+
+
+def count_for(
+    y_true: Any,
+    y_pred: Any,
+    options: Options,
+    *,
+    sample_weight: Any,
+    caller: str,
+) -> Counts:
+    """``prepare`` with the per-sample counts that ``options.average`` needs."""
+    samplewise = options.average == "samples"
+    return prepare(
+        y_true,
+        y_pred,
+        sample_weight=sample_weight,
+        labels=options.labels if samplewise else None,
+        samplewise=samplewise,
+        caller=caller,
+    )
+
+
+def score(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    caller: str,
+    warn_for: tuple[str, ...],
+    beta: Any,
+    labels: Any,
+    pos_label: Any,
+    average: Any,
+    sample_weight: Any,
+    zero_division: Any,
+) -> tuple[Counts, Selection, Averages, Options]:
+    """Validate, count once and aggregate: the body of every score function."""
+    options = check_options(
+        caller=caller,
+        average=average,
+        beta=beta,
+        zero_division=zero_division,
+        labels=labels,
+        pos_label=pos_label,
+    )
+    counts = count_for(
+        y_true, y_pred, options, sample_weight=sample_weight, caller=caller
+    )
+    selection, averages = evaluate(counts, options, warn_for=warn_for, caller=caller)
+    return counts, selection, averages, options

@@ -1,0 +1,139 @@
+"""The reference paper's analysis of the gap (Opitz & Burst, "Macro F1 and Macro F1").
+
+- :func:`gap_closed_form`: the Lemma, the gap between F1 of averages and averaged F1
+  (macro averaging, beta = 1) in closed form from per-class precision and recall;
+- :func:`gap_supremum`: Theorem 3, the least upper bound of that gap for n classes;
+- :func:`supremum_confusion_matrix`: the paper's sequence of confusion matrices
+  (Appendix C, proof 3) whose gap approaches the supremum as ``z`` grows.
+"""
+
+from __future__ import annotations
+
+import numbers
+from typing import Any
+
+import numpy as np
+
+
+def _as_rates(values: Any, name: str) -> np.ndarray:
+    arr = np.asarray(values, dtype=np.float64)
+    if arr.ndim != 1 or arr.shape[0] == 0:
+        raise ValueError(
+            f"{name} must be a non-empty 1-D array of per-class values; got shape "
+            f"{arr.shape}."
+        )
+    if not np.isfinite(arr).all() or (arr < 0).any() or (arr > 1).any():
+        raise ValueError(f"{name} must hold finite values in [0, 1]; got {arr!r}.")
+    return arr
+
+
+def gap_closed_form(precision: Any, recall: Any) -> float:
+    """The Lemma: macro F1 of averages minus macro averaged F1, in closed form.
+
+    For per-class precision ``P`` and recall ``R`` over ``n`` classes,
+
+        gap = 1 / (n * sum_x (P_x + R_x))
+              * sum_{x, y} (P_x R_y - P_y R_x)**2 / ((P_x + R_x) (P_y + R_y)),
+
+    both sums over the classes with ``P + R > 0``. It is zero exactly when every
+    class has ``P_i == R_i`` (Theorem, part 2).
+
+    Parameters
+    ----------
+    precision, recall : array-like of shape (n_classes,)
+        Per-class precision and recall, in [0, 1].
+
+    Returns
+    -------
+    gap : float
+
+    Examples
+    --------
+    The paper's Table 1 (two classes, P = (1, 0.0099), R = (0.0099, 1)):
+
+    >>> from sklearn_macrof1 import gap_closed_form
+    >>> round(gap_closed_form([100 / 100, 100 / 10100], [100 / 10100, 100 / 100]), 6)
+    0.485343
+    """
+    p = _as_rates(precision, "precision")
+    r = _as_rates(recall, "recall")
+    if p.shape != r.shape:
+        raise ValueError(
+            f"precision and recall must have the same length; got {p.shape[0]} and "
+            f"{r.shape[0]}."
+        )
+    n = p.shape[0]
+    s = p + r
+    keep = s > 0
+    if not keep.any():
+        return 0.0
+    p, r, s = p[keep], r[keep], s[keep]
+    total = 0.0
+    block = 1024  # bounded memory: (block x n_classes) temporaries
+    for start in range(0, p.shape[0], block):
+        px, rx, sx = (
+            p[start : start + block, None],
+            r[start : start + block, None],
+            s[start : start + block, None],
+        )
+        total += float(np.sum((px * r - p * rx) ** 2 / (sx * s)))
+    return total / (n * float(s.sum()))
+
+
+def gap_supremum(n_classes: int) -> float:
+    """Theorem 3: the supremum of the macro F1 gap for ``n_classes`` classes.
+
+    0.5 for an even number of classes, ``0.5 - 1 / (2 n**2)`` for an odd number.
+    The gap gets arbitrarily close to it but never reaches it.
+
+    Examples
+    --------
+    >>> from sklearn_macrof1 import gap_supremum
+    >>> gap_supremum(2), gap_supremum(3)
+    (0.5, 0.4444444444444444)
+    """
+    if (
+        not isinstance(n_classes, numbers.Integral)
+        or isinstance(n_classes, bool)
+        or n_classes < 1
+    ):
+        raise ValueError(f"n_classes must be a positive integer; got {n_classes!r}.")
+    n = int(n_classes)
+    return 0.5 if n % 2 == 0 else 0.5 - 1.0 / (2.0 * n * n)
+
+
+def supremum_confusion_matrix(n_classes: int, z: float) -> np.ndarray:
+    """The paper's confusion matrix ``m_z^n`` whose gap tends to the supremum.
+
+    Rows are **predictions** and columns true labels (the paper's orientation).
+    Classes come in pairs with blocks ``[[1, 0], [z, 1]]``; for an odd number
+    of classes the last three form ``[[1, 0, 0], [z, 1, z], [0, 0, 1]]``. As
+    ``z`` grows, half the classes approach (P, R) = (1, 0) and the others (0, 1).
+
+    Examples
+    --------
+    >>> from sklearn_macrof1 import supremum_confusion_matrix
+    >>> supremum_confusion_matrix(2, 100.0)
+    array([[  1.,   0.],
+           [100.,   1.]])
+    """
+    if (
+        not isinstance(n_classes, numbers.Integral)
+        or isinstance(n_classes, bool)
+        or n_classes < 2
+    ):
+        raise ValueError(f"n_classes must be an integer >= 2; got {n_classes!r}.")
+    if not isinstance(z, numbers.Real) or not np.isfinite(z) or z < 0:
+        raise ValueError(f"z must be a finite number >= 0; got {z!r}.")
+    n = int(n_classes)
+    m = np.zeros((n, n))
+    pairs = n // 2 if n % 2 == 0 else (n - 3) // 2
+    for k in range(pairs):
+        i = 2 * k
+        m[i, i] = m[i + 1, i + 1] = 1.0
+        m[i + 1, i] = z
+    if n % 2 == 1:
+        i = n - 3
+        m[i, i] = m[i + 1, i + 1] = m[i + 2, i + 2] = 1.0
+        m[i + 1, i] = m[i + 1, i + 2] = z
+    return m

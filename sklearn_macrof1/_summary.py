@@ -1,0 +1,182 @@
+"""``FBetaSummary``: everything one counting pass tells about the two scores."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ._aggregation import ALL_METRICS, Averages, ratios
+from ._counting import Counts
+from ._evaluation import Options, Selection, evaluate
+from ._paper import gap_closed_form, gap_supremum
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+@dataclass(frozen=True)
+class FBetaSummary:
+    """Both F-beta scores, their gap and the per-class figures behind them.
+
+    Returned by :func:`fbeta_summary` and
+    :func:`fbeta_summary_from_confusion_matrix`; every value comes from one
+    counting pass.
+
+    Attributes
+    ----------
+    average : str or None
+        The averaging mode (scikit-learn's meaning).
+    beta : float
+        The weight of recall against precision (1 for F1).
+    averaged_fbeta : float or ndarray
+        Arithmetic mean of the per-class F-beta (``sklearn.metrics.fbeta_score``).
+    fbeta_of_averages : float or ndarray
+        F-beta (harmonic mean) of ``precision`` and ``recall``.
+    gap : float or ndarray
+        ``fbeta_of_averages - averaged_fbeta``; >= 0 for macro, weighted and samples
+        averaging (with ``zero_division`` 0, 1 or "warn").
+    precision, recall : float or ndarray
+        The averaged precision and recall (``precision_score``, ``recall_score``).
+    labels : ndarray
+        The classes averaged over, in order (column indices for multilabel).
+    class_precision, class_recall, class_fbeta : ndarray
+        Per-class precision, recall and F-beta of ``labels``.
+    support : ndarray
+        Per-class (weighted) number of true samples of ``labels``.
+    true_positives, predicted : ndarray
+        Per-class (weighted) true positives and predicted counts of ``labels``.
+    confusion_matrix : ndarray or None
+        Rows are true labels, columns predictions, over ``classes`` (None for
+        multilabel targets).
+    classes : ndarray
+        Every label present in the data (sorted), the axes of ``confusion_matrix``.
+    target_type : str
+        "binary", "multiclass" or "multilabel-indicator".
+    zero_division : "warn", 0.0, 1.0 or nan
+        How ill-defined ratios were filled.
+    """
+
+    average: str | None
+    beta: float
+    averaged_fbeta: Any
+    fbeta_of_averages: Any
+    gap: Any
+    precision: Any
+    recall: Any
+    labels: np.ndarray
+    class_precision: np.ndarray
+    class_recall: np.ndarray
+    class_fbeta: np.ndarray
+    support: np.ndarray
+    true_positives: np.ndarray
+    predicted: np.ndarray
+    confusion_matrix: np.ndarray | None
+    classes: np.ndarray
+    target_type: str
+    zero_division: Any = field(default="warn")
+
+    @property
+    def n_classes(self) -> int:
+        """Number of classes averaged over."""
+        return int(self.labels.shape[0])
+
+    @property
+    def gap_bound(self) -> float:
+        """Theorem 3's supremum of the macro F1 gap for ``n_classes`` classes."""
+        return gap_supremum(max(self.n_classes, 1))
+
+    @property
+    def gap_closed_form(self) -> float | None:
+        """The Lemma's closed form of the gap (macro, beta = 1), else None.
+
+        Equal to ``gap`` up to rounding; None where the Lemma does not apply
+        (another average or beta, or ``zero_division=nan`` leaving classes out).
+        """
+        if self.average != "macro" or self.beta != 1:
+            return None
+        p, r = self.class_precision, self.class_recall
+        if p.size == 0 or np.isnan(p).any() or np.isnan(r).any():
+            return None
+        return gap_closed_form(p, r)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain-Python dictionary (JSON-serialisable) of every value."""
+        out: dict[str, Any] = {}
+        for name in self.__dataclass_fields__:
+            out[name] = _plain(getattr(self, name))
+        out["n_classes"] = self.n_classes
+        out["gap_bound"] = self.gap_bound
+        out["gap_closed_form"] = self.gap_closed_form
+        return out
+
+    def __str__(self) -> str:
+        def fmt(x: Any) -> str:
+            if isinstance(x, np.ndarray):
+                return np.array2string(x, precision=4)
+            return "nan" if x is None or math.isnan(x) else f"{x:.6f}"
+
+        name = "F1" if self.beta == 1 else f"F{self.beta:g}"
+        lines = [
+            f"FBetaSummary(average={self.average!r}, beta={self.beta:g}, "
+            f"{self.n_classes} classes, {self.target_type})",
+            f"  averaged {name}        {fmt(self.averaged_fbeta)}",
+            f"  {name} of averages     {fmt(self.fbeta_of_averages)}",
+            f"  gap                {fmt(self.gap)}",
+            f"  precision          {fmt(self.precision)}",
+            f"  recall             {fmt(self.recall)}",
+        ]
+        if self.average == "macro":
+            lines.append(f"  gap bound (Thm 3)  {self.gap_bound:.6f}")
+        return "\n".join(lines)
+
+
+def build_summary(
+    counts: Counts,
+    options: Options,
+    *,
+    caller: str,
+    warn_for: tuple[str, ...] = ALL_METRICS,
+) -> FBetaSummary:
+    """Assemble a summary from counts (the aggregation does the arithmetic)."""
+    selection: Selection
+    averages: Averages
+    selection, averages = evaluate(counts, options, warn_for=warn_for, caller=caller)
+    if options.average in (None, "binary", "macro", "weighted"):
+        per_class = averages.per_class
+    else:  # micro pools and samples goes per sample: per-class figures apart
+        per_class = ratios(
+            selection.tp,
+            selection.true,
+            selection.pred,
+            beta=options.beta,
+            zero_division=options.zero_division,
+        )
+    gap = np.subtract(averages.fbeta_of_averages, averages.averaged_fbeta)
+    return FBetaSummary(
+        average=options.average,
+        beta=options.beta,
+        averaged_fbeta=averages.averaged_fbeta,
+        fbeta_of_averages=averages.fbeta_of_averages,
+        gap=float(gap) if np.ndim(gap) == 0 else gap,
+        precision=averages.precision,
+        recall=averages.recall,
+        labels=selection.labels,
+        class_precision=per_class.precision,
+        class_recall=per_class.recall,
+        class_fbeta=per_class.fbeta,
+        support=selection.true,
+        true_positives=selection.tp,
+        predicted=selection.pred,
+        confusion_matrix=counts.confusion,
+        classes=counts.classes,
+        target_type=counts.kind,
+        zero_division=options.zero_division,
+    )

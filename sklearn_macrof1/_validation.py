@@ -1,0 +1,173 @@
+"""Validation of the scalar options shared by every public entry point.
+
+Each check raises the exception type scikit-learn raises for the same mistake
+(``InvalidParameterError``, a ``ValueError`` and ``TypeError`` at once, for options;
+``ValueError`` for inconsistent data), with a message that names the argument, the
+function and what is accepted.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from typing import Any
+
+import numpy as np
+
+from ._sklearn_private import InvalidParameterError
+
+AVERAGE_OPTIONS: tuple[str | None, ...] = (
+    "binary",
+    "micro",
+    "macro",
+    "weighted",
+    "samples",
+    None,
+)
+
+
+def _got(value: Any) -> str:
+    return f"Got {value!r} instead."
+
+
+def check_average(average: Any, *, caller: str) -> str | None:
+    """Return ``average`` when it is one of scikit-learn's averaging options."""
+    if average is None or (isinstance(average, str) and average in AVERAGE_OPTIONS):
+        return average
+    raise InvalidParameterError(
+        f"The 'average' parameter of {caller} must be a str among "
+        "{'binary', 'micro', 'macro', 'weighted', 'samples'} or None. " + _got(average)
+    )
+
+
+def check_beta(beta: Any, *, caller: str) -> float:
+    """Return ``beta`` as a float in ``[0, inf]``."""
+    if isinstance(beta, numbers.Real) and not (
+        isinstance(beta, float | np.floating) and math.isnan(beta)
+    ):
+        if beta >= 0:
+            return float(beta)
+    raise InvalidParameterError(
+        f"The 'beta' parameter of {caller} must be a float in the range [0.0, inf] "
+        "(0 gives precision, inf gives recall). " + _got(beta)
+    )
+
+
+def check_zero_division(zero_division: Any, *, caller: str) -> str | float:
+    """Return ``zero_division`` normalised to ``"warn"``, ``0.0``, ``1.0`` or nan."""
+    if isinstance(zero_division, str):
+        if zero_division == "warn":
+            return "warn"
+    elif isinstance(zero_division, numbers.Real):
+        if zero_division in (0, 1):
+            return float(zero_division)
+        if math.isnan(zero_division):
+            return math.nan
+    raise InvalidParameterError(
+        f"The 'zero_division' parameter of {caller} must be 'warn', 0.0, 1.0 or "
+        "np.nan. " + _got(zero_division)
+    )
+
+
+def zero_division_value(zero_division: str | float) -> float:
+    """The number an ill-defined ratio takes: 0.0 for "warn", else the option."""
+    return 0.0 if zero_division == "warn" else float(zero_division)
+
+
+def check_pos_label(pos_label: Any, *, caller: str) -> Any:
+    """``pos_label`` must be a number, a string, a bool or None (as in sklearn)."""
+    if pos_label is None or isinstance(pos_label, numbers.Real | str | np.bool_):
+        return pos_label
+    raise InvalidParameterError(
+        f"The 'pos_label' parameter of {caller} must be an int, float, bool, str or "
+        "None. " + _got(pos_label)
+    )
+
+
+def is_array_like(value: Any) -> bool:
+    """scikit-learn's notion of "array-like": has a length, a shape or __array__."""
+    return (
+        hasattr(value, "__len__")
+        or hasattr(value, "shape")
+        or hasattr(value, "__array__")
+    ) and not np.isscalar(value)
+
+
+def check_array_like(value: Any, *, name: str, caller: str, sparse: bool) -> None:
+    """Reject scalars and other non-sequences for a data argument."""
+    if value is None or not is_array_like(value):
+        accepted = "an array-like or a sparse matrix" if sparse else "an array-like"
+        raise InvalidParameterError(
+            f"The '{name}' parameter of {caller} must be {accepted}. " + _got(value)
+        )
+
+
+def check_sample_weight(sample_weight: Any, n_samples: int) -> np.ndarray | None:
+    """Return ``sample_weight`` as a finite float64 vector of length ``n_samples``.
+
+    Scalars broadcast, as in scikit-learn. Negative weights are accepted (as in
+    scikit-learn); non-numeric, non-finite, multi-dimensional or wrongly sized
+    weights raise ``ValueError``.
+    """
+    if sample_weight is None:
+        return None
+    if isinstance(sample_weight, numbers.Number) and not isinstance(
+        sample_weight, bool
+    ):
+        sample_weight = np.full(n_samples, sample_weight, dtype=np.float64)
+    if hasattr(sample_weight, "toarray"):
+        raise TypeError(
+            "sample_weight must be a dense 1-D array of numbers; got a sparse matrix."
+        )
+    try:
+        weights = np.asarray(sample_weight, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(
+            "sample_weight must be a 1-D array of numbers (int or float); got "
+            f"values of type {np.asarray(sample_weight).dtype}."
+        ) from exc
+    if weights.ndim != 1:
+        raise ValueError(
+            "sample_weight must be a 1-D array or a scalar; got an array of shape "
+            f"{weights.shape}."
+        )
+    if weights.shape[0] != n_samples:
+        raise ValueError(
+            f"sample_weight has {weights.shape[0]} entries but y_true and y_pred "
+            f"have {n_samples} samples; give one weight per sample."
+        )
+    if not np.isfinite(weights).all():
+        bad = "NaN" if np.isnan(weights).any() else "infinity"
+        raise ValueError(
+            f"Input sample_weight contains {bad}; sample weights must be finite."
+        )
+    return weights
+
+
+def check_consistent_lengths(n_true: int, n_pred: int) -> None:
+    if n_true != n_pred:
+        raise ValueError(
+            "Found input variables with inconsistent numbers of samples: "
+            f"y_true has {n_true} and y_pred has {n_pred}; they must be equal."
+        )
+    if n_true < 1:
+        raise ValueError(
+            "Found empty input array (y_true and y_pred have 0 samples) while a "
+            "minimum of 1 sample is required."
+        )
+
+
+_PACKAGE_DIR = __file__.rsplit("/", 1)[0].rsplit("\\", 1)[0]
+
+
+def warn_user(message: str, category: type[Warning]) -> None:
+    """``warnings.warn`` attributed to the first caller outside this package."""
+    import sys
+    import warnings
+
+    frame = sys._getframe(0)
+    level = 1
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+        frame = frame.f_back
+        level += 1
+    warnings.warn(message, category, stacklevel=level)
