@@ -14,6 +14,10 @@ They can differ by up to 0.5 and rank classifiers differently (Opitz & Burst,
 
 from ._confusion import fbeta_summary_from_confusion_matrix
 from ._paper import gap_closed_form, gap_supremum, supremum_confusion_matrix
+from ._report import (
+    classification_report,
+    classification_report_from_confusion_matrix,
+)
 from ._scores import (
     averaged_f1_score,
     averaged_fbeta_score,
@@ -29,6 +33,8 @@ __all__ = [
     "FBetaSummary",
     "averaged_f1_score",
     "averaged_fbeta_score",
+    "classification_report",
+    "classification_report_from_confusion_matrix",
     "f1_of_averages_score",
     "fbeta_of_averages_score",
     "fbeta_summary",

@@ -1,0 +1,488 @@
+"""A classification report with both macro F1s beside each other.
+
+Every row and value of ``sklearn.metrics.classification_report`` (per-class
+rows, accuracy or micro avg, macro avg, weighted avg, samples avg), plus, for
+each averaged row, the F1 of averages beside the averaged F1, and for the macro
+row the gap between them and Theorem 3's bound on it.
+
+Everything comes from one counting pass: :func:`classification_report` counts
+the targets once and :func:`report_from_counts` runs the aggregation
+(:func:`~sklearn_macrof1._summary.build_summary`) once per row on those counts.
+The CLI and the streaming accumulator call :func:`report_from_counts` with
+counts they built themselves.
+"""
+
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ._aggregation import ALL_METRICS
+from ._confusion import counts_from_confusion_matrix
+from ._counting import Counts
+from ._evaluation import check_options, prepare
+from ._sklearn_private import InvalidParameterError
+from ._summary import FBetaSummary, build_summary
+from ._validation import check_array_like, warn_user
+
+#: scikit-learn's columns, in its order.
+HEADERS = ("precision", "recall", "f1-score", "support")
+#: The key of the F1 of averages in each averaged row.
+F1_OF_AVERAGES = "f1-of-averages"
+#: The keys of the macro row's gap and of Theorem 3's bound on it.
+GAP = "gap"
+GAP_BOUND = "gap-bound"
+EXTRA_HEADERS = (F1_OF_AVERAGES, GAP, GAP_BOUND)
+
+_LONGEST_AVERAGE_HEADING = "weighted avg"
+
+
+@dataclass
+class _Row:
+    """One line of the report; ``extra`` holds the values of the new columns."""
+
+    name: str
+    precision: Any
+    recall: Any
+    f1: Any
+    support: Any
+    extra: dict[str, float]
+    accuracy: bool = False
+
+
+def _check_report_options(digits: Any, output_dict: Any, *, caller: str) -> None:
+    if (
+        not isinstance(digits, numbers.Integral)
+        or isinstance(digits, bool | np.bool_)
+        or digits < 0
+    ):
+        raise InvalidParameterError(
+            f"The 'digits' parameter of {caller} must be an int in the range "
+            f"[0, inf). Got {digits!r} instead."
+        )
+    if not isinstance(output_dict, bool | np.bool_):
+        raise InvalidParameterError(
+            f"The 'output_dict' parameter of {caller} must be an instance of "
+            f"'bool'. Got {output_dict!r} instead."
+        )
+
+
+def _summary(
+    counts: Counts, labels: Any, average: str | None, zero_division: Any, caller: str
+) -> FBetaSummary:
+    options = check_options(
+        caller=caller,
+        average=average,
+        beta=1.0,
+        zero_division=zero_division,
+        labels=labels,
+        pos_label=None,
+    )
+    return build_summary(counts, options, caller=caller, warn_for=ALL_METRICS)
+
+
+def _micro_is_accuracy(counts: Counts, labels: Any) -> bool:
+    """scikit-learn's rule: 1-D targets, and every present label is reported."""
+    if counts.kind == "multilabel-indicator":
+        return False
+    if labels is None:
+        return True
+    return set(np.asarray(labels).tolist()) >= set(counts.classes.tolist())
+
+
+def _target_names(
+    labels: np.ndarray, target_names: Any, *, labels_given: bool, caller: str
+) -> list:
+    if target_names is not None:
+        check_array_like(target_names, name="target_names", caller=caller, sparse=False)
+        target_names = list(target_names)
+        if len(target_names) != len(labels):
+            if labels_given:
+                warn_user(
+                    f"labels size, {len(labels)}, does not match size of "
+                    f"target_names, {len(target_names)}",
+                    UserWarning,
+                )
+            else:
+                raise ValueError(
+                    f"Number of classes, {len(labels)}, does not match size of "
+                    f"target_names, {len(target_names)}. Try specifying the labels "
+                    "parameter"
+                )
+        return target_names
+    return ["%s" % label for label in labels]  # noqa: UP031 - scikit-learn's format
+
+
+def _rows(
+    counts: Counts,
+    *,
+    labels: Any,
+    labels_given: bool,
+    target_names: Any,
+    zero_division: Any,
+    caller: str,
+) -> tuple[list[str], list[_Row], list[_Row]]:
+    """Per-class and averaged rows, each averaged row from one aggregation."""
+    per_class = _summary(counts, labels, None, zero_division, caller)
+    names = _target_names(
+        per_class.labels, target_names, labels_given=labels_given, caller=caller
+    )
+    class_rows = [
+        _Row(str(name), p, r, f, s, {})
+        for name, p, r, f, s in zip(
+            names,
+            per_class.class_precision,
+            per_class.class_recall,
+            per_class.class_fbeta,
+            per_class.support,
+            strict=False,  # scikit-learn: rows stop at the shorter of the two
+        )
+    ]
+    support = np.sum(per_class.support)
+    averages = ["micro", "macro", "weighted"]
+    if counts.kind == "multilabel-indicator":
+        if counts.samples is None:
+            raise ValueError(
+                "The counts of multilabel targets need per-sample counts "
+                "(Counts.samples) for the 'samples avg' row; count them with "
+                "samplewise=True over the reported label columns."
+            )
+        averages.append("samples")
+    accuracy = _micro_is_accuracy(counts, labels)
+    average_rows = []
+    for average in averages:
+        summary = _summary(counts, labels, average, zero_division, caller)
+        is_accuracy = average == "micro" and accuracy
+        extra: dict[str, float] = {}
+        if not is_accuracy:
+            extra[F1_OF_AVERAGES] = float(summary.fbeta_of_averages)
+        if average == "macro":
+            extra[GAP] = float(summary.gap)
+            extra[GAP_BOUND] = float(summary.gap_bound)
+        average_rows.append(
+            _Row(
+                "accuracy" if is_accuracy else f"{average} avg",
+                summary.precision,
+                summary.recall,
+                summary.averaged_fbeta,
+                support,
+                extra,
+                is_accuracy,
+            )
+        )
+    return names, class_rows, average_rows
+
+
+def _as_dict(class_rows: list[_Row], average_rows: list[_Row]) -> dict[str, Any]:
+    report: dict[str, Any] = {}
+    for row in class_rows + average_rows:
+        if row.accuracy:  # scikit-learn keeps one number: the micro precision
+            report[row.name] = float(row.precision)
+            continue
+        values = dict(
+            zip(
+                HEADERS,
+                (float(v) for v in (row.precision, row.recall, row.f1, row.support)),
+                strict=True,
+            )
+        )
+        values.update(row.extra)
+        report[row.name] = values
+    return report
+
+
+def _legend(n_labels: int, has_macro_gap: bool) -> list[str]:
+    lines = [
+        "f1-score:       averaged F1, the mean of the per-class F1 "
+        "(sklearn's f1-score).",
+        "f1-of-averages: F1 of averages, the harmonic mean of the row's "
+        "precision and recall.",
+    ]
+    if has_macro_gap:
+        lines.append(
+            "gap:            f1-of-averages - f1-score; gap-bound: its supremum "
+            f"for {n_labels} classes"
+        )
+        lines.append(
+            "                (Opitz & Burst, Macro F1 and Macro F1, Theorem 3)."
+        )
+    return lines
+
+
+def _as_text(
+    names: list,
+    class_rows: list[_Row],
+    average_rows: list[_Row],
+    digits: int,
+) -> str:
+    # scikit-learn's layout, widened only where a value would not fit in it.
+    name_width = max([len(str(n)) for n in names] + [0])
+    width = max(name_width, len(_LONGEST_AVERAGE_HEADING), digits)
+
+    def number(value: Any) -> str:
+        return format(value, f".{digits}f")
+
+    def cells(row: _Row) -> list[str]:
+        if row.accuracy:
+            first = ["", "", number(row.f1)]
+        else:
+            first = [number(row.precision), number(row.recall), number(row.f1)]
+        extra = [
+            number(row.extra[key]) if key in row.extra else "" for key in EXTRA_HEADERS
+        ]
+        return [*first, format(row.support, ""), *extra]
+
+    table = [cells(row) for row in class_rows + average_rows]
+    headers = (*HEADERS, *EXTRA_HEADERS)
+    # scikit-learn's columns are 9 wide; a new one is also one wider than its name.
+    minimum = [9] * len(HEADERS) + [max(9, len(h) + 1) for h in EXTRA_HEADERS]
+    widths = [
+        max([minimum[i]] + [len(line[i]) for line in table])
+        for i in range(len(headers))
+    ]
+
+    def line(name: str, values: list[str]) -> str:
+        text = f"{name:>{width}s} " + "".join(
+            f" {v:>{w}}" for v, w in zip(values, widths, strict=True)
+        )
+        return text.rstrip() + "\n"
+
+    out = line("", list(headers)) + "\n"
+    out += "".join(line(row.name, c) for row, c in zip(class_rows, table, strict=False))
+    out += "\n"
+    out += "".join(
+        line(row.name, c)
+        for row, c in zip(average_rows, table[len(class_rows) :], strict=True)
+    )
+    has_gap = any(GAP in row.extra for row in average_rows)
+    out += "\n" + "\n".join(_legend(len(class_rows), has_gap)) + "\n"
+    return out
+
+
+def report_from_counts(
+    counts: Counts,
+    *,
+    labels: Any = None,
+    target_names: Any = None,
+    digits: int = 2,
+    output_dict: bool = False,
+    zero_division: Any = "warn",
+    caller: str = "classification_report",
+    labels_given: bool | None = None,
+) -> str | dict[str, Any]:
+    """The report of :func:`classification_report` from ready counts.
+
+    ``counts`` is a :class:`~sklearn_macrof1._counting.Counts`; for multilabel
+    targets it must carry the per-sample counts (``Counts.samples``, counted over
+    the columns named by ``labels`` when given) for the samples avg row. The
+    options mean what they mean in :func:`classification_report`. ``caller``
+    names the public function in error messages; ``labels_given`` (default:
+    ``labels is not None``) says whether the user chose ``labels``, which makes
+    a ``target_names`` length mismatch a warning instead of an error, as in
+    scikit-learn.
+    """
+    _check_report_options(digits, output_dict, caller=caller)
+    names, class_rows, average_rows = _rows(
+        counts,
+        labels=labels,
+        labels_given=labels is not None if labels_given is None else labels_given,
+        target_names=target_names,
+        zero_division=zero_division,
+        caller=caller,
+    )
+    if output_dict:
+        return _as_dict(class_rows, average_rows)
+    return _as_text(names, class_rows, average_rows, int(digits))
+
+
+def classification_report(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    labels: Any = None,
+    target_names: Any = None,
+    sample_weight: Any = None,
+    digits: int = 2,
+    output_dict: bool = False,
+    zero_division: Any = "warn",
+) -> str | dict[str, Any]:
+    """scikit-learn's classification report, with both macro F1s.
+
+    Every row and value of ``sklearn.metrics.classification_report`` (per-class
+    rows, accuracy or micro avg, macro avg, weighted avg and, for multilabel
+    targets, samples avg), unchanged, plus:
+
+    - ``f1-of-averages`` for each averaged row: the F1 of that row's precision
+      and recall (harmonic mean of averages), beside ``f1-score``, which stays
+      scikit-learn's averaged F1 (mean of per-class F1);
+    - ``gap`` (``f1-of-averages - f1-score``) and ``gap-bound`` (Theorem 3 of
+      Opitz & Burst: the supremum of that gap for the number of reported
+      classes) for the macro row.
+
+    The targets are read and counted once; every row is an aggregation of
+    those counts.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or {array-like, sparse matrix} of \
+shape (n_samples, n_labels)
+        Ground truth labels, or a 0/1 indicator matrix for multilabel targets.
+    y_pred : same kind as ``y_true``
+        Predicted labels.
+    labels : array-like of shape (n_labels,), default=None
+        The labels to report, in order (column indices for multilabel targets).
+        With labels that leave out a present class, the accuracy row becomes a
+        micro avg row, as in scikit-learn.
+    target_names : array-like of str, default=None
+        Display names of ``labels`` (same length, same order).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Sample weights.
+    digits : int, default=2
+        Number of digits of the floating-point values in the text report
+        (``output_dict`` values are not rounded). Columns widen where a value
+        would not fit, so the layout stays aligned.
+    output_dict : bool, default=False
+        Return a dict instead of text.
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+        Value of ill-defined ratios, as in scikit-learn.
+
+    Returns
+    -------
+    report : str or dict
+        Text, or a dict in which every key of scikit-learn's report holds
+        scikit-learn's value: ``{label: {"precision", "recall", "f1-score",
+        "support"}, "accuracy": float, "macro avg": {...}, ...}``; each averaged
+        row also has an ``"f1-of-averages"`` entry and the macro row ``"gap"``
+        and ``"gap-bound"``.
+
+    See Also
+    --------
+    classification_report_from_confusion_matrix : The same report from a matrix.
+    fbeta_summary : Both scores and everything behind them for one average.
+
+    Examples
+    --------
+    >>> from sklearn_macrof1 import classification_report
+    >>> y_true = [0, 1, 2, 2, 2]
+    >>> y_pred = [0, 0, 2, 2, 1]
+    >>> print(classification_report(y_true, y_pred, zero_division=0.0))
+                  precision    recall  f1-score   support  f1-of-averages       gap  gap-bound
+    <BLANKLINE>
+               0       0.50      1.00      0.67         1
+               1       0.00      0.00      0.00         1
+               2       1.00      0.67      0.80         3
+    <BLANKLINE>
+        accuracy                           0.60         5
+       macro avg       0.50      0.56      0.49         5            0.53      0.04       0.44
+    weighted avg       0.70      0.60      0.61         5            0.65
+    <BLANKLINE>
+    f1-score:       averaged F1, the mean of the per-class F1 (sklearn's f1-score).
+    f1-of-averages: F1 of averages, the harmonic mean of the row's precision and recall.
+    gap:            f1-of-averages - f1-score; gap-bound: its supremum for 3 classes
+                    (Opitz & Burst, Macro F1 and Macro F1, Theorem 3).
+    <BLANKLINE>
+    >>> report = classification_report(y_true, y_pred, output_dict=True,
+    ...                                zero_division=0.0)
+    >>> {k: round(v, 4) for k, v in report["macro avg"].items()}
+    {'precision': 0.5, 'recall': 0.5556, 'f1-score': 0.4889, 'support': 5.0, \
+'f1-of-averages': 0.5263, 'gap': 0.0374, 'gap-bound': 0.4444}
+    """  # noqa: E501
+    caller = "classification_report"
+    _check_report_options(digits, output_dict, caller=caller)
+    check_options(
+        caller=caller,
+        average=None,
+        beta=1.0,
+        zero_division=zero_division,
+        labels=labels,
+        pos_label=None,
+    )
+    counts = prepare(
+        y_true,
+        y_pred,
+        sample_weight=sample_weight,
+        labels=labels,
+        samplewise=True,  # per-sample counts for multilabel targets only
+        caller=caller,
+    )
+    return report_from_counts(
+        counts,
+        labels=labels,
+        target_names=target_names,
+        digits=digits,
+        output_dict=output_dict,
+        zero_division=zero_division,
+        caller=caller,
+    )
+
+
+def classification_report_from_confusion_matrix(
+    matrix: Any,
+    *,
+    rows: str,
+    class_names: Any = None,
+    labels: Any = None,
+    target_names: Any = None,
+    digits: int = 2,
+    output_dict: bool = False,
+    zero_division: Any = "warn",
+) -> str | dict[str, Any]:
+    """:func:`classification_report` from a confusion matrix.
+
+    Parameters
+    ----------
+    matrix : array-like of shape (n_classes, n_classes)
+        Counts (ints, or floats for weighted counts); every row and column is a
+        class.
+    rows : {"true", "predicted"}
+        Required: what the rows are. "true" is
+        ``sklearn.metrics.confusion_matrix``'s orientation, "predicted" the
+        reference paper's. Nothing is guessed.
+    class_names : array-like of shape (n_classes,), default=None
+        Labels of the rows/columns, in matrix order; ``0 .. n-1`` by default.
+    labels : array-like, default=None
+        The classes to report, in order (by default all, in matrix order).
+    target_names, digits, output_dict, zero_division
+        As in :func:`classification_report`.
+
+    Returns
+    -------
+    report : str or dict
+        As in :func:`classification_report` (no samples avg row: a matrix has no
+        per-sample data).
+
+    Examples
+    --------
+    The reference paper's Table 1 (rows are predictions):
+
+    >>> from sklearn_macrof1 import classification_report_from_confusion_matrix
+    >>> report = classification_report_from_confusion_matrix(
+    ...     [[100, 10000], [0, 100]], rows="predicted", output_dict=True)
+    >>> round(report["macro avg"]["f1-score"], 4)
+    0.0196
+    >>> round(report["macro avg"]["f1-of-averages"], 4)
+    0.505
+    >>> round(report["macro avg"]["gap"], 4), report["macro avg"]["gap-bound"]
+    (0.4853, 0.5)
+    """
+    caller = "classification_report_from_confusion_matrix"
+    _check_report_options(digits, output_dict, caller=caller)
+    counts = counts_from_confusion_matrix(matrix, rows=rows, class_names=class_names)
+    labels_given = labels is not None
+    if labels is None:  # report the classes in the order the matrix has them
+        labels = (
+            np.arange(counts.n_classes) if class_names is None else list(class_names)
+        )
+    return report_from_counts(
+        counts,
+        labels=labels,
+        target_names=target_names,
+        digits=digits,
+        output_dict=output_dict,
+        zero_division=zero_division,
+        caller=caller,
+        labels_given=labels_given,
+    )
