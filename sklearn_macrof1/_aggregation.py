@@ -241,3 +241,55 @@ def aggregate(
         harmonic_fbeta(precision, recall, beta),
         r,
     )
+
+
+def nan_average_rows(values: np.ndarray, weights: np.ndarray | None = None) -> Any:
+    """:func:`nan_average` of each row of ``values`` (batched, for resampling).
+
+    ``values`` and ``weights`` broadcast to a common ``(n_rows, n)`` shape; the
+    rules are those of :func:`nan_average` row by row: nan entries left out, nan
+    for a row with no defined entry, the plain mean where the weights of the
+    defined entries sum to zero.
+    """
+    values = np.asarray(values, dtype=np.float64)
+    defined = ~np.isnan(values)
+    filled = np.where(defined, values, 0.0)
+    n_defined = defined.sum(axis=-1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        plain = filled.sum(axis=-1) / n_defined
+        if weights is None:
+            out = plain
+        else:
+            w = np.where(defined, np.asarray(weights, dtype=np.float64), 0.0)
+            total = w.sum(axis=-1)
+            weighted = (filled * w).sum(axis=-1) / np.where(total == 0, 1.0, total)
+            out = np.where(total == 0, plain, weighted)
+    return np.where(n_defined == 0, np.nan, out)
+
+
+def aggregate_rows(
+    tp: np.ndarray,
+    true: np.ndarray,
+    pred: np.ndarray,
+    *,
+    average: str,
+    beta: float,
+    zero_division: Any,
+) -> tuple[Any, Any]:
+    """Both scores for each row of ``(n_rows, n_classes)`` count arrays.
+
+    The batched twin of :func:`aggregate` (same :func:`ratios`, same averaging
+    rules, no warnings) for bootstrap replicates: returns ``(averaged_fbeta,
+    fbeta_of_averages)``, each of shape ``(n_rows,)``. ``average`` is one of
+    "binary", "micro", "macro" or "weighted".
+    """
+    weights = None
+    if average == "micro":
+        tp, true, pred = (np.sum(a, axis=-1, keepdims=True) for a in (tp, true, pred))
+    elif average == "weighted":
+        weights = true
+    r = ratios(tp, true, pred, beta=beta, zero_division=zero_division)
+    precision = nan_average_rows(r.precision, weights)
+    recall = nan_average_rows(r.recall, weights)
+    averaged = nan_average_rows(r.fbeta, weights)
+    return averaged, np.asarray(harmonic_fbeta(precision, recall, beta))

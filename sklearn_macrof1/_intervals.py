@@ -1,0 +1,885 @@
+"""Confidence intervals for both F-beta scores: delta method and bootstrap.
+
+Both scores are functions of additive totals: the confusion-matrix cells for 1-D
+targets, the per-label (tp, true, pred) sums for multilabel targets. Every score
+``S`` here is *scale invariant* (homogeneous of degree 0 in the totals), which
+the delta method below uses.
+
+**Delta method.** With ``z_i`` the contribution of sample ``i`` to the totals
+(``w_i`` times a one-hot cell for 1-D targets) and ``g`` the gradient of ``S``
+with respect to the totals, the influence of sample ``i`` is ``u_i = g . z_i``
+and ``Var(S) ~= sum u_i**2 - (sum u_i)**2 / n``. Unweighted 1-D targets group
+the samples by cell: ``Var(S) = g' n (diag(p) - p p') g`` with ``p`` the cell
+proportions, the multinomial covariance (the ``p p'`` term vanishes by Euler's
+theorem, ``g . N = 0``, but is kept). The gradient is derived in closed form
+(:func:`score_gradients`), by the chain rule
+
+    cells N_ab -> (tp_i, true_i, pred_i) -> (P_i, R_i, F_i) -> average -> H_beta,
+
+with ``d/dN_ab = [a == b] d/dtp_a + d/dtrue_a + d/dpred_b``. Ratios whose
+denominator is zero (filled by ``zero_division``) are locally constant: their
+derivative is 0. For ``average="samples"`` each sample's ratio is fixed and the
+score a weighted mean of them, whose influence is ``v_i (X_i - mean) / sum(v)``.
+
+**Bootstrap (percentile).** Unweighted 1-D targets: the ``k x k`` cell counts are
+redrawn from a multinomial (sequential binomials over the non-empty cells), so
+a replicate costs O(k^2), not O(n). With ``sample_weight`` and for multilabel
+targets: samples are redrawn (each replicate is a vector of multiplicities
+``m_i``; the weights become ``m_i w_i``), costing O(n) per replicate.
+Replicates are aggregated by :func:`~._aggregation.aggregate_rows`, the batched
+twin of the aggregation every score uses.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import warnings
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.special import ndtri
+
+from ._aggregation import (
+    ALL_METRICS,
+    Averages,
+    aggregate_rows,
+    harmonic_fbeta,
+    nan_average_rows,
+)
+from ._counting import Counts
+from ._evaluation import Options, Selection, check_options, count_for, evaluate, select
+from ._sklearn_private import InvalidParameterError
+from ._targets import Targets, read_targets
+from ._validation import check_sample_weight
+
+METHODS = ("delta", "bootstrap")
+
+#: Resampled rows per block when samples are redrawn (bounds memory to
+#: ``_BLOCK * n_samples`` integers).
+_BLOCK = 64
+
+
+# --------------------------------------------------------------------------- results
+
+
+@dataclass(frozen=True)
+class ScoreInterval:
+    """A point estimate with its confidence interval.
+
+    Attributes
+    ----------
+    estimate : float
+        The score on the data (what the score function returns).
+    low, high : float
+        The interval's bounds, within [0, 1].
+    std_error : float
+        Estimated standard error (delta method) or standard deviation of the
+        bootstrap replicates.
+    """
+
+    estimate: float
+    low: float
+    high: float
+    std_error: float
+
+    @property
+    def width(self) -> float:
+        """``high - low``."""
+        return self.high - self.low
+
+    def __contains__(self, value: float) -> bool:
+        return bool(self.low <= value <= self.high)
+
+    def __str__(self) -> str:
+        return f"{self.estimate:.4f} [{self.low:.4f}, {self.high:.4f}]"
+
+
+@dataclass(frozen=True)
+class FBetaInterval:
+    """Confidence intervals of both F-beta scores of one classifier.
+
+    Returned by :func:`fbeta_confidence_interval` and
+    :meth:`FBetaSummary.confidence_interval`.
+
+    Attributes
+    ----------
+    averaged_fbeta : ScoreInterval
+        The arithmetic mean of per-class F-beta (``sklearn.metrics.fbeta_score``).
+    fbeta_of_averages : ScoreInterval
+        The F-beta of averaged precision and recall.
+    average : str
+        The averaging mode.
+    beta : float
+        The F-beta weight.
+    confidence : float
+        The nominal coverage, e.g. 0.95.
+    method : {"delta", "bootstrap"}
+        How the interval was computed.
+    n_samples : int
+        Number of samples behind the counts.
+    n_resamples : int or None
+        Bootstrap replicates (None for the delta method).
+    """
+
+    averaged_fbeta: ScoreInterval
+    fbeta_of_averages: ScoreInterval
+    average: str
+    beta: float
+    confidence: float
+    method: str
+    n_samples: int
+    n_resamples: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain-Python dictionary (JSON-serialisable)."""
+        out: dict[str, Any] = {}
+        for name in self.__dataclass_fields__:
+            value = getattr(self, name)
+            if isinstance(value, ScoreInterval):
+                value = {
+                    "estimate": value.estimate,
+                    "low": value.low,
+                    "high": value.high,
+                    "std_error": value.std_error,
+                }
+            out[name] = value
+        return out
+
+    def __str__(self) -> str:
+        name = "F1" if self.beta == 1 else f"F{self.beta:g}"
+        how = (
+            "delta method"
+            if self.method == "delta"
+            else (f"percentile bootstrap, {self.n_resamples} resamples")
+        )
+        return "\n".join(
+            [
+                f"{self.confidence:.0%} confidence intervals (average="
+                f"{self.average!r}, {how}, n={self.n_samples})",
+                f"  averaged {name}     {self.averaged_fbeta}",
+                f"  {name} of averages  {self.fbeta_of_averages}",
+            ]
+        )
+
+
+# ------------------------------------------------------------------------ validation
+
+
+def check_interval_options(
+    *,
+    confidence: Any,
+    method: Any,
+    n_resamples: Any,
+    average: str | None,
+    caller: str,
+) -> tuple[float, str, int]:
+    """Validate the options shared by every interval entry point."""
+    if (
+        not isinstance(confidence, numbers.Real)
+        or isinstance(confidence, bool)
+        or not 0 < confidence < 1
+    ):
+        raise InvalidParameterError(
+            f"The 'confidence' parameter of {caller} must be a float in the open "
+            f"interval (0, 1), e.g. 0.95. Got {confidence!r} instead."
+        )
+    if not isinstance(method, str) or method not in METHODS:
+        raise InvalidParameterError(
+            f"The 'method' parameter of {caller} must be a str among "
+            f"{{'delta', 'bootstrap'}}. Got {method!r} instead."
+        )
+    if (
+        not isinstance(n_resamples, numbers.Integral)
+        or isinstance(n_resamples, bool)
+        or n_resamples < 2
+    ):
+        raise InvalidParameterError(
+            f"The 'n_resamples' parameter of {caller} must be an int >= 2. Got "
+            f"{n_resamples!r} instead."
+        )
+    if average is None:
+        raise ValueError(
+            f"{caller} needs one score per formula: average=None (per-class "
+            "scores) has no interval here; use 'macro', 'micro', 'weighted', "
+            "'binary' or 'samples'."
+        )
+    return float(confidence), method, int(n_resamples)
+
+
+def check_random_state(random_state: Any, *, caller: str) -> np.random.Generator:
+    """A numpy ``Generator`` from None, an int, a Generator or a RandomState."""
+    if random_state is None or isinstance(random_state, numbers.Integral):
+        if isinstance(random_state, bool):
+            pass
+        else:
+            return np.random.default_rng(random_state)
+    if isinstance(random_state, np.random.Generator):
+        return random_state
+    if isinstance(random_state, np.random.RandomState):
+        return np.random.default_rng(random_state.randint(0, 2**31 - 1))
+    raise InvalidParameterError(
+        f"The 'random_state' parameter of {caller} must be None, an int, a "
+        f"numpy.random.Generator or a numpy.random.RandomState. Got "
+        f"{random_state!r} instead."
+    )
+
+
+# ------------------------------------------------------------------------- gradients
+
+
+@dataclass
+class Gradient:
+    """d(score)/d(tp_i), d(score)/d(true_i), d(score)/d(pred_i) per class."""
+
+    tp: np.ndarray
+    true: np.ndarray
+    pred: np.ndarray
+
+    def scaled(self, c: np.ndarray | float) -> Gradient:
+        return Gradient(self.tp * c, self.true * c, self.pred * c)
+
+    def __add__(self, other: Gradient) -> Gradient:
+        return Gradient(
+            self.tp + other.tp, self.true + other.true, self.pred + other.pred
+        )
+
+
+def _reciprocal(x: np.ndarray) -> np.ndarray:
+    safe = np.where(x == 0, 1.0, x)
+    return np.where(x == 0, 0.0, 1.0 / safe)
+
+
+def _ratio_gradients(
+    tp: np.ndarray, true: np.ndarray, pred: np.ndarray, values: Any, beta: float
+) -> tuple[Gradient, Gradient, Gradient]:
+    """Partial derivatives of P_i, R_i and F_i in (tp_i, true_i, pred_i).
+
+    ``P = tp/pred``: (1/pred, 0, -P/pred); ``R = tp/true``: (1/true, -R/true, 0);
+    ``F = (1+b²) tp / D`` with ``D = b² true + pred``: ((1+b²)/D, -b² F/D, -F/D).
+    Zero where the denominator is zero (the ratio is the constant
+    ``zero_division`` there). ``values`` are the ratios from the aggregation.
+    """
+    zero = np.zeros_like(tp)
+    p = np.nan_to_num(values.precision)
+    r = np.nan_to_num(values.recall)
+    f = np.nan_to_num(values.fbeta)
+    inv_pred, inv_true = _reciprocal(pred), _reciprocal(true)
+    g_p = Gradient(inv_pred, zero, -p * inv_pred)
+    g_r = Gradient(inv_true, -r * inv_true, zero)
+    if beta == 0:
+        g_f = g_p
+    elif math.isinf(beta):
+        g_f = g_r
+    else:
+        beta2 = beta * beta
+        inv_d = _reciprocal(beta2 * true + pred)
+        g_f = Gradient((1 + beta2) * inv_d, -beta2 * f * inv_d, -f * inv_d)
+    return g_p, g_r, g_f
+
+
+def _mean_gradient(
+    values: np.ndarray, grad: Gradient, true: np.ndarray, average: str
+) -> Gradient:
+    """Gradient of the (nan-aware, possibly support-weighted) mean of ``values``."""
+    defined = ~np.isnan(values)
+    if average == "weighted":
+        w = np.where(defined, true, 0.0)
+        total = w.sum()
+        if total != 0:
+            x = np.where(defined, values, 0.0)
+            mean = float((x * w).sum() / total)
+            out = grad.scaled(w / total)
+            # the weights are the supports: d mean / d true_i also moves them
+            out.true = out.true + np.where(defined, (x - mean) / total, 0.0)
+            return out
+    m = int(defined.sum())
+    return grad.scaled(defined / m if m else np.zeros_like(values))
+
+
+def _harmonic_partials(
+    precision: float, recall: float, beta: float
+) -> tuple[float, float]:
+    """(dH/dP, dH/dR) of ``H = (1+b²) P R / (b² P + R)``."""
+    if beta == 0:
+        return 1.0, 0.0
+    if math.isinf(beta):
+        return 0.0, 1.0
+    beta2 = beta * beta
+    den = beta2 * precision + recall
+    if not den or math.isnan(den):
+        return 0.0, 0.0
+    return (
+        (1 + beta2) * recall * recall / (den * den),
+        (1 + beta2) * beta2 * precision * precision / (den * den),
+    )
+
+
+def score_gradients(
+    selection: Selection, averages: Averages, options: Options
+) -> tuple[Gradient, Gradient]:
+    """Closed-form gradients of (averaged F-beta, F-beta of averages).
+
+    With respect to the counts ``tp``, ``true`` and ``pred`` of the selected
+    classes (``selection``), at the point the aggregation evaluated
+    (``averages``). ``average`` is "binary", "micro", "macro" or "weighted".
+    """
+    tp = np.asarray(selection.tp, dtype=np.float64)
+    true = np.asarray(selection.true, dtype=np.float64)
+    pred = np.asarray(selection.pred, dtype=np.float64)
+    average, beta = options.average, options.beta
+    k = tp.shape[0]
+    if average == "micro":  # one pooled class; every class feeds it
+        tp, true, pred = (np.atleast_1d(a.sum()) for a in (tp, true, pred))
+    per_class = averages.per_class
+    g_p, g_r, g_f = _ratio_gradients(tp, true, pred, per_class, beta)
+    mode = "weighted" if average == "weighted" else "macro"
+    g_pbar = _mean_gradient(per_class.precision, g_p, true, mode)
+    g_rbar = _mean_gradient(per_class.recall, g_r, true, mode)
+    g_fbar = _mean_gradient(per_class.fbeta, g_f, true, mode)
+    h_p, h_r = _harmonic_partials(averages.precision, averages.recall, beta)
+    g_foa = g_pbar.scaled(h_p) + g_rbar.scaled(h_r)
+    if average == "micro":
+        g_fbar, g_foa = (
+            Gradient(*(np.repeat(a, k) for a in (g.tp, g.true, g.pred)))
+            for g in (g_fbar, g_foa)
+        )
+    return g_fbar, g_foa
+
+
+def _scatter(grad: Gradient, index: np.ndarray, k: int) -> np.ndarray:
+    """Gradient over the counted classes as one ``(3, k)`` array (tp, true, pred)."""
+    out = np.zeros((3, k))
+    keep = index >= 0
+    for row, g in enumerate((grad.tp, grad.true, grad.pred)):
+        np.add.at(out[row], index[keep], g[keep])
+    return out
+
+
+def _mean_influence(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """Per-sample influence on the nan-aware weighted mean of ``values``."""
+    defined = ~np.isnan(values)
+    w = np.where(defined, weights, 0.0)
+    total = w.sum()
+    if total == 0:
+        w = defined.astype(np.float64)
+        total = w.sum()
+    if total == 0:
+        return np.zeros_like(values)
+    x = np.where(defined, values, 0.0)
+    mean = (x * w).sum() / total
+    return w * (x - mean) / total
+
+
+# -------------------------------------------------------------------- the evaluation
+
+
+def _silent_select(counts: Counts, options: Options, caller: str) -> np.ndarray:
+    """Index into ``counts.classes`` of each selected label (-1: absent).
+
+    Runs :func:`select` itself on counts that number the classes 1..k, so the
+    labels / pos_label / binary rules are exactly those of the scores.
+    """
+    k = counts.n_classes
+    numbered = Counts(counts.kind, counts.classes, *(np.arange(1, k + 1),) * 3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return np.asarray(select(numbered, options, caller=caller).tp) - 1
+
+
+@dataclass
+class Evaluation:
+    """One classifier's counts, scores and what resampling needs.
+
+    ``design`` (n_samples x 3k, possibly sparse) holds each sample's weighted
+    contribution to the (tp, true, pred) totals of every counted class; None
+    when the confusion matrix alone suffices (unweighted 1-D targets).
+    ``sample_weight`` (for ``average="samples"``) are the weights of the mean
+    over samples (ones when the user gave none).
+    """
+
+    counts: Counts
+    options: Options
+    selection: Selection
+    averages: Averages
+    index: np.ndarray
+    n_samples: int
+    design: Any = None
+    sample_weight: np.ndarray | None = None
+
+    @property
+    def estimates(self) -> tuple[float, float]:
+        return float(self.averages.averaged_fbeta), float(
+            self.averages.fbeta_of_averages
+        )
+
+    # ---- delta method
+    def influence(self) -> tuple[np.ndarray, np.ndarray]:
+        """Per-sample influence ``u_i`` of each score (needs ``design``)."""
+        if self.options.average == "samples":
+            per = self.averages.per_class
+            w = self.sample_weight
+            u_p = _mean_influence(per.precision, w)
+            u_r = _mean_influence(per.recall, w)
+            h_p, h_r = _harmonic_partials(
+                self.averages.precision, self.averages.recall, self.options.beta
+            )
+            return _mean_influence(per.fbeta, w), h_p * u_p + h_r * u_r
+        k = self.counts.n_classes
+        out = []
+        for grad in score_gradients(self.selection, self.averages, self.options):
+            g = _scatter(grad, self.index, k).reshape(-1)
+            out.append(np.asarray(self.design @ g).reshape(-1))
+        return out[0], out[1]
+
+    def variances(self) -> tuple[float, float]:
+        """Delta-method variances of (averaged F-beta, F-beta of averages)."""
+        n = self.n_samples
+        if self.design is None and self.options.average != "samples":
+            cells = np.asarray(self.counts.confusion, dtype=np.float64)
+            k = self.counts.n_classes
+            out = []
+            for grad in score_gradients(self.selection, self.averages, self.options):
+                g = _scatter(grad, self.index, k)
+                # d S / d N_ab = [a == b] dS/dtp_a + dS/dtrue_a + dS/dpred_b
+                cell_grad = np.diag(g[0]) + g[1][:, None] + g[2][None, :]
+                first = float((cell_grad * cell_grad * cells).sum())
+                mean = float((cell_grad * cells).sum())
+                out.append(max(first - mean * mean / n, 0.0))
+            return out[0], out[1]
+        return tuple(  # type: ignore[return-value]
+            max(float(u @ u) - float(u.sum()) ** 2 / n, 0.0) for u in self.influence()
+        )
+
+    # ---- bootstrap
+    def _scores_of_totals(self, totals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Both scores for rows of (tp, true, pred) totals, shape (B, 3, k)."""
+        index = self.index
+        keep = (index >= 0)[None, :]
+        parts = [
+            np.where(keep, totals[:, j, np.maximum(index, 0)], 0) for j in range(3)
+        ]
+        return aggregate_rows(
+            *parts,
+            average=self.options.average,
+            beta=self.options.beta,
+            zero_division=self.options.zero_division,
+        )
+
+    def replicates_from_cells(
+        self, rng: np.random.Generator, n_resamples: int
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Multinomial resampling of the confusion-matrix cells: O(B k²)."""
+        cells = np.asarray(self.counts.confusion).reshape(-1)
+        k = self.counts.n_classes
+        n = int(round(float(cells.sum())))
+        nonzero = np.flatnonzero(cells)
+        probs = cells[nonzero] / cells.sum()
+        drawn = np.zeros((n_resamples, cells.shape[0]))
+        remaining = np.full(n_resamples, n, dtype=np.int64)
+        rest = 1.0
+        for j, cell in enumerate(nonzero[:-1]):
+            chance = min(max(probs[j] / rest, 0.0), 1.0) if rest > 0 else 1.0
+            x = rng.binomial(remaining, chance)
+            drawn[:, cell] = x
+            remaining -= x
+            rest -= probs[j]
+        if nonzero.shape[0]:
+            drawn[:, nonzero[-1]] = remaining
+        table = drawn.reshape(n_resamples, k, k)
+        totals = np.stack(
+            [
+                np.diagonal(table, axis1=1, axis2=2),
+                table.sum(axis=2),
+                table.sum(axis=1),
+            ],
+            axis=1,
+        )
+        return self._scores_of_totals(totals)
+
+    def replicates_from_multiplicities(
+        self, multiplicity: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Scores when sample ``i`` is drawn ``multiplicity[b, i]`` times."""
+        if self.options.average == "samples":
+            per = self.averages.per_class
+            w = multiplicity * self.sample_weight[None, :]
+            precision = nan_average_rows(per.precision[None, :], w)
+            recall = nan_average_rows(per.recall[None, :], w)
+            averaged = nan_average_rows(per.fbeta[None, :], w)
+            return averaged, np.asarray(
+                harmonic_fbeta(precision, recall, self.options.beta)
+            )
+        design = self.design
+        if sp.issparse(design):
+            totals = np.asarray((design.T @ multiplicity.T).T)
+        else:
+            totals = multiplicity @ design
+        k = self.counts.n_classes
+        return self._scores_of_totals(totals.reshape(-1, 3, k))
+
+
+def draw_multiplicities(
+    rng: np.random.Generator, n_samples: int, n_rows: int
+) -> np.ndarray:
+    """``n_rows`` bootstrap resamples of ``n_samples`` samples, as multiplicities."""
+    idx = rng.integers(0, n_samples, size=(n_rows, n_samples))
+    idx += (np.arange(n_rows) * n_samples)[:, None]
+    return (
+        np.bincount(idx.reshape(-1), minlength=n_rows * n_samples)
+        .reshape(n_rows, n_samples)
+        .astype(np.float64)
+    )
+
+
+def _design_1d(
+    targets: Targets, counts: Counts, weights: np.ndarray | None
+) -> sp.csr_matrix:
+    k_codes = targets.code_labels.shape[0]
+    present = np.zeros(k_codes, dtype=bool)
+    present[targets.true] = True
+    present[targets.pred] = True
+    position = np.cumsum(present) - 1
+    k = counts.n_classes
+    if int(present.sum()) != k:  # pragma: no cover - guarded by the counting core
+        raise RuntimeError("class encoding does not match the counts")
+    t, p = position[targets.true], position[targets.pred]
+    n = targets.n_samples
+    w = np.ones(n) if weights is None else weights
+    hit = t == p
+    rows = np.concatenate([np.flatnonzero(hit), np.arange(n), np.arange(n)])
+    cols = np.concatenate([t[hit], k + t, 2 * k + p])
+    data = np.concatenate([w[hit], w, w])
+    return sp.csr_matrix((data, (rows, cols)), shape=(n, 3 * k))
+
+
+def _design_multilabel(targets: Targets, weights: np.ndarray | None) -> Any:
+    true, pred = targets.true, targets.pred
+    if sp.issparse(true):
+        both = true.multiply(pred)
+        design = sp.hstack([both, true, pred], format="csr").astype(np.float64)
+        if weights is not None:
+            design = sp.diags(weights) @ design
+        return sp.csr_matrix(design)
+    design = np.hstack([true & pred, true, pred]).astype(np.float64)
+    if weights is not None:
+        design *= weights[:, None]
+    return design
+
+
+def evaluation_for(
+    y_true: Any,
+    y_pred: Any,
+    options: Options,
+    *,
+    sample_weight: Any,
+    caller: str,
+    per_sample: bool = False,
+    warn_for: tuple[str, ...] = ALL_METRICS,
+) -> Evaluation:
+    """Count once and evaluate; add the per-sample design when it is needed.
+
+    ``per_sample`` forces the design (paired comparisons); it is built anyway
+    for weighted and multilabel targets.
+    """
+    counts = count_for(
+        y_true, y_pred, options, sample_weight=sample_weight, caller=caller
+    )
+    selection, averages = evaluate(counts, options, warn_for=warn_for, caller=caller)
+    index = _silent_select(counts, options, caller)
+    multilabel = counts.kind == "multilabel-indicator"
+    n = None
+    design = None
+    weight = None
+    if (
+        per_sample
+        or multilabel
+        or sample_weight is not None
+        or counts.confusion is None
+    ):
+        targets = read_targets(y_true, y_pred)
+        n = targets.n_samples
+        weights = check_sample_weight(sample_weight, n)
+        if options.average == "samples":
+            weight = np.ones(n) if weights is None else weights
+        elif multilabel:
+            design = _design_multilabel(targets, weights)
+        else:
+            design = _design_1d(targets, counts, weights)
+    else:
+        n = int(round(float(np.asarray(counts.confusion).sum())))
+    return Evaluation(counts, options, selection, averages, index, n, design, weight)
+
+
+# ---------------------------------------------------------------------- the intervals
+
+
+def _z(confidence: float) -> float:
+    return float(ndtri(0.5 + confidence / 2))
+
+
+def _clip(x: float) -> float:
+    return min(max(x, 0.0), 1.0)
+
+
+def _delta_interval(estimate: float, variance: float, z: float) -> ScoreInterval:
+    se = math.sqrt(variance)
+    if math.isnan(estimate):
+        return ScoreInterval(math.nan, math.nan, math.nan, math.nan)
+    return ScoreInterval(
+        estimate, _clip(estimate - z * se), _clip(estimate + z * se), se
+    )
+
+
+def _percentile_interval(
+    estimate: float, replicates: np.ndarray, confidence: float
+) -> ScoreInterval:
+    replicates = replicates[~np.isnan(replicates)]
+    if math.isnan(estimate) or replicates.shape[0] < 2:
+        return ScoreInterval(estimate, math.nan, math.nan, math.nan)
+    alpha = 1 - confidence
+    low, high = np.quantile(replicates, [alpha / 2, 1 - alpha / 2])
+    # the percentile interval of a discrete statistic may miss the estimate by
+    # a rounding step: widen it to contain the estimate
+    return ScoreInterval(
+        estimate,
+        min(float(low), estimate),
+        max(float(high), estimate),
+        float(np.std(replicates, ddof=1)),
+    )
+
+
+def bootstrap_replicates(
+    evaluation: Evaluation, rng: np.random.Generator, n_resamples: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Replicates of both scores (cells when possible, else samples)."""
+    if evaluation.design is None and evaluation.options.average != "samples":
+        return evaluation.replicates_from_cells(rng, n_resamples)
+    averaged, of_averages = [], []
+    for start in range(0, n_resamples, _BLOCK):
+        rows = min(_BLOCK, n_resamples - start)
+        m = draw_multiplicities(rng, evaluation.n_samples, rows)
+        a, b = evaluation.replicates_from_multiplicities(m)
+        averaged.append(a)
+        of_averages.append(b)
+    return np.concatenate(averaged), np.concatenate(of_averages)
+
+
+def interval_of(
+    evaluation: Evaluation,
+    *,
+    confidence: float,
+    method: str,
+    n_resamples: int,
+    random_state: Any,
+    caller: str,
+) -> FBetaInterval:
+    """Both intervals of one evaluated classifier (options already checked)."""
+    est_avg, est_foa = evaluation.estimates
+    if method == "delta":
+        var_avg, var_foa = evaluation.variances()
+        z = _z(confidence)
+        ci_avg = _delta_interval(est_avg, var_avg, z)
+        ci_foa = _delta_interval(est_foa, var_foa, z)
+        resamples = None
+    else:
+        rng = check_random_state(random_state, caller=caller)
+        rep_avg, rep_foa = bootstrap_replicates(evaluation, rng, n_resamples)
+        ci_avg = _percentile_interval(est_avg, rep_avg, confidence)
+        ci_foa = _percentile_interval(est_foa, rep_foa, confidence)
+        resamples = n_resamples
+    return FBetaInterval(
+        ci_avg,
+        ci_foa,
+        str(evaluation.options.average),
+        evaluation.options.beta,
+        confidence,
+        method,
+        evaluation.n_samples,
+        resamples,
+    )
+
+
+def fbeta_confidence_interval(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    beta: float = 1.0,
+    labels: Any = None,
+    pos_label: Any = 1,
+    average: str = "macro",
+    sample_weight: Any = None,
+    zero_division: Any = "warn",
+    confidence: float = 0.95,
+    method: str = "delta",
+    n_resamples: int = 1000,
+    random_state: Any = None,
+) -> FBetaInterval:
+    """Confidence intervals for the averaged F-beta and the F-beta of averages.
+
+    The samples are treated as independent draws from the population the
+    classifier is evaluated on; the interval is for the score on that
+    population. Both intervals come from one counting pass.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or {array-like, sparse matrix} of \
+shape (n_samples, n_labels)
+        Ground truth: class labels, or a 0/1 indicator matrix (multilabel).
+    y_pred : same kind as ``y_true``
+        Predicted labels.
+    beta : float, default=1.0
+        Weight of recall against precision (1 gives F1).
+    labels : array-like, default=None
+        The labels to average over, as in ``sklearn.metrics.fbeta_score``.
+    pos_label : int, float, bool or str, default=1
+        The class to report when ``average="binary"``.
+    average : {"macro", "micro", "weighted", "binary", "samples"}, default="macro"
+        The averaging mode (scikit-learn's meaning); None is not accepted.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Sample weights; the pairs (sample, weight) are treated as the draws.
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+        Value of an ill-defined ratio, as in the score functions.
+    confidence : float, default=0.95
+        Nominal coverage of the intervals, in (0, 1).
+    method : {"delta", "bootstrap"}, default="delta"
+        "delta": the multinomial delta method with closed-form gradients
+        (normal-approximation interval, clipped to [0, 1]). "bootstrap": the
+        percentile bootstrap (the confusion-matrix cells are resampled for
+        unweighted 1-D targets, the samples otherwise).
+    n_resamples : int, default=1000
+        Bootstrap replicates (ignored by the delta method).
+    random_state : None, int, numpy.random.Generator or RandomState, default=None
+        Seed of the bootstrap, for reproducible intervals.
+
+    Returns
+    -------
+    interval : FBetaInterval
+        ``interval.averaged_fbeta`` and ``interval.fbeta_of_averages`` are
+        :class:`ScoreInterval` objects (``estimate``, ``low``, ``high``,
+        ``std_error``).
+
+    Notes
+    -----
+    A perfect classifier, or any classifier whose scores do not vary under
+    resampling, gets a zero-width interval ``[estimate, estimate]``: the data
+    show no error to extrapolate from. Ratios filled by ``zero_division``
+    (a class never predicted) count as constants. See ``docs/uncertainty.md``
+    for the coverage measured by simulation.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_macrof1 import fbeta_confidence_interval
+    >>> rng = np.random.default_rng(0)
+    >>> y_true = rng.integers(0, 3, 2000)
+    >>> y_pred = np.where(rng.random(2000) < 0.8, y_true, rng.integers(0, 3, 2000))
+    >>> ci = fbeta_confidence_interval(y_true, y_pred)
+    >>> ci.averaged_fbeta.low < ci.averaged_fbeta.estimate < ci.averaged_fbeta.high
+    True
+    >>> round(ci.averaged_fbeta.width, 3)
+    0.034
+    """
+    caller = "fbeta_confidence_interval"
+    options = check_options(
+        caller=caller,
+        average=average,
+        beta=beta,
+        zero_division=zero_division,
+        labels=labels,
+        pos_label=pos_label,
+    )
+    confidence, method, n_resamples = check_interval_options(
+        confidence=confidence,
+        method=method,
+        n_resamples=n_resamples,
+        average=options.average,
+        caller=caller,
+    )
+    if method == "bootstrap":
+        check_random_state(random_state, caller=caller)
+    evaluation = evaluation_for(
+        y_true, y_pred, options, sample_weight=sample_weight, caller=caller
+    )
+    return interval_of(
+        evaluation,
+        confidence=confidence,
+        method=method,
+        n_resamples=n_resamples,
+        random_state=random_state,
+        caller=caller,
+    )
+
+
+def summary_confidence_interval(
+    summary: Any,
+    *,
+    confidence: float = 0.95,
+    method: str = "delta",
+    n_resamples: int = 1000,
+    random_state: Any = None,
+) -> FBetaInterval:
+    """The body of ``FBetaSummary.confidence_interval`` (1-D targets only).
+
+    The summary keeps the confusion matrix, not the samples: its cells are
+    taken as counts of independent samples. Weighted summaries (non-integer
+    cells) and multilabel summaries need the samples and are refused.
+    """
+    caller = "FBetaSummary.confidence_interval"
+    confidence, method, n_resamples = check_interval_options(
+        confidence=confidence,
+        method=method,
+        n_resamples=n_resamples,
+        average=summary.average,
+        caller=caller,
+    )
+    matrix = summary.confusion_matrix
+    if matrix is None:
+        raise ValueError(
+            "This summary has no confusion matrix (multilabel targets, or more "
+            "than 2048 classes): use fbeta_confidence_interval(y_true, y_pred, "
+            "...) which resamples the samples."
+        )
+    matrix = np.asarray(matrix)
+    if not np.array_equal(matrix, np.round(matrix)) or (matrix < 0).any():
+        raise ValueError(
+            "The summary's confusion matrix holds non-integer (sample-weighted) "
+            "counts; the interval needs the samples and their weights: use "
+            "fbeta_confidence_interval(y_true, y_pred, sample_weight=...)."
+        )
+    classes = summary.classes
+    counts = Counts(
+        summary.target_type,
+        classes,
+        np.diagonal(matrix).copy(),
+        matrix.sum(axis=1),
+        matrix.sum(axis=0),
+        matrix,
+    )
+    if summary.average == "binary":
+        options = Options(
+            "binary", summary.beta, summary.zero_division, None, summary.labels[0]
+        )
+    else:
+        options = Options(
+            summary.average, summary.beta, summary.zero_division, summary.labels, None
+        )
+    selection, averages = evaluate(counts, options, warn_for=(), caller=caller)
+    evaluation = Evaluation(
+        counts,
+        options,
+        selection,
+        averages,
+        _silent_select(counts, options, caller),
+        int(round(float(matrix.sum()))),
+    )
+    return interval_of(
+        evaluation,
+        confidence=confidence,
+        method=method,
+        n_resamples=n_resamples,
+        random_state=random_state,
+        caller=caller,
+    )
