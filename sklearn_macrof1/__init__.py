@@ -18,6 +18,14 @@ from ._report import (
     classification_report,
     classification_report_from_confusion_matrix,
 )
+from ._scorers import (
+    MACRO_F1_SCORING,
+    get_scorer,
+    get_scorer_names,
+    make_averaged_fbeta_scorer,
+    make_fbeta_of_averages_scorer,
+    make_macro_f1_scoring,
+)
 from ._scores import (
     averaged_f1_score,
     averaged_fbeta_score,
@@ -31,6 +39,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "FBetaSummary",
+    "MACRO_F1_SCORING",
     "averaged_f1_score",
     "averaged_fbeta_score",
     "classification_report",
@@ -41,5 +50,10 @@ __all__ = [
     "fbeta_summary_from_confusion_matrix",
     "gap_closed_form",
     "gap_supremum",
+    "get_scorer",
+    "get_scorer_names",
+    "make_averaged_fbeta_scorer",
+    "make_fbeta_of_averages_scorer",
+    "make_macro_f1_scoring",
     "supremum_confusion_matrix",
 ]
