@@ -780,7 +780,7 @@ shape (n_samples, n_labels)
     >>> ci.averaged_fbeta.low < ci.averaged_fbeta.estimate < ci.averaged_fbeta.high
     True
     >>> round(ci.averaged_fbeta.width, 3)
-    0.034
+    0.03
     """
     caller = "fbeta_confidence_interval"
     options = check_options(
