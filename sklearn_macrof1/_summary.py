@@ -107,6 +107,38 @@ class FBetaSummary:
             return None
         return gap_closed_form(p, r)
 
+    def confidence_interval(
+        self,
+        *,
+        confidence: float = 0.95,
+        method: str = "delta",
+        n_resamples: int = 1000,
+        random_state: Any = None,
+    ) -> Any:
+        """Confidence intervals of both scores from this summary's confusion matrix.
+
+        See :func:`fbeta_confidence_interval` (same ``confidence``, ``method``,
+        ``n_resamples`` and ``random_state``); 1-D, unweighted targets only, as
+        the cells are taken as counts of independent samples.
+
+        Examples
+        --------
+        >>> from sklearn_macrof1 import fbeta_summary
+        >>> s = fbeta_summary([0, 0, 1, 1, 2, 2] * 50, [0, 1, 1, 1, 2, 0] * 50)
+        >>> ci = s.confidence_interval(confidence=0.9)
+        >>> ci.averaged_fbeta.low < s.averaged_fbeta < ci.averaged_fbeta.high
+        True
+        """
+        from ._intervals import summary_confidence_interval
+
+        return summary_confidence_interval(
+            self,
+            confidence=confidence,
+            method=method,
+            n_resamples=n_resamples,
+            random_state=random_state,
+        )
+
     def to_dict(self) -> dict[str, Any]:
         """Plain-Python dictionary (JSON-serialisable) of every value."""
         out: dict[str, Any] = {}
