@@ -12,7 +12,9 @@ They can differ by up to 0.5 and rank classifiers differently (Opitz & Burst,
 ``average`` scikit-learn knows, plus their gap, its closed form and its bound.
 """
 
+from ._comparison import ClassifierComparison, ScoreDifference, compare_classifiers
 from ._confusion import fbeta_summary_from_confusion_matrix
+from ._intervals import FBetaInterval, ScoreInterval, fbeta_confidence_interval
 from ._paper import gap_closed_form, gap_supremum, supremum_confusion_matrix
 from ._report import (
     classification_report,
@@ -38,14 +40,20 @@ from ._summary import FBetaSummary
 __version__ = "0.1.0"
 
 __all__ = [
+    "ClassifierComparison",
+    "FBetaInterval",
     "FBetaSummary",
+    "ScoreDifference",
+    "ScoreInterval",
     "MACRO_F1_SCORING",
     "averaged_f1_score",
     "averaged_fbeta_score",
+    "compare_classifiers",
     "classification_report",
     "classification_report_from_confusion_matrix",
     "f1_of_averages_score",
     "fbeta_of_averages_score",
+    "fbeta_confidence_interval",
     "fbeta_summary",
     "fbeta_summary_from_confusion_matrix",
     "gap_closed_form",
