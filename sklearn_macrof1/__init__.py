@@ -14,6 +14,7 @@ They can differ by up to 0.5 and rank classifiers differently (Opitz & Burst,
 
 from ._comparison import ClassifierComparison, ScoreDifference, compare_classifiers
 from ._confusion import fbeta_summary_from_confusion_matrix
+from ._display import MacroF1Display
 from ._intervals import FBetaInterval, ScoreInterval, fbeta_confidence_interval
 from ._paper import gap_closed_form, gap_supremum, supremum_confusion_matrix
 from ._report import (
@@ -35,6 +36,7 @@ from ._scores import (
     fbeta_of_averages_score,
     fbeta_summary,
 )
+from ._streaming import MacroF1Accumulator
 from ._summary import FBetaSummary
 
 __version__ = "0.1.0"
@@ -46,11 +48,13 @@ __all__ = [
     "ScoreDifference",
     "ScoreInterval",
     "MACRO_F1_SCORING",
+    "MacroF1Accumulator",
+    "MacroF1Display",
     "averaged_f1_score",
     "averaged_fbeta_score",
-    "compare_classifiers",
     "classification_report",
     "classification_report_from_confusion_matrix",
+    "compare_classifiers",
     "f1_of_averages_score",
     "fbeta_of_averages_score",
     "fbeta_confidence_interval",
