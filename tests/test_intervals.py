@@ -1,0 +1,260 @@
+"""Confidence intervals of both scores: gradients, calibration, edge cases."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn.metrics import f1_score
+
+from sklearn_macrof1 import (
+    averaged_fbeta_score,
+    fbeta_confidence_interval,
+    fbeta_of_averages_score,
+    fbeta_summary,
+)
+from sklearn_macrof1._aggregation import aggregate, aggregate_rows, nan_average
+from sklearn_macrof1._counting import Counts
+from sklearn_macrof1._evaluation import Options, evaluate
+from sklearn_macrof1._intervals import _scatter, _silent_select, score_gradients
+
+
+def _data(n, k=4, accuracy=0.7, seed=0, skew=0.0):
+    rng = np.random.default_rng(seed)
+    prior = np.exp(-skew * np.arange(k))
+    y = rng.choice(k, size=n, p=prior / prior.sum())
+    wrong = rng.integers(0, k, n)
+    return y, np.where(rng.random(n) < accuracy, y, wrong)
+
+
+def _cells_score(cells, options, which):
+    counts = Counts(
+        "binary" if cells.shape[0] <= 2 else "multiclass",
+        np.arange(cells.shape[0]),
+        np.diagonal(cells).copy(),
+        cells.sum(axis=1),
+        cells.sum(axis=0),
+        cells,
+    )
+    _, averages = evaluate(counts, options, warn_for=(), caller="test")
+    return getattr(averages, which), counts
+
+
+@pytest.mark.parametrize("average", ["macro", "micro", "weighted", "binary"])
+@pytest.mark.parametrize("beta", [1.0, 0.5, 2.0, 0.0, np.inf])
+@pytest.mark.parametrize("zero_division", [0.0, 1.0, np.nan])
+def test_closed_form_gradient_equals_finite_differences(average, beta, zero_division):
+    rng = np.random.default_rng(1)
+    k = 2 if average == "binary" else 4
+    cells = rng.integers(5, 60, size=(k, k)).astype(np.float64)
+    if k > 2:
+        cells[:, 3] = 0  # a class never predicted: its precision is filled
+    labels = None if average == "binary" else np.arange(k)
+    options = Options(average, beta, zero_division, labels, 1)
+    for which, pick in (("averaged_fbeta", 0), ("fbeta_of_averages", 1)):
+        _, counts = _cells_score(cells, options, which)
+        selection, averages = evaluate(counts, options, warn_for=(), caller="t")
+        grad = score_gradients(selection, averages, options)[pick]
+        g = _scatter(grad, _silent_select(counts, options, "t"), k)
+        analytic = np.diag(g[0]) + g[1][:, None] + g[2][None, :]
+        h = 1e-6
+        for a in range(k):
+            for b in range(k):
+                if cells[a, b] == 0:
+                    continue  # a boundary: the one-sided derivative differs
+                up, down = cells.copy(), cells.copy()
+                up[a, b] += h
+                down[a, b] -= h
+                numeric = (
+                    _cells_score(up, options, which)[0]
+                    - _cells_score(down, options, which)[0]
+                ) / (2 * h)
+                assert analytic[a, b] == pytest.approx(numeric, rel=1e-5, abs=1e-8)
+
+
+def test_aggregate_rows_equals_aggregate_row_by_row():
+    rng = np.random.default_rng(2)
+    tp = rng.integers(0, 5, (30, 4)).astype(float)
+    true = tp + rng.integers(0, 4, (30, 4))
+    pred = tp + rng.integers(0, 4, (30, 4))
+    for average in ("macro", "micro", "weighted"):
+        for zd in (0.0, 1.0, np.nan):
+            a, b = aggregate_rows(
+                tp, true, pred, average=average, beta=1.0, zero_division=zd
+            )
+            for i in range(30):
+                ref = aggregate(
+                    tp[i], true[i], pred[i], average=average, beta=1.0, zero_division=zd
+                )
+                np.testing.assert_allclose(a[i], ref.averaged_fbeta, equal_nan=True)
+                np.testing.assert_allclose(b[i], ref.fbeta_of_averages, equal_nan=True)
+    assert np.isnan(nan_average(np.array([np.nan])))
+
+
+@pytest.mark.parametrize("method", ["delta", "bootstrap"])
+@pytest.mark.parametrize("average", ["macro", "micro", "weighted"])
+def test_interval_contains_the_scores(method, average):
+    y, p = _data(1500, k=5, skew=0.3)
+    ci = fbeta_confidence_interval(
+        y, p, average=average, method=method, random_state=0, n_resamples=300
+    )
+    assert ci.averaged_fbeta.estimate == pytest.approx(f1_score(y, p, average=average))
+    assert ci.fbeta_of_averages.estimate == pytest.approx(
+        fbeta_of_averages_score(y, p, beta=1.0, average=average)
+    )
+    for s in (ci.averaged_fbeta, ci.fbeta_of_averages):
+        assert 0 <= s.low < s.estimate < s.high <= 1
+        assert s.estimate in s
+    assert "confidence intervals" in str(ci)
+    assert ci.to_dict()["averaged_fbeta"]["low"] == ci.averaged_fbeta.low
+
+
+def test_width_shrinks_like_one_over_sqrt_n():
+    y, p = _data(40000, k=5, seed=3)
+    small = fbeta_confidence_interval(y[:2500], p[:2500])
+    large = fbeta_confidence_interval(y, p)
+    for name in ("averaged_fbeta", "fbeta_of_averages"):
+        ratio = getattr(small, name).width / getattr(large, name).width
+        assert ratio == pytest.approx(4.0, rel=0.15)
+
+
+def test_delta_cells_equal_per_sample_influence():
+    """The O(k²) cell formula and the per-sample formula are the same sum."""
+    y, p = _data(3000, k=6, seed=4)
+    for average in ("macro", "micro", "weighted"):
+        a = fbeta_confidence_interval(y, p, average=average)
+        b = fbeta_confidence_interval(
+            y, p, average=average, sample_weight=np.ones(3000)
+        )
+        for name in ("averaged_fbeta", "fbeta_of_averages"):
+            assert getattr(a, name).std_error == pytest.approx(
+                getattr(b, name).std_error, rel=1e-10
+            )
+
+
+def test_delta_agrees_with_bootstrap_standard_error():
+    y, p = _data(4000, k=4, seed=5, skew=0.5)
+    w = np.random.default_rng(0).uniform(0.5, 2.0, 4000)
+    for weights in (None, w):
+        d = fbeta_confidence_interval(y, p, sample_weight=weights)
+        b = fbeta_confidence_interval(
+            y, p, sample_weight=weights, method="bootstrap", random_state=0
+        )
+        for name in ("averaged_fbeta", "fbeta_of_averages"):
+            assert getattr(d, name).std_error == pytest.approx(
+                getattr(b, name).std_error, rel=0.15
+            )
+
+
+def test_bootstrap_is_reproducible():
+    y, p = _data(800, k=3)
+    a = fbeta_confidence_interval(y, p, method="bootstrap", random_state=7)
+    b = fbeta_confidence_interval(
+        y, p, method="bootstrap", random_state=np.random.default_rng(7)
+    )
+    c = fbeta_confidence_interval(y, p, method="bootstrap", random_state=8)
+    assert a == b
+    assert a != c
+
+
+def test_multilabel_and_samples():
+    rng = np.random.default_rng(6)
+    yt = rng.random((1500, 4)) < 0.4
+    yp = np.where(rng.random((1500, 4)) < 0.8, yt, ~yt)
+    for average in ("macro", "micro", "weighted", "samples"):
+        d = fbeta_confidence_interval(yt, yp, average=average, zero_division=0.0)
+        b = fbeta_confidence_interval(
+            sp.csr_matrix(yt),
+            sp.csr_matrix(yp),
+            average=average,
+            method="bootstrap",
+            random_state=0,
+            n_resamples=400,
+            zero_division=0.0,
+        )
+        assert d.averaged_fbeta.estimate == pytest.approx(
+            averaged_fbeta_score(yt, yp, beta=1, average=average, zero_division=0.0)
+        )
+        for name in ("averaged_fbeta", "fbeta_of_averages"):
+            sd, sb = getattr(d, name), getattr(b, name)
+            assert sd.estimate == pytest.approx(sb.estimate)
+            assert sd.low < sd.estimate < sd.high
+            assert sd.std_error == pytest.approx(sb.std_error, rel=0.2)
+
+
+def test_summary_method_matches_function():
+    y, p = _data(1000, k=3)
+    s = fbeta_summary(y, p)
+    assert s.confidence_interval() == fbeta_confidence_interval(y, p)
+    yb, pb = y % 2, p % 2
+    s2 = fbeta_summary(yb, pb, average="binary", pos_label=0)
+    assert s2.confidence_interval(method="bootstrap", random_state=1) == (
+        fbeta_confidence_interval(
+            yb, pb, average="binary", pos_label=0, method="bootstrap", random_state=1
+        )
+    )
+    weighted = fbeta_summary(y, p, sample_weight=np.linspace(0.5, 1.5, 1000))
+    with pytest.raises(ValueError, match="sample_weight"):
+        weighted.confidence_interval()
+    ml = fbeta_summary(np.eye(3, dtype=int), np.eye(3, dtype=int))
+    with pytest.raises(ValueError, match="no confusion matrix"):
+        ml.confidence_interval()
+
+
+def test_degenerate_cases_are_finite():
+    y = np.repeat([0, 1, 2], 100)
+    perfect = fbeta_confidence_interval(y, y)
+    boot = fbeta_confidence_interval(y, y, method="bootstrap", random_state=0)
+    for ci in (perfect, boot):
+        for s in (ci.averaged_fbeta, ci.fbeta_of_averages):
+            assert (s.estimate, s.low, s.high, s.std_error) == (1.0, 1.0, 1.0, 0.0)
+    never = np.where(y == 2, 1, y)  # class 2 is never predicted
+    with pytest.warns(Warning):
+        ci = fbeta_confidence_interval(y, never)
+    for s in (ci.averaged_fbeta, ci.fbeta_of_averages):
+        assert np.isfinite([s.low, s.high, s.std_error]).all()
+        assert s.low < s.estimate < s.high
+    two = fbeta_confidence_interval(y % 2, never % 2, average="binary")
+    assert np.isfinite(two.averaged_fbeta.std_error)
+    ci = fbeta_confidence_interval(y, never, zero_division=np.nan)
+    assert np.isfinite(ci.fbeta_of_averages.high)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "match"),
+    [
+        ({"confidence": 1.0}, ValueError, "confidence"),
+        ({"confidence": "95%"}, TypeError, "confidence"),
+        ({"method": "bca"}, ValueError, "method"),
+        ({"n_resamples": 1}, ValueError, "n_resamples"),
+        ({"average": None}, ValueError, "average=None"),
+        ({"method": "bootstrap", "random_state": "x"}, ValueError, "random_state"),
+        ({"average": "samples"}, ValueError, "samples"),
+    ],
+)
+def test_bad_options(kwargs, error, match):
+    with pytest.raises(error, match=match):
+        fbeta_confidence_interval([0, 1, 1, 0], [0, 1, 0, 0], **kwargs)
+
+
+def test_coverage_of_a_small_simulation():
+    """200 seeded data sets: a miscalibrated interval would miss this range."""
+    k, n, reps = 4, 1000, 200
+    rng = np.random.default_rng(123)
+    prior = np.array([0.4, 0.3, 0.2, 0.1])
+    confusion = np.full((k, k), 0.2 / (k - 1)) + np.eye(k) * (0.8 - 0.2 / (k - 1))
+    p = (prior[:, None] * confusion).reshape(-1)  # population cell probabilities
+    truth = {}
+    for name in ("averaged_fbeta", "fbeta_of_averages"):
+        truth[name], _ = _cells_score(
+            p.reshape(k, k) * 1e6, Options("macro", 1.0, 0.0, None, 1), name
+        )
+    hits = dict.fromkeys(truth, 0)
+    codes = np.arange(k * k)
+    for _ in range(reps):
+        cell = rng.choice(codes, size=n, p=p)
+        ci = fbeta_confidence_interval(cell // k, cell % k, zero_division=0.0)
+        for name in truth:
+            hits[name] += truth[name] in getattr(ci, name)
+    for name in truth:
+        assert 0.88 <= hits[name] / reps <= 0.99
