@@ -1,0 +1,317 @@
+"""MacroF1Display: the values on its attributes and artists, and the optional import."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+from sklearn.datasets import load_iris
+from sklearn.linear_model import LinearRegression
+from sklearn.metrics import f1_score, precision_score, recall_score
+from sklearn.tree import DecisionTreeClassifier
+
+from sklearn_macrof1 import MacroF1Display, fbeta_summary
+from sklearn_macrof1._aggregation import harmonic_fbeta
+from sklearn_macrof1._display import iso_fbeta_curve, precision_on_iso_curve
+
+mpl = pytest.importorskip("matplotlib")
+mpl.use("Agg")
+plt = pytest.importorskip("matplotlib.pyplot")
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    yield
+    plt.close("all")
+
+
+def _multiclass():
+    rng = np.random.default_rng(3)
+    y_true = rng.choice(4, size=400, p=[0.5, 0.25, 0.15, 0.1])
+    right = rng.random(400) < 0.6
+    y_pred = np.where(right, y_true, 0)  # errors all go to class 0
+    y_pred[y_pred == 3] = 0  # class 3 is rarely predicted: P > R for it
+    y_pred[:5] = 3
+    return y_true, y_pred
+
+
+def _check_artists(disp: MacroF1Display) -> None:
+    """Every artist carries the values of the display (and of the summary)."""
+    beta = disp.beta
+    defined = ~(np.isnan(disp.class_precision) | np.isnan(disp.class_recall))
+    np.testing.assert_allclose(
+        disp.points_.get_offsets(),
+        np.column_stack([disp.class_recall[defined], disp.class_precision[defined]]),
+    )
+    assert disp.mean_point_.get_xdata()[0] == pytest.approx(disp.recall)
+    assert disp.mean_point_.get_ydata()[0] == pytest.approx(disp.precision)
+    for line, level in [
+        (disp.curve_of_averages_, disp.fbeta_of_averages),
+        (disp.curve_averaged_, disp.averaged_fbeta),
+    ]:
+        r, p = line.get_xdata(), line.get_ydata()
+        assert r.size > 10
+        assert ((p >= 0) & (p <= 1) & (r >= 0) & (r <= 1)).all()
+        np.testing.assert_allclose(harmonic_fbeta(p, r, beta), level, atol=1e-9)
+    # the mean point lies on the curve of the F of averages
+    assert harmonic_fbeta(disp.precision, disp.recall, beta) == pytest.approx(
+        disp.fbeta_of_averages
+    )
+    if disp.gap_line_ is not None:
+        x, y = disp.gap_line_.get_xdata(), disp.gap_line_.get_ydata()
+        assert x[0] == x[1] == pytest.approx(disp.recall)
+        assert y[1] == pytest.approx(disp.precision)
+        assert harmonic_fbeta(y[0], x[0], beta) == pytest.approx(disp.averaged_fbeta)
+        assert f"{disp.gap:.3f}" in disp.gap_line_.get_label()
+    assert f"{disp.fbeta_of_averages:.3f}" in disp.curve_of_averages_.get_label()
+    assert f"{disp.averaged_fbeta:.3f}" in disp.curve_averaged_.get_label()
+    assert disp.ax_.figure is disp.figure_
+    assert disp.ax_.get_xlabel() == "recall"
+    assert disp.ax_.get_ylabel() == "precision"
+    assert f"gap {disp.gap:.3f}" in disp.ax_.get_title()
+    legend = [t.get_text() for t in disp.ax_.get_legend().get_texts()]
+    assert disp.curve_of_averages_.get_label() in legend
+
+
+def test_multiclass_values_match_summary_and_sklearn():
+    y_true, y_pred = _multiclass()
+    disp = MacroF1Display.from_predictions(y_true, y_pred)
+    summary = fbeta_summary(y_true, y_pred)
+    assert isinstance(disp, MacroF1Display)
+    assert disp.summary.gap == summary.gap
+    np.testing.assert_array_equal(disp.summary.labels, [0, 1, 2, 3])
+    assert disp.averaged_fbeta == pytest.approx(
+        f1_score(y_true, y_pred, average="macro")
+    )
+    assert disp.precision == pytest.approx(
+        precision_score(y_true, y_pred, average="macro")
+    )
+    assert disp.recall == pytest.approx(recall_score(y_true, y_pred, average="macro"))
+    assert disp.fbeta_of_averages == pytest.approx(summary.fbeta_of_averages)
+    assert disp.gap == pytest.approx(summary.gap)
+    assert disp.gap > 0.01
+    np.testing.assert_allclose(disp.class_fbeta, f1_score(y_true, y_pred, average=None))
+    _check_artists(disp)
+    # one annotation per class, with its label and its F1
+    texts = [a.get_text() for a in disp.annotations_]
+    assert texts == [
+        f"{k}: F1 {f:.2f}" for k, f in zip(range(4), disp.class_fbeta, strict=True)
+    ]
+    assert "Why two numbers?" in disp.text_.get_text()
+    assert "P > R" in disp.text_.get_text()
+
+
+def test_binary_paper_table1():
+    y_true = np.repeat([0, 1, 0, 1], [100, 10000, 0, 100])
+    y_pred = np.repeat([0, 0, 1, 1], [100, 10000, 0, 100])
+    disp = MacroF1Display.from_predictions(y_true, y_pred)
+    assert disp.fbeta_of_averages == pytest.approx(0.504950495049505)
+    assert disp.averaged_fbeta == pytest.approx(0.0196078431372549)
+    assert disp.gap == pytest.approx(0.48534265191225007)
+    _check_artists(disp)
+    # one class at (R, P) ~ (1, 0.0099), the other at (0.0099, 1)
+    offsets = disp.points_.get_offsets()
+    np.testing.assert_allclose(offsets, [[1.0, 100 / 10100], [100 / 10100, 1.0]])
+
+
+def test_multilabel_with_display_labels():
+    rng = np.random.default_rng(0)
+    y_true = (rng.random((300, 4)) < [0.5, 0.3, 0.1, 0.05]).astype(int)
+    flip = rng.random((300, 4)) < 0.3
+    y_pred = np.where(flip, 1 - y_true, y_true)
+    names = ["news", "sport", "tech", "art"]
+    disp = MacroF1Display.from_predictions(y_true, y_pred, display_labels=names)
+    assert disp.averaged_fbeta == pytest.approx(
+        f1_score(y_true, y_pred, average="macro")
+    )
+    np.testing.assert_allclose(
+        disp.class_recall, recall_score(y_true, y_pred, average=None)
+    )
+    assert list(disp.display_labels) == names
+    assert [a.get_text().split(":")[0] for a in disp.annotations_] == names
+    _check_artists(disp)
+
+
+def test_multilabel_labels_subset():
+    rng = np.random.default_rng(1)
+    y_true = rng.random((100, 5)) < 0.4
+    y_pred = rng.random((100, 5)) < 0.4
+    disp = MacroF1Display.from_predictions(y_true, y_pred, labels=[0, 2, 4])
+    assert disp.class_precision.shape == (3,)
+    assert disp.averaged_fbeta == pytest.approx(
+        f1_score(y_true, y_pred, labels=[0, 2, 4], average="macro")
+    )
+    _check_artists(disp)
+
+
+def test_weighted_sizes_points_by_support():
+    y_true, y_pred = _multiclass()
+    disp = MacroF1Display.from_predictions(y_true, y_pred, average="weighted")
+    assert disp.average == "weighted"
+    assert disp.averaged_fbeta == pytest.approx(
+        f1_score(y_true, y_pred, average="weighted")
+    )
+    assert disp.precision == pytest.approx(
+        precision_score(y_true, y_pred, average="weighted")
+    )
+    sizes = disp.points_.get_sizes()
+    support = np.bincount(y_true)
+    np.testing.assert_array_equal(np.argsort(sizes), np.argsort(support))
+    assert len(set(sizes)) == 4
+    macro = MacroF1Display.from_predictions(y_true, y_pred, average="macro")
+    assert len(set(macro.points_.get_sizes())) == 1
+    assert "weighted" in disp.mean_point_.get_label()
+    _check_artists(disp)
+
+
+def test_beta_two_curves_follow_f2():
+    y_true, y_pred = _multiclass()
+    disp = MacroF1Display.from_predictions(y_true, y_pred, beta=2.0)
+    assert disp.beta == 2.0
+    assert "F2" in disp.curve_averaged_.get_label()
+    _check_artists(disp)
+
+
+def test_from_estimator_equals_from_predictions():
+    X, y = load_iris(return_X_y=True)
+    clf = DecisionTreeClassifier(max_depth=1, random_state=0).fit(X, y)
+    disp = MacroF1Display.from_estimator(clf, X, y, zero_division=0.0)
+    ref = MacroF1Display.from_predictions(y, clf.predict(X), zero_division=0.0)
+    for name in ("averaged_fbeta", "fbeta_of_averages", "gap", "precision", "recall"):
+        assert getattr(disp, name) == pytest.approx(getattr(ref, name))
+    assert disp.averaged_fbeta == pytest.approx(
+        f1_score(y, clf.predict(X), average="macro", zero_division=0.0)
+    )
+    _check_artists(disp)
+
+
+def test_from_estimator_rejects_a_regressor():
+    X, y = load_iris(return_X_y=True)
+    reg = LinearRegression().fit(X, y)
+    with pytest.raises(ValueError, match="classifier"):
+        MacroF1Display.from_estimator(reg, X, y)
+
+
+def test_plot_on_given_axes_returns_self():
+    y_true, y_pred = _multiclass()
+    fig, (ax1, ax2) = plt.subplots(1, 2)
+    disp = MacroF1Display.from_predictions(y_true, y_pred, ax=ax2, explain=False)
+    assert disp.ax_ is ax2 and disp.figure_ is fig
+    assert disp.text_ is None
+    again = disp.plot(ax=ax1, annotate=False, iso_levels=(0.5,))
+    assert again is disp and disp.ax_ is ax1
+    assert disp.annotations_ == []
+    assert len(disp.iso_lines_) == 1
+    r, p = disp.iso_lines_[0].get_xdata(), disp.iso_lines_[0].get_ydata()
+    np.testing.assert_allclose(harmonic_fbeta(p, r, 1.0), 0.5, atol=1e-9)
+
+
+def test_no_gap_when_every_class_has_p_equal_r():
+    # the paper's Table 2: symmetric errors, P_i = R_i for both classes
+    y_true = np.repeat([0, 1, 0, 1], [100, 5000, 5000, 100])
+    y_pred = np.repeat([0, 0, 1, 1], [100, 5000, 5000, 100])
+    disp = MacroF1Display.from_predictions(y_true, y_pred)
+    assert disp.gap == pytest.approx(0.0, abs=1e-12)
+    assert disp.gap_line_ is None
+    assert "agree" in disp.text_.get_text()
+    _check_artists(disp)
+
+
+def test_nan_classes_are_not_drawn():
+    y_true = [0, 0, 1, 1, 2]
+    y_pred = [0, 1, 1, 1, 0]  # class 2 is never predicted: precision undefined
+    disp = MacroF1Display.from_predictions(y_true, y_pred, zero_division=np.nan)
+    assert np.isnan(disp.class_precision[2])
+    assert disp.points_.get_offsets().shape == (2, 2)
+    assert len(disp.annotations_) == 2
+
+
+@pytest.mark.parametrize("average", ["micro", "samples", "binary", None])
+def test_rejects_averages_without_class_points(average):
+    with pytest.raises(ValueError, match="average must be one of"):
+        MacroF1Display.from_predictions([0, 1, 1], [0, 1, 0], average=average)
+
+
+def test_rejects_wrong_number_of_display_labels():
+    with pytest.raises(ValueError, match="display_labels must name the 2 classes"):
+        MacroF1Display.from_predictions([0, 1, 1], [0, 1, 0], display_labels=["a"])
+
+
+def test_from_summary_rejects_other_objects():
+    with pytest.raises(TypeError, match="FBetaSummary"):
+        MacroF1Display.from_summary({"gap": 0.1})
+
+
+def test_bad_targets_raise_the_scores_errors():
+    with pytest.raises(ValueError):
+        MacroF1Display.from_predictions([0, 1, 2], [0, 1])
+
+
+@pytest.mark.parametrize("beta", [0.5, 1.0, 2.0, 3.0])
+@pytest.mark.parametrize("level", [0.01, 0.2, 0.5, 0.9, 0.999])
+def test_iso_curves_have_the_level_they_claim(beta, level):
+    r, p = iso_fbeta_curve(level, beta)
+    assert p[0] == 1.0 and r[-1] == 1.0
+    assert (np.diff(r) > 0).all() and (np.diff(p) <= 1e-15).all()
+    np.testing.assert_allclose(harmonic_fbeta(p, r, beta), level, rtol=1e-9)
+    # below the curve's lowest recall no precision in [0, 1] reaches the level
+    assert np.isnan(precision_on_iso_curve(level, r[0] * 0.9, beta))
+
+
+def test_iso_curves_edge_cases():
+    r, p = iso_fbeta_curve(0.0, 1.0)
+    np.testing.assert_array_equal(harmonic_fbeta(p, r, 1.0), 0.0)
+    r, p = iso_fbeta_curve(0.3, 0.0)  # F0 is precision: horizontal
+    np.testing.assert_array_equal(p, 0.3)
+    r, p = iso_fbeta_curve(0.3, np.inf)  # F-inf is recall: vertical
+    np.testing.assert_array_equal(r, 0.3)
+
+
+# ------------------------------------------------------------ optional matplotlib
+def test_missing_matplotlib_says_how_to_install(monkeypatch):
+    disp = MacroF1Display(
+        class_precision=[1.0, 0.5],
+        class_recall=[0.5, 1.0],
+        class_fbeta=[2 / 3, 2 / 3],
+        precision=0.75,
+        recall=0.75,
+        averaged_fbeta=2 / 3,
+        fbeta_of_averages=0.75,
+        gap=0.75 - 2 / 3,
+    )
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
+    hint = r'pip install "sklearn-macrof1\[plot\]"'
+    with pytest.raises(ImportError, match=hint):
+        MacroF1Display.from_predictions([0, 1], [0, 1])
+    with pytest.raises(ImportError, match=hint):
+        MacroF1Display.from_estimator(None, [[0]], [0])
+    with pytest.raises(ImportError, match=hint):
+        disp.plot()
+
+
+def test_package_import_never_imports_matplotlib():
+    code = textwrap.dedent(
+        """
+        import sys
+        import sklearn_macrof1
+        assert "matplotlib" not in sys.modules, "matplotlib imported"
+        sys.modules["matplotlib"] = None  # as if it were not installed
+        from sklearn_macrof1 import MacroF1Display
+        try:
+            MacroF1Display.from_predictions([0, 1], [0, 1])
+        except ImportError as exc:
+            assert 'pip install "sklearn-macrof1[plot]"' in str(exc), exc
+        else:
+            raise AssertionError("no ImportError")
+        print("ok")
+        """
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "ok"
