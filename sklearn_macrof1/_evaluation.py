@@ -8,7 +8,6 @@ scorers, the CLI and the streaming accumulator all go through these three.
 
 from __future__ import annotations
 
-import numbers
 from dataclasses import dataclass
 from typing import Any
 
@@ -98,9 +97,20 @@ def prepare(
     """
     check_array_like(y_true, name="y_true", caller=caller, sparse=True)
     check_array_like(y_pred, name="y_pred", caller=caller, sparse=True)
-    if sample_weight is not None and not isinstance(sample_weight, numbers.Number):
+    if sample_weight is not None:  # a scalar is refused, as by sklearn's metrics
         check_array_like(
             sample_weight, name="sample_weight", caller=caller, sparse=False
+        )
+    from ._dask import count_dask, is_dask_collection  # imports no Dask
+
+    if any(is_dask_collection(v) for v in (y_true, y_pred, sample_weight)):
+        return count_dask(
+            y_true,
+            y_pred,
+            sample_weight=sample_weight,
+            labels=labels,
+            samplewise=samplewise,
+            caller=caller,
         )
     targets = read_targets(y_true, y_pred)
     weights = check_sample_weight(sample_weight, targets.n_samples)
@@ -123,28 +133,27 @@ class Selection:
 
 
 def _positions(classes: np.ndarray, wanted: np.ndarray) -> np.ndarray:
-    """Index of each wanted label in ``classes`` (sorted), -1 where absent."""
-    if wanted.size == 0:
-        return np.zeros(0, dtype=np.intp)
-    if (classes.dtype.kind in "OUS") != (wanted.dtype.kind in "OUS") and not (
-        classes.dtype.kind == "O" or wanted.dtype.kind == "O"
-    ):
-        kinds = "strings" if classes.dtype.kind in "US" else "numbers"
-        raise ValueError(
-            f"labels must be of the same kind as the targets, which hold {kinds}; "
-            f"got {wanted.tolist()!r}."
-        )
+    """Index of each wanted label in ``classes`` (sorted), -1 where absent.
+
+    A label of another kind than the data (a string among numbers, or a number
+    among strings) is simply absent, as in scikit-learn: its counts are zero.
+    """
+    absent = np.full(wanted.shape[0], -1, dtype=np.intp)
+    if wanted.size == 0 or classes.shape[0] == 0:
+        return absent
+    numeric = (classes.dtype.kind in "biuf", wanted.dtype.kind in "biuf")
+    textual = (classes.dtype.kind in "US", wanted.dtype.kind in "US")
+    if (numeric[0] and textual[1]) or (textual[0] and numeric[1]):
+        return absent
     try:
         index = np.searchsorted(classes, wanted)
+        index = np.minimum(index, classes.shape[0] - 1)
+        found = np.asarray(classes[index] == wanted, dtype=bool)
     except TypeError as exc:
-        raise ValueError(
-            "labels must be comparable with the labels in y_true and y_pred; got "
-            f"{wanted.tolist()!r}."
+        raise TypeError(
+            "labels must be comparable with the labels in y_true and y_pred "
+            f"({classes.tolist()!r}); got {wanted.tolist()!r}."
         ) from exc
-    index = np.minimum(index, max(classes.shape[0] - 1, 0))
-    if classes.shape[0] == 0:
-        return np.full(wanted.shape[0], -1, dtype=np.intp)
-    found = classes[index] == wanted
     return np.where(found, index, -1)
 
 

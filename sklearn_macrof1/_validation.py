@@ -106,8 +106,8 @@ def check_sample_weight(sample_weight: Any, n_samples: int) -> np.ndarray | None
     """Return ``sample_weight`` as a finite float64 vector of length ``n_samples``.
 
     Scalars broadcast, as in scikit-learn. Negative weights are accepted (as in
-    scikit-learn); non-numeric, non-finite, multi-dimensional or wrongly sized
-    weights raise ``ValueError``.
+    scikit-learn); non-numeric, non-finite, all-zero, multi-dimensional or wrongly
+    sized weights raise ``ValueError`` (all-zero weights as in recent scikit-learn).
     """
     if sample_weight is None:
         return None
@@ -140,6 +140,11 @@ def check_sample_weight(sample_weight: Any, n_samples: int) -> np.ndarray | None
         bad = "NaN" if np.isnan(weights).any() else "infinity"
         raise ValueError(
             f"Input sample_weight contains {bad}; sample weights must be finite."
+        )
+    if n_samples and not weights.any():
+        raise ValueError(
+            "sample_weight must contain at least one non-zero number; all "
+            f"{n_samples} weights are zero."
         )
     return weights
 

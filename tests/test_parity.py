@@ -1,0 +1,330 @@
+"""Parity with scikit-learn over the whole input space of issue 2.
+
+For every input (generated with hypothesis) ``averaged_fbeta_score`` must return
+what ``sklearn.metrics.fbeta_score`` returns (|diff| <= 1e-12, nan where nan) and
+emit the same warning categories, or raise the same exception type;
+``fbeta_of_averages_score`` must return the F-beta of ``precision_score`` and
+``recall_score`` called with the same arguments; ``fbeta_summary`` must agree with
+``precision_recall_fscore_support``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+import scipy.sparse as sp
+from _reference import (
+    assert_same_outcome,
+    assert_same_value,
+    outcome,
+    reference_fbeta_of_averages,
+)
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.metrics import (
+    f1_score,
+    fbeta_score,
+    precision_recall_fscore_support,
+    precision_score,
+    recall_score,
+)
+
+from sklearn_macrof1 import (
+    averaged_f1_score,
+    averaged_fbeta_score,
+    f1_of_averages_score,
+    fbeta_of_averages_score,
+    fbeta_summary,
+)
+
+
+def _scaled(fraction: float) -> int:
+    """A fraction of the loaded hypothesis profile's example budget."""
+    return max(10, int(settings.default.max_examples * fraction))
+
+
+AVERAGES = ["binary", "micro", "macro", "weighted", "samples", None]
+BETAS = [0.0, 0.5, 1.0, 2.0, math.inf]
+ZERO_DIVISIONS = ["warn", 0, 1, 0.0, 1.0, np.nan]
+
+# Label universes of the 1-D targets, by representation.
+UNIVERSES = {
+    "int": [0, 1, 2, 3, -1, 7],
+    "str": ["a", "b", "c", "d", "e"],
+    "bool": [False, True],
+    "float": [0.0, 1.0, 2.0, 3.0],
+    "object-str": ["cat", "dog", "eel", "fox"],
+    "numpy-int": [np.int64(0), np.int64(1), np.int64(2), np.int64(5)],
+}
+# Labels that never occur in the data, by representation.
+ABSENT = {
+    "int": [9, 4],
+    "str": ["z", "y"],
+    "bool": [],
+    "float": [8.0],
+    "object-str": ["yak"],
+    "numpy-int": [np.int64(11)],
+}
+
+
+def _container(values: list, rep: str, container: str):
+    if rep == "object-str":
+        arr = np.array(values, dtype=object)
+    elif rep == "bool":
+        arr = np.array(values, dtype=bool)
+    elif rep == "float":
+        arr = np.array(values, dtype=np.float64)
+    else:
+        arr = np.array(values)
+    if container == "list":
+        return [v.item() if isinstance(v, np.generic) else v for v in arr.tolist()]
+    if container == "array":
+        return arr
+    if container == "column":
+        return arr.reshape(-1, 1)
+    if container == "series":
+        return pd.Series(arr)
+    if container == "tuple":
+        return tuple(arr.tolist())
+    raise AssertionError(container)
+
+
+@st.composite
+def targets_1d(draw):
+    rep = draw(st.sampled_from(sorted(UNIVERSES)))
+    universe = UNIVERSES[rep]
+    n_classes = draw(st.integers(1, len(universe)))
+    classes = universe[:n_classes]
+    n = draw(st.integers(1, 14))
+    y_true = draw(st.lists(st.sampled_from(classes), min_size=n, max_size=n))
+    y_pred = draw(st.lists(st.sampled_from(classes), min_size=n, max_size=n))
+    containers = ["list", "array", "column", "series", "tuple"]
+    ct = draw(st.sampled_from(containers))
+    cp = draw(st.sampled_from([ct, *containers]))
+    candidates = list(universe) + ABSENT[rep]
+    return (
+        _container(y_true, rep, ct),
+        _container(y_pred, rep, cp),
+        candidates,
+        n,
+    )
+
+
+@st.composite
+def targets_multilabel(draw):
+    n = draw(st.integers(1, 10))
+    k = draw(st.integers(2, 5))
+    cells = st.lists(st.booleans(), min_size=k, max_size=k)
+    y_true = np.array(draw(st.lists(cells, min_size=n, max_size=n)), dtype=bool)
+    y_pred = np.array(draw(st.lists(cells, min_size=n, max_size=n)), dtype=bool)
+    formats = ["int", "bool", "list", "csr", "csc", "csr_array", "float"]
+    ft = draw(st.sampled_from(formats))
+    fp = draw(st.sampled_from([ft, *formats]))
+
+    def fmt(y, f):
+        if f == "int":
+            return y.astype(np.int64)
+        if f == "float":
+            return y.astype(np.float64)
+        if f == "bool":
+            return y
+        if f == "list":
+            return y.astype(int).tolist()
+        if f == "csr":
+            return sp.csr_matrix(y.astype(np.int64))
+        if f == "csc":
+            return sp.csc_matrix(y.astype(np.int64))
+        if f == "csr_array":
+            return sp.csr_array(y.astype(np.int64))
+        raise AssertionError(f)
+
+    candidates = list(range(k))
+    return fmt(y_true, ft), fmt(y_pred, fp), candidates, n
+
+
+@st.composite
+def scenarios(draw, multilabel=None):
+    if multilabel is None:
+        multilabel = draw(st.booleans())
+    y_true, y_pred, candidates, n = draw(
+        targets_multilabel() if multilabel else targets_1d()
+    )
+    kwargs = {}
+    labels_kind = draw(st.sampled_from(["none", "none", "subset", "empty"]))
+    if labels_kind == "subset":
+        kwargs["labels"] = draw(
+            st.lists(st.sampled_from(candidates), min_size=1, unique=True)
+        )
+    elif labels_kind == "empty":
+        kwargs["labels"] = []
+    if draw(st.booleans()):
+        kwargs["pos_label"] = draw(st.sampled_from(candidates))
+    weights = draw(st.sampled_from(["none", "ints", "floats", "zeros", "scalar"]))
+    if weights == "ints":
+        kwargs["sample_weight"] = draw(
+            st.lists(st.integers(0, 3), min_size=n, max_size=n)
+        )
+    elif weights == "floats":
+        kwargs["sample_weight"] = np.array(
+            draw(
+                st.lists(
+                    st.floats(0, 5, allow_nan=False, allow_subnormal=False),
+                    min_size=n,
+                    max_size=n,
+                )
+            )
+        )
+    elif weights == "zeros":
+        kwargs["sample_weight"] = np.zeros(n)
+    kwargs["zero_division"] = draw(st.sampled_from(ZERO_DIVISIONS))
+    kwargs["average"] = draw(st.sampled_from(AVERAGES))
+    beta = draw(st.sampled_from(BETAS))
+    return y_true, y_pred, beta, kwargs
+
+
+def _check_scores(y_true, y_pred, beta, kwargs):
+    kwargs = {"average": "macro", **kwargs}  # sklearn's default is "binary"
+    theirs = outcome(fbeta_score, y_true, y_pred, beta=beta, **kwargs)
+    ours = outcome(averaged_fbeta_score, y_true, y_pred, beta=beta, **kwargs)
+    assert_same_outcome(ours, theirs)
+    theirs = reference_fbeta_of_averages(y_true, y_pred, beta=beta, **kwargs)
+    ours = outcome(fbeta_of_averages_score, y_true, y_pred, beta=beta, **kwargs)
+    assert_same_outcome(ours, theirs)
+
+
+@given(scenarios(multilabel=False))
+def test_parity_1d(scenario):
+    _check_scores(*scenario)
+
+
+@given(scenarios(multilabel=True))
+def test_parity_multilabel(scenario):
+    _check_scores(*scenario)
+
+
+@settings(max_examples=_scaled(2 / 3))
+@given(scenarios())
+def test_f1_functions_are_beta_one(scenario):
+    y_true, y_pred, _, kwargs = scenario
+    assert_same_outcome(
+        outcome(averaged_f1_score, y_true, y_pred, **kwargs),
+        outcome(f1_score, y_true, y_pred, **kwargs),
+    )
+    assert_same_outcome(
+        outcome(f1_of_averages_score, y_true, y_pred, **kwargs),
+        reference_fbeta_of_averages(y_true, y_pred, beta=1.0, **kwargs),
+    )
+
+
+@settings(max_examples=_scaled(4 / 5))
+@given(scenarios())
+def test_summary_matches_precision_recall_fscore_support(scenario):
+    y_true, y_pred, beta, kwargs = scenario
+    theirs = outcome(precision_recall_fscore_support, y_true, y_pred, beta=beta, **kwargs)
+    ours = outcome(fbeta_summary, y_true, y_pred, beta=beta, **kwargs)
+    if theirs[0] == "raise":
+        assert_same_outcome(ours, theirs)
+        return
+    assert ours[0] == "ok", ours
+    s, (p, r, f, support) = ours[1], theirs[1]
+    assert_same_value(s.precision, p)
+    assert_same_value(s.recall, r)
+    assert_same_value(s.averaged_fbeta, f)
+    if kwargs["average"] is None:
+        assert_same_value(s.support, support)
+        assert_same_value(s.class_precision, p)
+        assert_same_value(s.class_recall, r)
+        assert_same_value(s.class_fbeta, f)
+    ref = reference_fbeta_of_averages(y_true, y_pred, beta=beta, **kwargs)
+    assert_same_value(s.fbeta_of_averages, ref[1])
+
+
+# --- targeted cases the random search may reach rarely -------------------------
+
+EDGE_CASES = [
+    # labels absent from the data, duplicates, a single class present
+    ([1, 1, 1], [1, 1, 1], {"average": "macro"}),
+    ([1, 1, 1], [1, 1, 1], {"average": "binary"}),
+    ([0, 0, 0], [0, 0, 0], {"average": "binary"}),
+    ([2, 2], [2, 2], {"average": "binary", "pos_label": 2}),
+    (["a", "a"], ["a", "a"], {"average": "binary", "pos_label": "a"}),
+    (["a", "a"], ["a", "a"], {"average": "binary"}),
+    ([0, 1, 2], [0, 2, 1], {"labels": [0, 0, 1]}),
+    ([0, 1, 2], [0, 2, 1], {"labels": [5, 6], "average": None}),
+    ([0, 1, 2], [0, 2, 1], {"labels": [5, 6], "average": "weighted"}),
+    ([0, 1, 2], [0, 2, 1], {"labels": [], "average": "macro"}),
+    ([0, 1, 2], [0, 2, 1], {"labels": [], "average": "micro"}),
+    ([0, 1, 2], [0, 2, 1], {"labels": [], "average": None}),
+    ([0, 1, 2], [0, 2, 1], {"labels": ["a"], "average": "macro"}),
+    (["a", "b"], ["b", "b"], {"labels": [0, 1], "average": "macro"}),
+    ([0, 1, 2], [0, 2, 1], {"labels": [0.0, 1.0], "average": None}),
+    ([0, 1, 1], [0, 1, 0], {"labels": [True], "average": None}),
+    ([0, 1, 1], [0, 1, 0], {"labels": np.array([[0, 1]]), "average": None}),
+    # bool and int mixes
+    ([True, False, True], [1, 0, 0], {"average": "binary"}),
+    ([True, False, True], [1, 0, 2], {"average": "macro"}),
+    (np.array([True, False]), np.array([1.0, 0.0]), {"average": "binary"}),
+    # weights: all zero, negative, mixed
+    ([0, 1, 2, 1], [0, 1, 1, 1], {"sample_weight": [0, 0, 0, 0]}),
+    ([0, 1, 2, 1], [0, 1, 1, 1], {"sample_weight": [1, -1, 2, 0.5]}),
+    ([0, 1, 2, 1], [0, 1, 1, 1], {"sample_weight": [1, -1, 2, -2], "average": "weighted"}),
+    ([0, 1], [0, 1], {"sample_weight": [1, -1], "average": "weighted"}),
+    ([0, 1, 0], [1, 1, 0], {"sample_weight": 2.0}),
+    # pandas dtypes
+    (pd.Series([0, 1, 2], dtype="Int64"), pd.Series([0, 2, 2], dtype="Int64"), {}),
+    (pd.Series([0, 1, 1], dtype="Int64"), pd.Series([0, 1, 0], dtype="Int64"), {"average": "binary"}),
+    (pd.Series([True, False], dtype="boolean"), pd.Series([True, True], dtype="boolean"), {"average": "binary"}),
+    (pd.Series(["a", "b", "c"], dtype="string"), pd.Series(["a", "b", "b"], dtype="string"), {}),
+    (pd.Series(["a", "b", "c"], dtype="category"), pd.Series(["a", "b", "b"], dtype="category"), {}),
+    (pd.Series([0, 1, 2], dtype="category"), pd.Series([0, 2, 2], dtype="category"), {}),
+    (pd.Series([0.0, 1.0, 2.0], dtype="Float64"), pd.Series([0.0, 1.0, 1.0], dtype="Float64"), {}),
+    (pd.Series([1, 2, 3], index=[10, 11, 12]), pd.Series([1, 2, 2], index=[0, 1, 2]), {}),
+    (pd.DataFrame({"y": [0, 1, 2]}), pd.DataFrame({"y": [0, 1, 1]}), {}),
+    # object arrays: strings, ints, mixes
+    (np.array(["a", "b", "a"], dtype=object), ["a", "b", "b"], {"average": "binary", "pos_label": "a"}),
+    (np.array([0, 1, 2], dtype=object), np.array([0, 1, 1], dtype=object), {}),
+    (np.array([0, 1, 1], dtype=object), np.array([0, 1, 1]), {"average": "binary"}),
+    (np.array(["a", 1], dtype=object), np.array(["a", 1], dtype=object), {}),
+    # large or negative integers, unsigned and small dtypes
+    ([10**12, 3, 10**12], [3, 3, 10**12], {"average": "macro"}),
+    (np.array([-5, 3, 7], dtype=np.int8), np.array([3, 3, -5], dtype=np.int8), {}),
+    (np.array([0, 200, 255], dtype=np.uint8), np.array([0, 255, 200], dtype=np.uint8), {}),
+    (np.array([0, 1, 2], dtype=np.uint64), np.array([0, 1, 1], dtype=np.int64), {}),
+    # multilabel
+    (np.array([[1, 0], [0, 1]]), np.array([[0, 0], [0, 0]]), {"average": "samples"}),
+    (np.array([[1, 0], [0, 1]]), np.array([[1, 0], [0, 1]]), {"average": "samples", "sample_weight": [0, 0]}),
+    (np.array([[1, 0, 1], [0, 1, 1]]), np.array([[1, 1, 0], [0, 1, 1]]), {"labels": [2, 0], "average": "samples"}),
+    (np.array([[1, 0, 1], [0, 1, 1]]), np.array([[1, 1, 0], [0, 1, 1]]), {"labels": [2, 2], "average": None}),
+    (np.array([[1, 0, 1], [0, 1, 1]]), np.array([[1, 1, 0], [0, 1, 1]]), {"labels": [], "average": "samples"}),
+    (np.array([[1, 0, 1], [0, 1, 1]]), np.array([[1, 1, 0], [0, 1, 1]]), {"labels": [0.0, 1.0], "average": None}),
+    (np.array([[2, 0], [0, 1]]), np.array([[1, 0], [0, 1]]), {"average": "macro"}),
+    (np.array([[0, 0], [0, 0]]), np.array([[0, 0], [0, 0]]), {"average": "micro"}),
+    (np.array([[0, 0], [0, 0]]), np.array([[0, 0], [0, 0]]), {"average": "samples"}),
+]
+
+
+@pytest.mark.parametrize("beta", [0.0, 1.0, 2.0, math.inf])
+@pytest.mark.parametrize("zero_division", ["warn", 1, np.nan])
+@pytest.mark.parametrize("case", range(len(EDGE_CASES)))
+def test_edge_case_parity(case, zero_division, beta):
+    y_true, y_pred, kwargs = EDGE_CASES[case]
+    _check_scores(y_true, y_pred, beta, {**kwargs, "zero_division": zero_division})
+
+
+def test_precision_and_recall_recoverable_at_beta_limits():
+    """beta = 0 gives averaged precision, beta = inf averaged recall (both scores)."""
+    y_true, y_pred = [0, 1, 2, 2, 1], [0, 2, 2, 2, 0]
+    for average in ["micro", "macro", "weighted"]:
+        p = precision_score(y_true, y_pred, average=average)
+        r = recall_score(y_true, y_pred, average=average)
+        assert fbeta_of_averages_score(y_true, y_pred, beta=0, average=average) == p
+        assert averaged_fbeta_score(y_true, y_pred, beta=0, average=average) == p
+        assert fbeta_of_averages_score(
+            y_true, y_pred, beta=math.inf, average=average
+        ) == r
+        assert averaged_fbeta_score(
+            y_true, y_pred, beta=math.inf, average=average
+        ) == r
