@@ -176,7 +176,9 @@ def format_example(result: ExampleResult, *, digits: int = 4) -> str:
     def cell(value: Any, width: int) -> str:
         if isinstance(value, int):
             return f"{value:>{width}d}"
-        return f"{'nan' if math.isnan(value) else format(value, f'.{digits}f'):>{width}}"
+        return (
+            f"{'nan' if math.isnan(value) else format(value, f'.{digits}f'):>{width}}"
+        )
 
     widths = [max(len(title), digits + 2) for title, _ in columns]
     head = f"{'classifier':<{name_width}}  " + "  ".join(

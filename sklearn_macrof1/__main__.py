@@ -1,0 +1,8 @@
+"""``python -m sklearn_macrof1``: the ``macrof1`` command line."""
+
+import sys
+
+from ._cli import main
+
+if __name__ == "__main__":
+    sys.exit(main())

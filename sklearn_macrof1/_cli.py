@@ -1,0 +1,1140 @@
+"""The ``macrof1`` command line (also ``python -m sklearn_macrof1``).
+
+Three commands, documented in ``docs/cli.md``:
+
+- ``macrof1`` or ``macrof1 example``: the built-in example;
+- ``macrof1 score FILE --true COL --pred COL`` (a table with a header) or
+  ``macrof1 score TRUE_FILE PRED_FILE`` (one label per line): predictions;
+- ``macrof1 matrix N a11 a12 ...`` (the reference paper's form, rows =
+  predicted) or ``macrof1 matrix --file M.csv --rows true|predicted``.
+
+Exit status: 0 success, 2 usage error (argparse), 1 data error (one line on
+standard error, no traceback). Only the stdlib ``csv`` module and numpy read
+the inputs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import math
+import os
+import sys
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+PROG = "macrof1"
+SCHEMA_VERSION = 1
+AVERAGES = ("macro", "micro", "weighted", "samples", "binary", "none")
+ZERO_DIVISIONS = {"warn": "warn", "0": 0.0, "1": 1.0, "nan": np.nan}
+FORMATS = ("text", "json", "csv")
+TOP_LEVEL_FLAGS = ("-h", "--help", "--version")
+
+
+class DataError(Exception):
+    """A problem with the input data: exit status 1, one line on stderr."""
+
+
+# --------------------------------------------------------------------------
+# Reading inputs
+# --------------------------------------------------------------------------
+
+
+def read_text(path: str, *, stdin: Any = None) -> str:
+    """The whole text of ``path`` (``-`` is standard input)."""
+    if path == "-":
+        stream = stdin if stdin is not None else sys.stdin
+        try:
+            return stream.read().removeprefix("\ufeff")
+        except UnicodeDecodeError as exc:
+            raise DataError(f"standard input is not UTF-8 text ({exc.reason})") from exc
+    try:
+        with open(path, encoding="utf-8-sig", newline="") as f:
+            return f.read()
+    except FileNotFoundError:
+        raise DataError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise DataError(f"{path}: is a directory, not a file") from None
+    except UnicodeDecodeError as exc:
+        raise DataError(f"{path}: not UTF-8 text ({exc.reason})") from None
+    except OSError as exc:
+        raise DataError(f"{path}: cannot read ({exc.strerror})") from None
+
+
+def _source(path: str) -> str:
+    return "standard input" if path == "-" else path
+
+
+def choose_delimiter(text: str, path: str, delimiter: str | None) -> str:
+    """``--delimiter`` if given, tab for .tsv/.tab files, else from the header."""
+    if delimiter is not None:
+        if delimiter.lower() in ("tab", "\\t"):
+            return "\t"
+        if len(delimiter) != 1:
+            raise DataError(
+                f"--delimiter must be one character (or 'tab'); got {delimiter!r}"
+            )
+        return delimiter
+    if path.lower().endswith((".tsv", ".tab")):
+        return "\t"
+    header = text.split("\n", 1)[0]
+    if "\t" in header and "," not in header:
+        return "\t"
+    if ";" in header and "," not in header and "\t" not in header:
+        return ";"
+    return ","
+
+
+def read_table(text: str, *, delimiter: str, source: str) -> tuple[list[str], list]:
+    """Header and data rows of a delimited table (blank lines skipped)."""
+    try:
+        rows = [row for row in csv.reader(io.StringIO(text), delimiter=delimiter)]
+    except csv.Error as exc:
+        raise DataError(f"{source}: not a readable table ({exc})") from None
+    rows = [row for row in rows if row and any(cell.strip() for cell in row)]
+    if not rows:
+        raise DataError(f"{source}: empty input (no header line)")
+    header = [name.strip() for name in rows[0]]
+    body = rows[1:]
+    if not body:
+        raise DataError(f"{source}: empty input (a header but no rows)")
+    for number, row in enumerate(body, start=2):
+        if len(row) != len(header):
+            raise DataError(
+                f"{source}: row {number} has {len(row)} fields, the header has "
+                f"{len(header)}"
+            )
+    return header, body
+
+
+def table_column(header: list[str], body: list, name: str, *, source: str) -> list[str]:
+    """The cells of column ``name`` (exact header match)."""
+    if name not in header:
+        shown = ", ".join(repr(h) for h in header)
+        raise DataError(f"{source}: no column {name!r} (columns: {shown})")
+    if header.count(name) > 1:
+        raise DataError(f"{source}: column name {name!r} is not unique")
+    i = header.index(name)
+    return [row[i].strip() for row in body]
+
+
+def read_lines(text: str, *, source: str) -> list[str]:
+    """One value per line; trailing blank lines are ignored."""
+    lines = [line.strip() for line in text.splitlines()]
+    while lines and not lines[-1]:
+        lines.pop()
+    if not lines:
+        raise DataError(f"{source}: empty input (no labels)")
+    return lines
+
+
+def _is_int(text: str) -> bool:
+    try:
+        int(text)
+    except ValueError:
+        return False
+    return True
+
+
+def convert_labels(*columns: list[str]) -> list[np.ndarray]:
+    """Integer labels if every value is an integer, else strings (same for all)."""
+    if all(_is_int(v) for col in columns for v in col):
+        return [np.array([int(v) for v in col], dtype=np.int64) for col in columns]
+    return [np.array(col, dtype=str) for col in columns]
+
+
+def check_no_empty(values: list[str], *, what: str) -> None:
+    for number, value in enumerate(values, start=1):
+        if value == "":
+            raise DataError(
+                f"{what}: value {number} is empty (a label is needed; for "
+                "multilabel sets use --label-sep)"
+            )
+
+
+def split_sets(values: list[str], sep: str) -> list[list[str]]:
+    """Label sets from delimiter-separated cells (an empty cell is the empty set)."""
+    return [[p.strip() for p in v.split(sep) if p.strip()] for v in values]
+
+
+def binarize_sets(
+    true_sets: list[list[str]], pred_sets: list[list[str]]
+) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """Indicator matrices over the sorted union of the labels."""
+    names = sorted({x for s in true_sets + pred_sets for x in s})
+    if not names:
+        raise DataError("the label sets are all empty: no labels to score")
+    if all(_is_int(n) for n in names):
+        names = [str(n) for n in sorted(int(n) for n in names)]
+    index = {n: i for i, n in enumerate(names)}
+
+    def indicator(sets: list[list[str]]) -> np.ndarray:
+        out = np.zeros((len(sets), len(names)), dtype=np.int8)
+        for i, s in enumerate(sets):
+            for label in s:
+                out[i, index[label]] = 1
+        return out
+
+    return indicator(true_sets), indicator(pred_sets), names
+
+
+_TRUE_WORDS = {"1", "true", "yes", "y", "t", "1.0"}
+_FALSE_WORDS = {"0", "false", "no", "n", "f", "0.0", ""}
+
+
+def indicator_column(values: list[str], *, what: str) -> np.ndarray:
+    """0/1 (or true/false, yes/no) cells as an int8 column."""
+    out = np.zeros(len(values), dtype=np.int8)
+    for i, v in enumerate(values):
+        low = v.lower()
+        if low in _TRUE_WORDS:
+            out[i] = 1
+        elif low not in _FALSE_WORDS:
+            raise DataError(
+                f"{what}: value {i + 1} is {v!r}; indicator columns hold 0/1 "
+                "(or true/false)"
+            )
+    return out
+
+
+def float_column(values: list[str], *, what: str) -> np.ndarray:
+    out = np.empty(len(values), dtype=np.float64)
+    for i, v in enumerate(values):
+        try:
+            out[i] = float(v)
+        except ValueError:
+            raise DataError(f"{what}: value {i + 1} is not a number ({v!r})") from None
+    return out
+
+
+def parse_matrix_text(text: str, *, source: str) -> np.ndarray:
+    """A square matrix from CSV (commas, tabs or semicolons) or whitespace text."""
+    rows = []
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        for sep in (",", ";", "\t"):
+            line = line.replace(sep, " ")
+        rows.append(line.split())
+    if not rows:
+        raise DataError(f"{source}: empty input (no matrix rows)")
+    widths = {len(r) for r in rows}
+    if len(widths) != 1:
+        raise DataError(f"{source}: rows have different numbers of entries")
+    return parse_numbers([v for r in rows for v in r], source=source).reshape(
+        len(rows), -1
+    )
+
+
+def parse_numbers(values: Sequence[str], *, source: str) -> np.ndarray:
+    """Numbers (int64 if all are integers, else float64)."""
+    if all(_is_int(v) for v in values):
+        return np.array([int(v) for v in values], dtype=np.int64)
+    out = []
+    for v in values:
+        try:
+            out.append(float(v))
+        except ValueError:
+            raise DataError(f"{source}: {v!r} is not a number") from None
+    return np.array(out, dtype=np.float64)
+
+
+def read_matrix_file(path: str, *, stdin: Any = None) -> np.ndarray:
+    """A confusion matrix from .npy, CSV or whitespace-separated text."""
+    if path != "-" and path.lower().endswith(".npy"):
+        try:
+            m = np.load(path, allow_pickle=False)
+        except FileNotFoundError:
+            raise DataError(f"{path}: no such file") from None
+        except (OSError, ValueError, EOFError) as exc:
+            raise DataError(f"{path}: not a readable .npy array ({exc})") from None
+        if m.dtype.kind not in "biuf":
+            raise DataError(f"{path}: the array holds {m.dtype}, not numbers")
+        return m
+    return parse_matrix_text(read_text(path, stdin=stdin), source=_source(path))
+
+
+def paper_matrix(values: Sequence[str]) -> np.ndarray:
+    """The paper's argument form: number of classes, then the entries row by row."""
+    if not _is_int(values[0]) or int(values[0]) < 1:
+        raise DataError(
+            f"the first value must be the number of classes (an integer >= 1); "
+            f"got {values[0]!r}"
+        )
+    n = int(values[0])
+    entries = values[1:]
+    if len(entries) != n * n:
+        raise DataError(
+            f"{n} classes need {n * n} matrix entries (row by row); got {len(entries)}"
+        )
+    return parse_numbers(entries, source="matrix entries").reshape(n, n)
+
+
+# --------------------------------------------------------------------------
+# Inputs → arrays
+# --------------------------------------------------------------------------
+
+
+@dataclass
+class Scored:
+    """What a command scored, plus a description of the input for the output."""
+
+    summary: Any
+    report: str
+    input: dict[str, Any]
+    names: list[str]
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+def _split_list(text: str | None) -> list[str] | None:
+    if text is None:
+        return None
+    items = [x.strip() for x in text.split(",")]
+    if not all(items):
+        raise DataError(f"empty item in the comma-separated list {text!r}")
+    return items
+
+
+def _labels_like(items: list[str], known: np.ndarray, *, option: str) -> np.ndarray:
+    """Convert ``--labels`` / ``--pos-label`` items to the type of the labels."""
+    if known.dtype.kind in "iu":
+        if not all(_is_int(x) for x in items):
+            bad = next(x for x in items if not _is_int(x))
+            raise DataError(f"{option}: {bad!r} is not a label (labels are integers)")
+        return np.array([int(x) for x in items], dtype=np.int64)
+    return np.array(items, dtype=str)
+
+
+def _columns_to_indices(items: list[str], names: list[str], *, option: str) -> list:
+    out = []
+    for x in items:
+        if x not in names:
+            raise DataError(
+                f"{option}: {x!r} is not one of the labels ({', '.join(names)})"
+            )
+        out.append(names.index(x))
+    return out
+
+
+def load_predictions(args: argparse.Namespace, stdin: Any = None) -> dict[str, Any]:
+    """y_true, y_pred, sample_weight, label names and an input description."""
+    files = args.files
+    if files.count("-") > 1:
+        raise DataError("only one input can be standard input ('-')")
+    if len(files) == 2:
+        texts = [read_text(p, stdin=stdin) for p in files]
+        true_vals, pred_vals = (
+            read_lines(t, source=_source(p)) for t, p in zip(texts, files, strict=True)
+        )
+        if len(true_vals) != len(pred_vals):
+            raise DataError(
+                f"{_source(files[0])} has {len(true_vals)} labels, "
+                f"{_source(files[1])} has {len(pred_vals)}"
+            )
+        weights = None
+        described = {"form": "lines", "sources": list(files)}
+        sources = (_source(files[0]), _source(files[1]))
+    else:
+        path = files[0]
+        text = read_text(path, stdin=stdin)
+        source = _source(path)
+        delimiter = choose_delimiter(text, path, args.delimiter)
+        header, body = read_table(text, delimiter=delimiter, source=source)
+        if len(args.true) > 1 or len(args.pred) > 1:
+            if len(args.true) != len(args.pred):
+                raise DataError(
+                    f"indicator columns pair up: got {len(args.true)} --true and "
+                    f"{len(args.pred)} --pred columns"
+                )
+            y_true = np.column_stack(
+                [
+                    indicator_column(
+                        table_column(header, body, c, source=source),
+                        what=f"{source}, column {c!r}",
+                    )
+                    for c in args.true
+                ]
+            )
+            y_pred = np.column_stack(
+                [
+                    indicator_column(
+                        table_column(header, body, c, source=source),
+                        what=f"{source}, column {c!r}",
+                    )
+                    for c in args.pred
+                ]
+            )
+            true_vals = pred_vals = None
+            names = list(args.true)
+        else:
+            true_vals = table_column(header, body, args.true[0], source=source)
+            pred_vals = table_column(header, body, args.pred[0], source=source)
+            names = None
+        weights = None
+        if args.sample_weight is not None:
+            weights = float_column(
+                table_column(header, body, args.sample_weight, source=source),
+                what=f"{source}, column {args.sample_weight!r}",
+            )
+        described = {
+            "form": "table",
+            "sources": [path],
+            "delimiter": delimiter,
+            "true": list(args.true),
+            "pred": list(args.pred),
+            "sample_weight": args.sample_weight,
+        }
+        sources = (
+            f"{source}, column {args.true[0]!r}",
+            f"{source}, column {args.pred[0]!r}",
+        )
+        if true_vals is None:
+            described["label_sep"] = None
+            n = y_true.shape[0]
+            return _finish(y_true, y_pred, weights, names, described, n, args)
+    described["label_sep"] = args.label_sep
+    if args.label_sep is not None:
+        y_true, y_pred, names = binarize_sets(
+            split_sets(true_vals, args.label_sep), split_sets(pred_vals, args.label_sep)
+        )
+    else:
+        check_no_empty(true_vals, what=sources[0])
+        check_no_empty(pred_vals, what=sources[1])
+        y_true, y_pred = convert_labels(true_vals, pred_vals)
+        names = None
+    return _finish(y_true, y_pred, weights, names, described, len(true_vals), args)
+
+
+def _finish(
+    y_true: np.ndarray,
+    y_pred: np.ndarray,
+    weights: np.ndarray | None,
+    names: list[str] | None,
+    described: dict[str, Any],
+    n: int,
+    args: argparse.Namespace,
+) -> dict[str, Any]:
+    labels = _split_list(args.labels)
+    pos_label: Any = 1
+    if names is not None:  # multilabel: labels are column indices
+        if labels is not None:
+            labels = _columns_to_indices(labels, names, option="--labels")
+    else:
+        known = y_true
+        if labels is not None:
+            labels = _labels_like(labels, known, option="--labels").tolist()
+        if args.pos_label is not None:
+            pos_label = _labels_like([args.pos_label], known, option="--pos-label")[
+                0
+            ].item()
+    described["n_samples"] = n
+    return {
+        "y_true": y_true,
+        "y_pred": y_pred,
+        "sample_weight": weights,
+        "names": names,
+        "labels": labels,
+        "pos_label": pos_label,
+        "input": described,
+    }
+
+
+# --------------------------------------------------------------------------
+# Commands
+# --------------------------------------------------------------------------
+
+
+def _average(args: argparse.Namespace) -> str | None:
+    return None if args.average == "none" else args.average
+
+
+def score_predictions(args: argparse.Namespace, stdin: Any = None) -> Scored:
+    from ._report import classification_report
+    from ._scores import fbeta_summary
+
+    data = load_predictions(args, stdin=stdin)
+    zero_division = ZERO_DIVISIONS[args.zero_division]
+    summary = fbeta_summary(
+        data["y_true"],
+        data["y_pred"],
+        beta=args.beta,
+        labels=data["labels"],
+        pos_label=data["pos_label"],
+        average=_average(args),
+        sample_weight=data["sample_weight"],
+        zero_division=zero_division,
+    )
+    names = data["names"]
+    if names is not None:
+        label_names = [names[i] for i in summary.labels]
+        report_labels = data["labels"] or list(range(len(names)))
+        target_names = [names[i] for i in report_labels]
+    else:
+        label_names = [str(x) for x in summary.labels.tolist()]
+        report_labels, target_names = data["labels"], None
+    report = classification_report(
+        data["y_true"],
+        data["y_pred"],
+        labels=report_labels,
+        target_names=target_names,
+        sample_weight=data["sample_weight"],
+        digits=args.digits,
+        zero_division=zero_division,
+    )
+    described = data["input"]
+    described["target_type"] = summary.target_type
+    return Scored(summary, report, described, label_names, _options(args, data))
+
+
+def score_matrix(args: argparse.Namespace, stdin: Any = None) -> Scored:
+    from ._confusion import fbeta_summary_from_confusion_matrix
+    from ._report import classification_report_from_confusion_matrix
+
+    if args.file is not None:
+        matrix = read_matrix_file(args.file, stdin=stdin)
+        described: dict[str, Any] = {"form": "file", "sources": [args.file]}
+    else:
+        matrix = paper_matrix(args.values)
+        described = {"form": "arguments", "sources": []}
+    rows = args.rows or "predicted"
+    class_names = _split_list(args.class_names)
+    if matrix.ndim == 2 and matrix.shape[0] == matrix.shape[1] and class_names:
+        if len(class_names) != matrix.shape[0]:
+            raise DataError(
+                f"--class-names: {len(class_names)} names for a "
+                f"{matrix.shape[0]}-class matrix"
+            )
+    known = (
+        np.array(class_names, dtype=str)
+        if class_names
+        else np.arange(max(matrix.shape[0] if matrix.ndim else 1, 1))
+    )
+    labels = _split_list(args.labels)
+    if labels is not None:
+        labels = _labels_like(labels, known, option="--labels").tolist()
+    pos_label: Any = 1
+    if args.pos_label is not None:
+        pos_label = _labels_like([args.pos_label], known, option="--pos-label")[
+            0
+        ].item()
+    zero_division = ZERO_DIVISIONS[args.zero_division]
+    summary = fbeta_summary_from_confusion_matrix(
+        matrix,
+        rows=rows,
+        beta=args.beta,
+        class_names=class_names,
+        labels=labels,
+        pos_label=pos_label,
+        average=_average(args),
+        zero_division=zero_division,
+    )
+    report = classification_report_from_confusion_matrix(
+        matrix,
+        rows=rows,
+        class_names=class_names,
+        labels=labels,
+        digits=args.digits,
+        zero_division=zero_division,
+    )
+    described["rows"] = rows
+    described["shape"] = list(matrix.shape)
+    described["n_samples"] = _plain(np.asarray(matrix).sum())
+    described["target_type"] = summary.target_type
+    data = {"labels": labels, "pos_label": pos_label}
+    names = [str(x) for x in summary.labels.tolist()]
+    return Scored(summary, report, described, names, _options(args, data))
+
+
+def _options(args: argparse.Namespace, data: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "average": _average(args),
+        "beta": args.beta,
+        "zero_division": args.zero_division
+        if args.zero_division in ("warn", "nan")
+        else float(args.zero_division),
+        "labels": data["labels"],
+        "pos_label": data["pos_label"],
+    }
+
+
+# --------------------------------------------------------------------------
+# Output
+# --------------------------------------------------------------------------
+
+
+def _plain(value: Any) -> Any:
+    """JSON-ready: numpy → Python, NaN → None."""
+    if isinstance(value, np.ndarray):
+        return [_plain(v) for v in value.tolist()]
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    return value
+
+
+def _score_name(beta: float) -> str:
+    return "F1" if beta == 1 else f"F{beta:g}"
+
+
+def result_dict(command: str, scored: Scored) -> dict[str, Any]:
+    """The JSON document (schema in docs/cli.md)."""
+    from . import __version__
+
+    s = scored.summary
+    classes = [
+        {
+            "label": name,
+            "precision": _plain(p),
+            "recall": _plain(r),
+            "fbeta": _plain(f),
+            "support": _plain(n),
+            "true_positives": _plain(tp),
+            "predicted": _plain(pr),
+        }
+        for name, p, r, f, n, tp, pr in zip(
+            scored.names,
+            s.class_precision,
+            s.class_recall,
+            s.class_fbeta,
+            s.support,
+            s.true_positives,
+            s.predicted,
+            strict=True,
+        )
+    ]
+    confusion = None
+    if s.confusion_matrix is not None:
+        confusion = {
+            "rows": "true",
+            "labels": _plain(s.classes),
+            "matrix": _plain(s.confusion_matrix),
+        }
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "program": PROG,
+        "version": __version__,
+        "command": command,
+        "input": _plain_dict(scored.input),
+        "options": _plain_dict(scored.options),
+        "scores": {
+            "averaged_fbeta": _plain(s.averaged_fbeta),
+            "fbeta_of_averages": _plain(s.fbeta_of_averages),
+            "gap": _plain(s.gap),
+            "gap_closed_form": _plain(s.gap_closed_form),
+            "gap_bound": _plain(s.gap_bound),
+            "precision": _plain(s.precision),
+            "recall": _plain(s.recall),
+            "n_classes": s.n_classes,
+        },
+        "classes": classes,
+        "confusion_matrix": confusion,
+    }
+
+
+def _plain_dict(d: dict[str, Any]) -> dict[str, Any]:
+    return {k: _plain(v) for k, v in d.items()}
+
+
+def _fmt(value: Any, digits: int) -> str:
+    if value is None:
+        return "n/a"
+    if isinstance(value, np.ndarray):
+        return " ".join(_fmt(v, digits) for v in value.tolist())
+    value = float(value)
+    if math.isnan(value):
+        return "nan"
+    text = f"{value:.{digits}f}"
+    return text[1:] if text.startswith("-") and float(text) == 0 else text
+
+
+def format_text(command: str, scored: Scored, *, digits: int) -> str:
+    s = scored.summary
+    inp = scored.input
+    name = _score_name(s.beta)
+    lines = []
+    if command == "matrix":
+        orientation = (
+            "rows = predicted labels, columns = true labels (the reference paper's "
+            "orientation)"
+            if inp["rows"] == "predicted"
+            else "rows = true labels, columns = predicted labels "
+            "(sklearn.metrics.confusion_matrix's orientation)"
+        )
+        lines.append(f"confusion matrix: {orientation}")
+        lines.append(
+            f"{inp['shape'][0]} classes, {_fmt_count(inp['n_samples'])} samples"
+        )
+    else:
+        what = "file" if len(inp["sources"]) == 1 else "files"
+        shown = ", ".join(_source(p) for p in inp["sources"])
+        lines.append(
+            f"predictions: {what} {shown}; {inp['n_samples']} samples, {s.target_type}"
+        )
+    lines += ["", scored.report.rstrip("\n"), ""]
+    if s.beta != 1:
+        lines.append(f"(the report shows F1; the summary below uses beta = {s.beta:g})")
+    wide = max(digits, 6)
+    avg = "no averaging" if s.average is None else f"average={s.average!r}"
+    lines.append(
+        f"summary ({avg}, beta={s.beta:g}, zero_division={s.zero_division!r}):"
+    )
+    rows = [
+        (
+            f"averaged {name} (sklearn's f1_score)"
+            if s.beta == 1
+            else f"averaged {name}",
+            s.averaged_fbeta,
+        ),
+        (f"{name} of averages", s.fbeta_of_averages),
+        ("gap", s.gap),
+    ]
+    if s.gap_closed_form is not None:
+        rows.append(("gap, closed form (Lemma)", s.gap_closed_form))
+    if s.average in ("macro", "weighted", "samples"):
+        rows.append((f"gap bound (Theorem 3, {s.n_classes} classes)", s.gap_bound))
+    rows += [("precision", s.precision), ("recall", s.recall)]
+    width = max(len(label) for label, _ in rows)
+    for label, value in rows:
+        lines.append(f"  {label:<{width}}  {_fmt(value, wide)}")
+    return "\n".join(lines) + "\n"
+
+
+def _fmt_count(value: Any) -> str:
+    if isinstance(value, float) and not value.is_integer():
+        return f"{value:g}"
+    return str(int(value))
+
+
+CSV_COLUMNS = (
+    "label",
+    "precision",
+    "recall",
+    "fbeta",
+    "support",
+    "fbeta_of_averages",
+    "gap",
+    "gap_closed_form",
+    "gap_bound",
+)
+
+
+def format_csv(scored: Scored) -> str:
+    """One row per class, then one row for the average (columns CSV_COLUMNS)."""
+    s = scored.summary
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+
+    def cell(value: Any) -> str:
+        value = _plain(value)
+        return (
+            ""
+            if value is None
+            else repr(value)
+            if isinstance(value, float)
+            else str(value)
+        )
+
+    for row in zip(
+        scored.names,
+        s.class_precision,
+        s.class_recall,
+        s.class_fbeta,
+        s.support,
+        strict=True,
+    ):
+        writer.writerow([cell(v) for v in row] + ["", "", "", ""])
+    if s.average is not None:
+        bound = s.gap_bound if s.average in ("macro", "weighted", "samples") else None
+        writer.writerow(
+            [
+                f"{s.average} avg",
+                cell(s.precision),
+                cell(s.recall),
+                cell(s.averaged_fbeta),
+                cell(np.sum(s.support)),
+                cell(s.fbeta_of_averages),
+                cell(s.gap),
+                cell(s.gap_closed_form),
+                cell(bound),
+            ]
+        )
+    return out.getvalue()
+
+
+def example_dict(result: Any) -> dict[str, Any]:
+    from . import __version__
+    from ._example import conclusion
+
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "program": PROG,
+        "version": __version__,
+        "command": "example",
+        "dataset": result.dataset,
+        "setup": result.setup,
+        "n_train": result.n_train,
+        "n_test": result.n_test,
+        "classifiers": [
+            {
+                "name": r.name,
+                "averaged_f1": _plain(r.summary.averaged_fbeta),
+                "f1_of_averages": _plain(r.summary.fbeta_of_averages),
+                "gap": _plain(r.summary.gap),
+                "precision": _plain(r.summary.precision),
+                "recall": _plain(r.summary.recall),
+                "rank_averaged_f1": r.rank_averaged_f1,
+                "rank_f1_of_averages": r.rank_f1_of_averages,
+            }
+            for r in result.rows
+        ],
+        "disagreements": [
+            {
+                "preferred_by_averaged_f1": d.preferred_by_averaged_f1,
+                "preferred_by_f1_of_averages": d.preferred_by_f1_of_averages,
+                "averaged_f1_difference": d.averaged_f1_difference,
+                "f1_of_averages_difference": d.f1_of_averages_difference,
+            }
+            for d in result.disagreements
+        ],
+        "conclusion": conclusion(result),
+    }
+
+
+def example_csv(result: Any) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(
+        [
+            "classifier",
+            "averaged_f1",
+            "rank_averaged_f1",
+            "f1_of_averages",
+            "rank_f1_of_averages",
+            "gap",
+            "precision",
+            "recall",
+        ]
+    )
+    for r in result.rows:
+        s = r.summary
+        writer.writerow(
+            [
+                r.name,
+                repr(float(s.averaged_fbeta)),
+                r.rank_averaged_f1,
+                repr(float(s.fbeta_of_averages)),
+                r.rank_f1_of_averages,
+                repr(float(s.gap)),
+                repr(float(s.precision)),
+                repr(float(s.recall)),
+            ]
+        )
+    return out.getvalue()
+
+
+def write_output(text: str, path: str | None, *, force: bool, stdout: Any) -> None:
+    """Print, or write a file (refusing to replace an existing one without force)."""
+    if path is None or path == "-":
+        stdout.write(text)
+        return
+    mode = "w" if force else "x"
+    try:
+        with open(path, mode, encoding="utf-8", newline="") as f:
+            f.write(text)
+    except FileExistsError:
+        raise DataError(f"{path} exists; pass --force to overwrite it") from None
+    except OSError as exc:
+        raise DataError(f"{path}: cannot write ({exc.strerror})") from None
+
+
+# --------------------------------------------------------------------------
+# Arguments
+# --------------------------------------------------------------------------
+
+
+def _digits(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0; got {value}")
+    return value
+
+
+def _beta(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if math.isnan(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"must be a number >= 0; got {text}")
+    return value
+
+
+def _add_output_options(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("output")
+    g.add_argument(
+        "--format", choices=FORMATS, default="text", help="output format (text)"
+    )
+    g.add_argument(
+        "--digits",
+        type=_digits,
+        default=2,
+        help="decimals in the report (2); the summary shows at least 6",
+    )
+    g.add_argument(
+        "-o", "--output", metavar="FILE", help="write to FILE instead of stdout"
+    )
+    g.add_argument(
+        "--force", action="store_true", help="overwrite an existing --output file"
+    )
+
+
+def _add_score_options(p: argparse.ArgumentParser, *, samples: bool) -> None:
+    g = p.add_argument_group("scoring (scikit-learn's meaning)")
+    averages = AVERAGES if samples else tuple(a for a in AVERAGES if a != "samples")
+    g.add_argument(
+        "--average", choices=averages, default="macro", help="averaging mode (macro)"
+    )
+    g.add_argument("--beta", type=_beta, default=1.0, help="F-beta's beta (1)")
+    g.add_argument(
+        "--labels",
+        metavar="L1,L2,...",
+        help="classes to average over, comma-separated (default: all)",
+    )
+    g.add_argument(
+        "--pos-label", metavar="LABEL", help="positive class for --average binary (1)"
+    )
+    g.add_argument(
+        "--zero-division",
+        choices=tuple(ZERO_DIVISIONS),
+        default="warn",
+        help="value of ill-defined ratios (warn: 0 with a warning)",
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description=(
+            "Both macro F1s - averaged F1 (mean of per-class F1, sklearn's f1_score) "
+            "and F1 of averages (harmonic mean of macro precision and recall) - "
+            "their gap and its bound. Without a command: the built-in example."
+        ),
+        epilog="Exit status: 0 success, 1 data error, 2 usage error. See docs/cli.md.",
+    )
+    from . import __version__
+
+    parser.add_argument(
+        "--version", action="version", version=f"%(prog)s {__version__}"
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    ex = sub.add_parser(
+        "example",
+        help="the built-in example (the default)",
+        description="Three seeded classifiers on scikit-learn's bundled digits, "
+        "ranked by both macro F1s.",
+    )
+    _add_output_options(ex)
+
+    sc = sub.add_parser(
+        "score",
+        help="score predictions from files",
+        description=(
+            "Score predictions. One FILE: a CSV/TSV table with a header; choose "
+            "columns with --true and --pred (repeat both for multilabel indicator "
+            "columns). Two FILEs: plain text, one label per line (true, then "
+            "predicted). '-' reads standard input."
+        ),
+    )
+    sc.add_argument("files", nargs="+", metavar="FILE", help="input file(s) or '-'")
+    g = sc.add_argument_group("input")
+    g.add_argument(
+        "--true",
+        action="append",
+        metavar="COL",
+        help="column of true labels (repeat for indicator columns)",
+    )
+    g.add_argument(
+        "--pred",
+        action="append",
+        metavar="COL",
+        help="column of predicted labels (repeat for indicator columns)",
+    )
+    g.add_argument(
+        "--sample-weight", metavar="COL", help="column of sample weights (tables)"
+    )
+    g.add_argument(
+        "--label-sep",
+        metavar="SEP",
+        help="multilabel: each value is a set of labels separated by SEP",
+    )
+    g.add_argument(
+        "--delimiter",
+        metavar="CHAR",
+        help="table delimiter (default: tab for .tsv, else from the header)",
+    )
+    _add_score_options(sc, samples=True)
+    _add_output_options(sc)
+
+    mx = sub.add_parser(
+        "matrix",
+        help="score a confusion matrix",
+        description=(
+            "Score a confusion matrix: the reference paper's form N a11 a12 ... "
+            "(number of classes, then the entries row by row; rows are predictions "
+            "unless --rows says otherwise), or --file M (CSV, whitespace text or "
+            ".npy; --rows required)."
+        ),
+    )
+    mx.add_argument(
+        "values",
+        nargs="*",
+        metavar="VALUE",
+        help="the paper's argument form: N, then the N*N entries row by row",
+    )
+    mx.add_argument("--file", metavar="M", help="matrix file (.csv, .txt, .npy, '-')")
+    mx.add_argument(
+        "--rows",
+        choices=("true", "predicted"),
+        help="what the rows are (default 'predicted' for the argument form only)",
+    )
+    mx.add_argument(
+        "--class-names", metavar="A,B,...", help="names of the classes, row order"
+    )
+    _add_score_options(mx, samples=False)
+    _add_output_options(mx)
+    return parser
+
+
+def check_usage(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Argument combinations argparse cannot express (exit status 2)."""
+
+    def fail(message: str) -> None:
+        sub = parser._subparsers._group_actions[0].choices[args.command]  # type: ignore[union-attr]
+        sub.error(message)
+
+    if args.command == "score":
+        args.true = args.true or []
+        args.pred = args.pred or []
+        if len(args.files) > 2:
+            fail("give one table FILE or two label files (true, predicted)")
+        if len(args.files) == 2:
+            for option, value in (
+                ("--true", args.true),
+                ("--pred", args.pred),
+                ("--sample-weight", args.sample_weight),
+                ("--delimiter", args.delimiter),
+            ):
+                if value:
+                    fail(f"{option} applies to a table (one FILE), not to label files")
+        elif not args.true or not args.pred:
+            fail("a table needs --true COL and --pred COL (or give two label files)")
+        if args.label_sep is not None and (len(args.true) > 1 or len(args.pred) > 1):
+            fail("--label-sep and several --true/--pred columns exclude each other")
+        if args.label_sep == "":
+            fail("--label-sep must not be empty")
+    elif args.command == "matrix":
+        if args.file is not None and args.values:
+            fail("give the matrix as arguments or with --file, not both")
+        if args.file is None and not args.values:
+            fail("give the matrix: N A11 A12 ... or --file M --rows true|predicted")
+        if args.file is not None and args.rows is None:
+            fail(
+                "--rows true|predicted is required with --file (say whether rows are "
+                "true labels or predictions)"
+            )
+
+
+# --------------------------------------------------------------------------
+# Entry point
+# --------------------------------------------------------------------------
+
+
+def _one_line(message: str) -> str:
+    return " ".join(str(message).split())
+
+
+def run(
+    argv: Sequence[str] | None = None,
+    *,
+    stdin: Any = None,
+    stdout: Any = None,
+    stderr: Any = None,
+) -> int:
+    """Run the program; return the exit status (argparse exits with 2 itself)."""
+    stdout = stdout if stdout is not None else sys.stdout
+    stderr = stderr if stderr is not None else sys.stderr
+    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or (argv[0].startswith("-") and argv[0] not in TOP_LEVEL_FLAGS):
+        argv = ["example", *argv]  # no command: the built-in example
+    args = parser.parse_args(argv)
+    check_usage(parser, args)
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            text = _produce(args, stdin)
+        seen = set()
+        for w in caught:
+            message = _one_line(w.message)
+            if message not in seen:
+                seen.add(message)
+                stderr.write(f"{PROG}: warning: {message}\n")
+        write_output(text, args.output, force=args.force, stdout=stdout)
+    except (DataError, ValueError, TypeError) as exc:
+        stderr.write(f"{PROG}: error: {_one_line(exc)}\n")
+        return 1
+    return 0
+
+
+def _produce(args: argparse.Namespace, stdin: Any) -> str:
+    if args.command == "example":
+        from ._example import format_example, run_example
+
+        result = run_example()
+        if args.format == "json":
+            return json.dumps(example_dict(result), indent=2, allow_nan=False) + "\n"
+        if args.format == "csv":
+            return example_csv(result)
+        return format_example(result, digits=max(args.digits, 4))
+    scored = (
+        score_predictions(args, stdin)
+        if args.command == "score"
+        else score_matrix(args, stdin)
+    )
+    if args.format == "json":
+        return (
+            json.dumps(result_dict(args.command, scored), indent=2, allow_nan=False)
+            + "\n"
+        )
+    if args.format == "csv":
+        return format_csv(scored)
+    return format_text(args.command, scored, digits=args.digits)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Console-script entry point: ``macrof1``."""
+    try:
+        return run(argv)
+    except KeyboardInterrupt:
+        sys.stderr.write(f"{PROG}: interrupted\n")
+        return 130
+    except BrokenPipeError:
+        # stdout closed early (e.g. piped to `head`): not an error of ours
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
