@@ -25,12 +25,10 @@ import numpy as np
 from scipy.special import ndtr
 
 from ._aggregation import ALL_METRICS
-from ._evaluation import check_options
 from ._intervals import (
     _BLOCK,
     _z,
-    check_interval_options,
-    check_random_state,
+    check_call,
     draw_multiplicities,
     evaluation_for,
 )
@@ -284,26 +282,10 @@ shape (n_samples, n_labels)
     False
     """
     caller = "compare_classifiers"
-    options = check_options(
-        caller=caller,
-        average=average,
-        beta=beta,
-        zero_division=zero_division,
-        labels=labels,
-        pos_label=pos_label,
-    )
-    confidence, method, n_resamples = check_interval_options(
-        confidence=confidence,
-        method=method,
-        n_resamples=n_resamples,
-        average=options.average,
-        caller=caller,
-    )
-    rng = (
-        check_random_state(random_state, caller=caller)
-        if method == "bootstrap"
-        else None
-    )
+    options, confidence, method, n_resamples, rng = check_call(
+        caller, beta, labels, pos_label, average, zero_division,
+        confidence, method, n_resamples, random_state,
+    )  # fmt: skip
     ev_a, ev_b = (
         evaluation_for(
             y_true,

@@ -227,6 +227,40 @@ def check_random_state(random_state: Any, *, caller: str) -> np.random.Generator
     )
 
 
+def check_call(
+    caller: str,
+    beta: Any,
+    labels: Any,
+    pos_label: Any,
+    average: Any,
+    zero_division: Any,
+    confidence: Any,
+    method: Any,
+    n_resamples: Any,
+    random_state: Any,
+) -> tuple[Options, float, str, int, np.random.Generator | None]:
+    """Every option of an interval or comparison call, checked in one place."""
+    options = check_options(
+        caller=caller,
+        average=average,
+        beta=beta,
+        zero_division=zero_division,
+        labels=labels,
+        pos_label=pos_label,
+    )
+    confidence, method, n_resamples = check_interval_options(
+        confidence=confidence,
+        method=method,
+        n_resamples=n_resamples,
+        average=options.average,
+        caller=caller,
+    )
+    rng = None
+    if method == "bootstrap":
+        rng = check_random_state(random_state, caller=caller)
+    return options, confidence, method, n_resamples, rng
+
+
 # ------------------------------------------------------------------------- gradients
 
 
@@ -673,8 +707,7 @@ def interval_of(
     confidence: float,
     method: str,
     n_resamples: int,
-    random_state: Any,
-    caller: str,
+    rng: np.random.Generator | None,
 ) -> FBetaInterval:
     """Both intervals of one evaluated classifier (options already checked)."""
     est_avg, est_foa = evaluation.estimates
@@ -685,7 +718,7 @@ def interval_of(
         ci_foa = _delta_interval(est_foa, var_foa, z)
         resamples = None
     else:
-        rng = check_random_state(random_state, caller=caller)
+        assert rng is not None
         rep_avg, rep_foa = bootstrap_replicates(evaluation, rng, n_resamples)
         ci_avg = _percentile_interval(est_avg, rep_avg, confidence)
         ci_foa = _percentile_interval(est_foa, rep_foa, confidence)
@@ -783,23 +816,10 @@ shape (n_samples, n_labels)
     0.03
     """
     caller = "fbeta_confidence_interval"
-    options = check_options(
-        caller=caller,
-        average=average,
-        beta=beta,
-        zero_division=zero_division,
-        labels=labels,
-        pos_label=pos_label,
-    )
-    confidence, method, n_resamples = check_interval_options(
-        confidence=confidence,
-        method=method,
-        n_resamples=n_resamples,
-        average=options.average,
-        caller=caller,
-    )
-    if method == "bootstrap":
-        check_random_state(random_state, caller=caller)
+    options, confidence, method, n_resamples, rng = check_call(
+        caller, beta, labels, pos_label, average, zero_division,
+        confidence, method, n_resamples, random_state,
+    )  # fmt: skip
     evaluation = evaluation_for(
         y_true, y_pred, options, sample_weight=sample_weight, caller=caller
     )
@@ -808,8 +828,7 @@ shape (n_samples, n_labels)
         confidence=confidence,
         method=method,
         n_resamples=n_resamples,
-        random_state=random_state,
-        caller=caller,
+        rng=rng,
     )
 
 
@@ -834,6 +853,11 @@ def summary_confidence_interval(
         n_resamples=n_resamples,
         average=summary.average,
         caller=caller,
+    )
+    rng = (
+        check_random_state(random_state, caller=caller)
+        if method == "bootstrap"
+        else None
     )
     matrix = summary.confusion_matrix
     if matrix is None:
@@ -880,6 +904,5 @@ def summary_confidence_interval(
         confidence=confidence,
         method=method,
         n_resamples=n_resamples,
-        random_state=random_state,
-        caller=caller,
+        rng=rng,
     )
