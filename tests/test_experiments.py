@@ -143,11 +143,11 @@ def test_command_line_quick_run_writes_pngs_and_tables(pe, tmp_path, capsys):
     doc = tmp_path / "docs" / "paper.md"
     images = tmp_path / "docs" / "images"
     assert pe.main(["all", "--quick", "--images", str(images), "--doc", str(doc)]) == 0
-    for name in ("figure1a", "figure1b", "figure2", "theorem3"):
+    for name in ("figure1a", "figure1b", "figure2", "theorem3", "display_table1"):
         png = images / f"{name}.png"
         assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     text = doc.read_text(encoding="utf-8")
-    for name in pe.COMMANDS:
+    for name in ("figure1a", "figure1b", "figure2", "tables"):
         assert f"<!-- paper:{name}:begin -->" in text
     assert "](images/figure1a.png)" in text
     assert "| Table 1 |" in text
