@@ -57,6 +57,9 @@ class CountState:
     histogram of per-sample ``(tp, true, pred)`` counts: distinct unweighted
     triples (``(0, 0, 0)`` for zero-weight samples, whose weighted counts are 0),
     the sum of the weights and the number of samples of each.
+    ``nonzero_weight`` tells whether any sample counted has a non-zero weight (a
+    single batch may have only zero weights; all the batches together may not,
+    as for one call).
     """
 
     kind: str
@@ -71,6 +74,7 @@ class CountState:
     triples: np.ndarray | None = None
     triple_weight: np.ndarray | None = None
     triple_count: np.ndarray | None = None
+    nonzero_weight: bool = True
 
 
 def _n_rows(y: Any) -> int | None:
@@ -97,6 +101,22 @@ def _histogram(
     return distinct, weight, count
 
 
+def _all_zero(sample_weight: Any, n_samples: int) -> bool:
+    """Weights of the right shape that are all zero (valid within a stream)."""
+    if sample_weight is None or np.isscalar(sample_weight):
+        return False
+    try:
+        weights = np.asarray(sample_weight, dtype=np.float64)
+    except (TypeError, ValueError):
+        return False
+    return (
+        weights.ndim == 1
+        and weights.shape[0] == n_samples
+        and n_samples > 0
+        and not weights.any()
+    )
+
+
 def batch_state(
     y_true: Any,
     y_pred: Any,
@@ -110,8 +130,12 @@ def batch_state(
     ``columns`` are the multilabel columns of the per-sample counts (the
     ``labels`` of a one-shot call; ignored for 1-D targets).
     """
-    if _n_rows(y_true) == 0 and _n_rows(y_pred) == 0:
+    n_samples = _n_rows(y_true)
+    if n_samples == 0 and _n_rows(y_pred) == 0:
         return None
+    zero_weights = _all_zero(sample_weight, n_samples or 0)
+    if zero_weights:  # count with unit weights, then scale the counts by 0
+        sample_weight = np.ones(n_samples or 0)
     counts = prepare(
         y_true,
         y_pred,
@@ -121,21 +145,30 @@ def batch_state(
         caller=caller,
     )
     weighted = sample_weight is not None
-    n_samples = int(_n_rows(y_true) or 0)
+    n_samples = int(n_samples or 0)
+    tp, true, pred = counts.tp, counts.true, counts.pred
+    if zero_weights:
+        tp, true, pred = tp * 0.0, true * 0.0, pred * 0.0
     if counts.kind != _MULTILABEL:
+        confusion = counts.confusion
+        if zero_weights and confusion is not None:
+            confusion = confusion * 0.0
         return CountState(
             _ONE_D,
             counts.classes,
-            counts.tp,
-            counts.true,
-            counts.pred,
-            counts.confusion,
+            tp,
+            true,
+            pred,
+            confusion,
             n_samples,
             weighted,
+            nonzero_weight=not zero_weights,
         )
     samples = counts.samples
     assert samples is not None  # samplewise=True
     weights = samples.weight
+    if zero_weights:
+        weights = np.zeros(n_samples)
     if weights is None:
         raw = samples
     else:  # the weighted per-sample counts are multiplied by the weight: recount
@@ -150,9 +183,9 @@ def batch_state(
     return CountState(
         _MULTILABEL,
         counts.classes,
-        counts.tp,
-        counts.true,
-        counts.pred,
+        tp,
+        true,
+        pred,
         None,
         n_samples,
         weighted,
@@ -160,6 +193,7 @@ def batch_state(
         distinct,
         weight,
         count,
+        not zero_weights,
     )
 
 
@@ -222,6 +256,7 @@ def _merge_1d(a: CountState, b: CountState) -> CountState:
         confusion,
         a.n_samples + b.n_samples,
         a.weighted or b.weighted,
+        nonzero_weight=a.nonzero_weight or b.nonzero_weight,
     )
 
 
@@ -273,6 +308,7 @@ def _merge_multilabel(a: CountState, b: CountState) -> CountState:
         distinct,
         weight,
         count,
+        a.nonzero_weight or b.nonzero_weight,
     )
 
 
@@ -295,6 +331,11 @@ def merge_states(a: CountState | None, b: CountState | None) -> CountState | Non
 
 def counts_from_state(state: CountState) -> Counts:
     """The :class:`Counts` a one-shot call on all the batches would produce."""
+    if not state.nonzero_weight:
+        raise ValueError(
+            "sample_weight must contain at least one non-zero number; all "
+            f"{state.n_samples} weights are zero."
+        )
     if state.kind == _ONE_D:
         kind = "binary" if state.classes.shape[0] <= 2 else "multiclass"
         return Counts(

@@ -1,0 +1,592 @@
+"""The streaming accumulator gives exactly the one-call results.
+
+Data split at random points into batches (some empty, some sparse) must give the
+numbers, warnings and errors of one call on the concatenated data, for every
+``average`` and ``zero_division``; merges are associative and order-independent;
+accumulators pickle; a bad batch leaves the accumulated state unchanged.
+"""
+
+from __future__ import annotations
+
+import math
+import pickle
+import subprocess
+import sys
+import warnings
+from typing import Any
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sklearn_macrof1 import (
+    MacroF1Accumulator,
+    averaged_f1_score,
+    averaged_fbeta_score,
+    classification_report,
+    f1_of_averages_score,
+    fbeta_of_averages_score,
+    fbeta_summary,
+)
+
+AVERAGES_1D = (None, "micro", "macro", "weighted", "binary")
+AVERAGES_ML = (None, "micro", "macro", "weighted", "samples")
+ZERO_DIVISIONS = ("warn", 0.0, 1.0, np.nan)
+SUMMARY_FIELDS = (
+    "averaged_fbeta",
+    "fbeta_of_averages",
+    "gap",
+    "precision",
+    "recall",
+    "class_precision",
+    "class_recall",
+    "class_fbeta",
+    "support",
+    "true_positives",
+    "predicted",
+)
+
+
+def record(func: Any, *args: Any, **kwargs: Any) -> tuple:
+    """("ok", value, warnings) or ("raise", type, message) of one call."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            value = func(*args, **kwargs)
+        except ValueError as exc:
+            return ("raise", type(exc), str(exc))
+    messages = sorted({(w.category.__name__, str(w.message)) for w in caught})
+    return ("ok", value, messages)
+
+
+def assert_close(a: Any, b: Any) -> None:
+    np.testing.assert_allclose(
+        np.asarray(a, dtype=float),
+        np.asarray(b, dtype=float),
+        rtol=1e-12,
+        atol=1e-12,
+        equal_nan=True,
+    )
+
+
+def assert_same_summary(streamed: Any, direct: Any) -> None:
+    for name in SUMMARY_FIELDS:
+        assert_close(getattr(streamed, name), getattr(direct, name))
+    assert streamed.labels.tolist() == direct.labels.tolist()
+    assert streamed.classes.tolist() == direct.classes.tolist()
+    assert streamed.target_type == direct.target_type
+    if direct.confusion_matrix is None:
+        assert streamed.confusion_matrix is None
+    else:
+        assert_close(streamed.confusion_matrix, direct.confusion_matrix)
+
+
+def assert_same_outcome(streamed: tuple, direct: tuple) -> None:
+    assert streamed[0] == direct[0], (streamed, direct)
+    if direct[0] == "raise":
+        assert streamed[1] is direct[1]
+        return
+    assert streamed[2] == direct[2]  # the same warnings, word for word
+    value, expected = streamed[1], direct[1]
+    if hasattr(expected, "averaged_fbeta"):
+        assert_same_summary(value, expected)
+    elif isinstance(expected, dict):
+        assert value.keys() == expected.keys()
+        for key in expected:
+            if isinstance(expected[key], dict):
+                for column in expected[key]:
+                    assert_close(value[key][column], expected[key][column])
+            else:
+                assert_close(value[key], expected[key])
+    else:
+        assert_close(value, expected)
+
+
+def split(n: int, cuts: list[int]) -> list[slice]:
+    points = [0, *sorted(min(c, n) for c in cuts), n]
+    return [slice(a, b) for a, b in zip(points[:-1], points[1:], strict=True)]
+
+
+def take(y: Any, part: slice) -> Any:
+    return y[part]
+
+
+def accumulate(
+    y_true: Any,
+    y_pred: Any,
+    weights: Any,
+    parts: list[slice],
+    *,
+    labels: Any = None,
+    sparse_batches: tuple[bool, ...] = (),
+) -> MacroF1Accumulator:
+    acc = MacroF1Accumulator(labels=labels)
+    for i, part in enumerate(parts):
+        t, p = take(y_true, part), take(y_pred, part)
+        if i < len(sparse_batches) and sparse_batches[i] and t.ndim == 2:
+            t, p = sp.csr_matrix(t), sp.csr_matrix(p)
+        w = None if weights is None else weights[part]
+        acc.update(t, p, sample_weight=w)
+    return acc
+
+
+def check_every_average(
+    acc: MacroF1Accumulator,
+    y_true: Any,
+    y_pred: Any,
+    weights: Any,
+    *,
+    labels: Any,
+    averages: tuple,
+) -> None:
+    """Summary and all four scores, every average and zero_division."""
+    for average in averages:
+        for zero_division in ZERO_DIVISIONS:
+            options = {
+                "labels": labels,
+                "average": average,
+                "zero_division": zero_division,
+            }
+            assert_same_outcome(
+                record(acc.summary, beta=2.0, **options),
+                record(
+                    fbeta_summary,
+                    y_true,
+                    y_pred,
+                    beta=2.0,
+                    sample_weight=weights,
+                    **options,
+                ),
+            )
+            for method, function in (
+                (acc.averaged_f1_score, averaged_f1_score),
+                (acc.f1_of_averages_score, f1_of_averages_score),
+            ):
+                assert_same_outcome(
+                    record(method, **options),
+                    record(function, y_true, y_pred, sample_weight=weights, **options),
+                )
+    for method, function in (
+        (acc.averaged_fbeta_score, averaged_fbeta_score),
+        (acc.fbeta_of_averages_score, fbeta_of_averages_score),
+    ):
+        assert_same_outcome(
+            record(method, beta=0.5, labels=labels),
+            record(
+                function,
+                y_true,
+                y_pred,
+                beta=0.5,
+                labels=labels,
+                sample_weight=weights,
+            ),
+        )
+    for zero_division in ("warn", 0.0):
+        assert_same_outcome(
+            record(
+                acc.classification_report, output_dict=True, zero_division=zero_division
+            ),
+            record(
+                classification_report,
+                y_true,
+                y_pred,
+                labels=labels,
+                sample_weight=weights,
+                output_dict=True,
+                zero_division=zero_division,
+            ),
+        )
+
+
+# -- strategies ---------------------------------------------------------------
+
+WEIGHTS = st.sampled_from([0.0, 0.5, 1.0, 2.0, 3.0])  # exact sums in any order
+
+
+@st.composite
+def one_d_data(draw: Any) -> tuple:
+    n = draw(st.integers(1, 30))
+    k = draw(st.integers(1, 4))
+    names = draw(
+        st.sampled_from([np.arange(k) * 3 - 2, np.array(["ant", "bee", "cat", "dog"])])
+    )[:k]
+    y_true = names[draw(st.lists(st.integers(0, k - 1), min_size=n, max_size=n))]
+    y_pred = names[draw(st.lists(st.integers(0, k - 1), min_size=n, max_size=n))]
+    weights = None
+    if draw(st.booleans()):
+        weights = np.array(draw(st.lists(WEIGHTS, min_size=n, max_size=n)))
+    cuts = draw(st.lists(st.integers(0, n), max_size=4))
+    labels = None
+    if draw(st.booleans()):  # fixed up front: every label, plus maybe an absent one
+        extra = ["eel"] if names.dtype.kind == "U" else [99]
+        universe = list(np.unique(np.concatenate([y_true, y_pred])).tolist())
+        universe += extra if draw(st.booleans()) else []
+        labels = draw(st.permutations(universe))
+    return y_true, y_pred, weights, split(n, cuts), labels
+
+
+@st.composite
+def multilabel_data(draw: Any) -> tuple:
+    n = draw(st.integers(1, 25))
+    m = draw(st.integers(2, 4))
+    cells = st.lists(st.booleans(), min_size=n * m, max_size=n * m)
+    y_true = np.array(draw(cells)).reshape(n, m)
+    y_pred = np.array(draw(cells)).reshape(n, m)
+    weights = None
+    if draw(st.booleans()):
+        weights = np.array(draw(st.lists(WEIGHTS, min_size=n, max_size=n)))
+    cuts = draw(st.lists(st.integers(0, n), max_size=4))
+    sparse_batches = tuple(draw(st.lists(st.booleans(), min_size=5, max_size=5)))
+    labels = None
+    if draw(st.booleans()):
+        labels = draw(st.lists(st.integers(0, m - 1), min_size=1, max_size=m))
+    return y_true, y_pred, weights, split(n, cuts), labels, sparse_batches
+
+
+# -- exactness ----------------------------------------------------------------
+
+
+@settings(max_examples=40)
+@given(one_d_data())
+def test_batches_equal_one_call_1d(data: tuple) -> None:
+    y_true, y_pred, weights, parts, labels = data
+    acc = accumulate(y_true, y_pred, weights, parts, labels=labels)
+    assert acc.n_samples == len(y_true)
+    check_every_average(
+        acc, y_true, y_pred, weights, labels=labels, averages=AVERAGES_1D
+    )
+
+
+@settings(max_examples=40)
+@given(multilabel_data())
+def test_batches_equal_one_call_multilabel(data: tuple) -> None:
+    y_true, y_pred, weights, parts, labels, sparse_batches = data
+    acc = accumulate(
+        y_true, y_pred, weights, parts, labels=labels, sparse_batches=sparse_batches
+    )
+    check_every_average(
+        acc, y_true, y_pred, weights, labels=labels, averages=AVERAGES_ML
+    )
+
+
+def test_binary_with_string_pos_label() -> None:
+    y_true = np.array(["spam", "ham", "spam", "ham", "ham"])
+    y_pred = np.array(["spam", "spam", "ham", "ham", "ham"])
+    acc = (
+        MacroF1Accumulator()
+        .update(y_true[:2], y_pred[:2])
+        .update(y_true[2:], y_pred[2:])
+    )
+    for pos_label in ("spam", "ham"):
+        assert_same_outcome(
+            record(acc.summary, average="binary", pos_label=pos_label),
+            record(
+                fbeta_summary, y_true, y_pred, average="binary", pos_label=pos_label
+            ),
+        )
+    # A pos_label absent from the data: the one-call error.
+    assert_same_outcome(
+        record(acc.summary, average="binary", pos_label="eggs"),
+        record(fbeta_summary, y_true, y_pred, average="binary", pos_label="eggs"),
+    )
+
+
+def test_negative_weights_match_one_call() -> None:
+    rng = np.random.default_rng(0)
+    y_true = rng.integers(0, 2, size=(40, 3)).astype(bool)
+    y_pred = rng.integers(0, 2, size=(40, 3)).astype(bool)
+    weights = rng.choice([-1.0, 0.0, 0.5, 2.0], size=40)
+    weights[0] = 7.0  # keeps the total away from zero
+    acc = MacroF1Accumulator()
+    for part in split(40, [5, 17, 30]):
+        acc.update(y_true[part], y_pred[part], sample_weight=weights[part])
+    check_every_average(acc, y_true, y_pred, weights, labels=None, averages=AVERAGES_ML)
+    labels_true, labels_pred = y_true.argmax(axis=1), y_pred.argmax(axis=1)
+    acc = MacroF1Accumulator()
+    for part in split(40, [3, 21]):
+        acc.update(labels_true[part], labels_pred[part], sample_weight=weights[part])
+    check_every_average(
+        acc, labels_true, labels_pred, weights, labels=None, averages=AVERAGES_1D
+    )
+
+
+def test_samples_histogram_stays_small() -> None:
+    """'samples' needs memory for distinct per-sample counts, not for samples."""
+    rng = np.random.default_rng(1)
+    acc = MacroF1Accumulator()
+    y_true = rng.integers(0, 2, size=(20_000, 3)).astype(bool)
+    y_pred = rng.integers(0, 2, size=(20_000, 3)).astype(bool)
+    for part in split(20_000, list(range(1000, 20_000, 1000))):
+        acc.update(y_true[part], y_pred[part])
+    samples = acc.counts.samples
+    assert samples is not None
+    assert samples.tp.shape[0] <= 4**3  # (tp, true, pred) each in 0..3
+    direct = fbeta_summary(y_true, y_pred, average="samples")
+    assert_same_summary(acc.summary(average="samples"), direct)
+
+
+def test_zero_weight_batches() -> None:
+    """A batch may have only zero weights; the whole stream may not (one call)."""
+    y_true, y_pred = np.array([0, 1, 2, 2]), np.array([0, 2, 2, 1])
+    weights = np.array([0.0, 0.0, 1.0, 2.0])
+    acc = MacroF1Accumulator().update(y_true[:2], y_pred[:2], sample_weight=[0, 0])
+    acc.update(y_true[2:], y_pred[2:], sample_weight=weights[2:])
+    direct = fbeta_summary(y_true, y_pred, sample_weight=weights, zero_division=0.0)
+    assert_same_summary(acc.summary(zero_division=0.0), direct)
+    assert acc.counts.classes.tolist() == [0, 1, 2]
+    only_zero = MacroF1Accumulator().update([0, 1], [0, 0], sample_weight=[0, 0])
+    with pytest.raises(ValueError, match="non-zero"):
+        only_zero.summary()
+    with pytest.raises(ValueError, match="non-zero"):
+        fbeta_summary([0, 1], [0, 0], sample_weight=[0, 0])
+
+
+def test_many_classes_drop_the_confusion_matrix_like_one_call() -> None:
+    y = np.arange(2500)
+    y_pred = np.roll(y, 1)
+    acc = MacroF1Accumulator().update(y[:1250], y_pred[:1250])
+    assert acc.counts.confusion is not None  # 1251 classes so far
+    acc.update(y[1250:], y_pred[1250:])
+    assert acc.counts.confusion is None
+    assert_same_summary(acc.summary(), fbeta_summary(y, y_pred))
+
+
+def test_accepts_lists_and_pandas() -> None:
+    pd = pytest.importorskip("pandas")
+    acc = MacroF1Accumulator()
+    acc.update(["a", "b"], ["a", "a"])
+    acc.update(pd.Series(["b", "c"]), pd.Series(["b", "c"]))
+    expected = fbeta_summary(["a", "b", "b", "c"], ["a", "a", "b", "c"])
+    assert_same_summary(acc.summary(), expected)
+
+
+# -- merging and pickling -----------------------------------------------------
+
+
+def _state(acc: MacroF1Accumulator) -> tuple:
+    counts = acc.counts
+    samples = counts.samples
+    per_sample = None
+    if samples is not None:
+        order = np.lexsort((samples.pred, samples.true, samples.tp))
+        per_sample = [
+            a[order].tolist()
+            for a in (samples.tp, samples.true, samples.pred, samples.weight)
+        ]
+    return (
+        counts.kind,
+        counts.classes.tolist(),
+        counts.tp.tolist(),
+        counts.true.tolist(),
+        counts.pred.tolist(),
+        None if counts.confusion is None else counts.confusion.tolist(),
+        per_sample,
+        acc.n_samples,
+    )
+
+
+@settings(max_examples=30)
+@given(one_d_data(), st.permutations([0, 1, 2]))
+def test_merge_is_associative_and_order_independent_1d(
+    data: tuple, order: list
+) -> None:
+    y_true, y_pred, weights, parts, labels = data
+    thirds = split(len(y_true), [len(y_true) // 3, 2 * len(y_true) // 3])
+    accs = [accumulate(y_true, y_pred, weights, [part]) for part in thirds]
+    a, b, c = (accs[i] for i in order)
+    left, right = (a + b) + c, a.merge(b.merge(c))
+    one_pass = accumulate(y_true, y_pred, weights, [slice(0, len(y_true))])
+    assert _state(left) == _state(right) == _state(one_pass)
+    assert _state(sum(accs)) == _state(one_pass)
+    assert_same_outcome(
+        record(left.summary, zero_division=0.0),
+        record(fbeta_summary, y_true, y_pred, sample_weight=weights, zero_division=0.0),
+    )
+
+
+@settings(max_examples=30)
+@given(multilabel_data(), st.permutations([0, 1, 2]))
+def test_merge_is_associative_and_order_independent_multilabel(
+    data: tuple, order: list
+) -> None:
+    y_true, y_pred, weights, _, labels, _ = data
+    n = y_true.shape[0]
+    thirds = split(n, [n // 3, 2 * n // 3])
+    accs = [accumulate(y_true, y_pred, weights, [p], labels=labels) for p in thirds]
+    a, b, c = (accs[i] for i in order)
+    left, right = (a + b) + c, a + (b + c)
+    one_pass = accumulate(y_true, y_pred, weights, [slice(0, n)], labels=labels)
+    assert _state(left) == _state(right) == _state(one_pass)
+    assert_same_outcome(
+        record(left.summary, average="samples", zero_division=0.0),
+        record(
+            fbeta_summary,
+            y_true,
+            y_pred,
+            average="samples",
+            labels=labels,
+            sample_weight=weights,
+            zero_division=0.0,
+        ),
+    )
+
+
+def test_merge_leaves_both_operands_unchanged() -> None:
+    a = MacroF1Accumulator().update([0, 1], [0, 0])
+    b = MacroF1Accumulator().update([2, 2], [2, 1])
+    before = (_state(a), _state(b))
+    merged = a + b
+    assert (_state(a), _state(b)) == before
+    assert merged.n_samples == 4
+
+
+def test_pickle_round_trip_then_keep_updating() -> None:
+    rng = np.random.default_rng(2)
+    y_true = rng.integers(0, 2, size=(30, 4))
+    y_pred = rng.integers(0, 2, size=(30, 4))
+    weights = rng.random(30)
+    acc = MacroF1Accumulator(labels=[3, 0]).update(
+        y_true[:10], y_pred[:10], sample_weight=weights[:10]
+    )
+    restored = pickle.loads(pickle.dumps(acc))
+    assert _state(restored) == _state(acc)
+    restored.update(y_true[10:], y_pred[10:], sample_weight=weights[10:])
+    for average in AVERAGES_ML:
+        assert_same_summary(
+            restored.summary(average=average, zero_division=0.0),
+            fbeta_summary(
+                y_true,
+                y_pred,
+                labels=[3, 0],
+                average=average,
+                sample_weight=weights,
+                zero_division=0.0,
+            ),
+        )
+    assert acc.n_samples == 10  # the original is untouched
+
+
+# -- errors leave the state unchanged -----------------------------------------
+
+
+def _snapshot(acc: MacroF1Accumulator) -> bytes:
+    return pickle.dumps(_state(acc))
+
+
+@pytest.mark.parametrize(
+    ("first", "bad", "match"),
+    [
+        (([0, 1, 2], [0, 2, 1]), ([[0, 1], [1, 1]], [[0, 1], [1, 0]]), "same kind"),
+        (([[0, 1], [1, 1]], [[0, 1], [1, 0]]), ([0, 1], [1, 1]), "same kind"),
+        (
+            ([[0, 1, 1], [1, 1, 0]], [[0, 1, 0], [1, 0, 0]]),
+            ([[0, 1], [1, 1]], [[0, 1], [1, 0]]),
+            "different numbers of labels",
+        ),
+        (([0, 1, 2], [0, 2, 1]), (["a", "b"], ["a", "a"]), "Mix of label input types"),
+        ((["a", "b"], ["a", "a"]), ([1, 2], [2, 2]), "Mix of label input types"),
+        (([0, 1, 2], [0, 2, 1]), ([0, 1], [1]), "inconsistent numbers of samples"),
+        (([0, 1, 2], [0, 2, 1]), ([0.5, 1.0], [1.0, 1.0]), "continuous"),
+    ],
+)
+def test_contradicting_batch_raises_and_changes_nothing(
+    first: tuple, bad: tuple, match: str
+) -> None:
+    acc = MacroF1Accumulator().update(*first)
+    before = _snapshot(acc)
+    with pytest.raises(ValueError, match=match):
+        acc.update(*bad)
+    assert _snapshot(acc) == before
+    acc.update(*first)  # still usable
+    assert acc.n_samples == 2 * len(first[0])
+
+
+def test_label_outside_fixed_labels_raises_and_changes_nothing() -> None:
+    acc = MacroF1Accumulator(labels=["cat", "dog"]).update(["cat"], ["dog"])
+    before = _snapshot(acc)
+    with pytest.raises(ValueError, match=r"not in the accumulator's labels"):
+        acc.update(["cat", "cow"], ["cat", "cat"])
+    with pytest.raises(ValueError, match="Mix of label input types"):
+        acc.update([1], [1])
+    assert _snapshot(acc) == before
+
+
+def test_bad_weights_raise_and_change_nothing() -> None:
+    acc = MacroF1Accumulator().update([0, 1], [0, 1], sample_weight=[1.0, 2.0])
+    before = _snapshot(acc)
+    with pytest.raises(ValueError, match="sample_weight"):
+        acc.update([0, 1], [1, 1], sample_weight=[1.0, np.nan])
+    with pytest.raises(ValueError, match="sample_weight"):
+        acc.update([0, 1], [1, 1], sample_weight=[1.0])
+    assert _snapshot(acc) == before
+
+
+def test_multilabel_label_column_out_of_range() -> None:
+    acc = MacroF1Accumulator(labels=[0, 5])
+    with pytest.raises(ValueError, match="columns"):
+        acc.update([[0, 1], [1, 1]], [[0, 1], [1, 0]])
+    assert acc.n_samples == 0
+
+
+def test_samples_needs_the_columns_fixed_up_front() -> None:
+    acc = MacroF1Accumulator().update([[0, 1, 1], [1, 0, 0]], [[0, 1, 0], [1, 1, 0]])
+    with pytest.raises(ValueError, match="fixed"):
+        acc.summary(average="samples", labels=[0, 1])
+    # Other averages may select any columns, as a one-call labels= does.
+    expected = fbeta_summary(
+        [[0, 1, 1], [1, 0, 0]], [[0, 1, 0], [1, 1, 0]], labels=[0, 1]
+    )
+    assert_same_summary(acc.summary(labels=[0, 1]), expected)
+
+
+def test_empty_accumulator_and_empty_batches() -> None:
+    acc = MacroF1Accumulator()
+    acc.update([], [])
+    assert acc.n_samples == 0
+    with pytest.raises(ValueError, match="no samples yet"):
+        acc.summary()
+    with pytest.raises(ValueError, match="no samples yet"):
+        acc.averaged_f1_score()
+    acc.update(np.array([1, 0]), np.array([1, 1])).update(np.array([]), np.array([]))
+    assert acc.n_samples == 2
+
+
+def test_bad_options_and_arguments() -> None:
+    acc = MacroF1Accumulator().update([0, 1], [0, 1])
+    with pytest.raises(ValueError, match="average"):
+        acc.summary(average="mean")
+    with pytest.raises(ValueError, match="beta"):
+        acc.averaged_fbeta_score(beta=-1)
+    with pytest.raises(TypeError):
+        acc.summary("macro")  # options are keyword-only
+    with pytest.raises(TypeError, match="MacroF1Accumulator"):
+        acc.merge([0, 1])
+    with pytest.raises(ValueError, match="different labels"):
+        acc.merge(MacroF1Accumulator(labels=[0, 1]))
+    with pytest.raises(ValueError, match="labels must be"):
+        MacroF1Accumulator(labels=[])
+    with pytest.raises(ValueError, match="labels"):
+        MacroF1Accumulator(labels=5)
+
+
+def test_importing_and_streaming_numpy_never_imports_dask() -> None:
+    code = (
+        "import sys, numpy as np; from sklearn_macrof1 import MacroF1Accumulator, "
+        "averaged_f1_score; MacroF1Accumulator().update(np.array([0, 1]), "
+        "np.array([1, 1])).summary(); averaged_f1_score([0, 1], [1, 1]); "
+        "print(any(m == 'dask' or m.startswith('dask.') for m in sys.modules))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == "False"
+
+
+def test_repr() -> None:
+    acc = MacroF1Accumulator(labels=["b", "a"])
+    assert repr(acc) == "MacroF1Accumulator(labels=['b', 'a'], n_samples=0)"
+    acc.update(["a", "b", "a"], ["a", "a", "a"])
+    assert "n_samples=3" in repr(acc) and "binary" in repr(acc)
+    assert math.isclose(acc.averaged_f1_score(zero_division=0.0), 0.4)
