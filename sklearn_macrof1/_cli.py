@@ -107,7 +107,7 @@ def read_table(text: str, *, delimiter: str, source: str) -> tuple[list[str], li
     for number, row in enumerate(body, start=2):
         if len(row) != len(header):
             raise DataError(
-                f"{source}: row {number} has {len(row)} fields, the header has "
+                f"{source}: row {number} has {len(row)} field(s), the header has "
                 f"{len(header)}"
             )
     return header, body

@@ -1,0 +1,710 @@
+"""The ``macrof1`` command line: every input form, format, error path and status.
+
+Most cases run in-process through ``_cli.run`` (fast); a few run the real
+program in a subprocess (``python -m sklearn_macrof1`` and the console script)
+to check exit statuses, standard error and the absence of tracebacks.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from sklearn.metrics import f1_score, precision_score, recall_score
+
+from sklearn_macrof1 import (
+    fbeta_summary,
+    fbeta_summary_from_confusion_matrix,
+    gap_closed_form,
+)
+from sklearn_macrof1._cli import (
+    SCHEMA_VERSION,
+    DataError,
+    binarize_sets,
+    choose_delimiter,
+    convert_labels,
+    paper_matrix,
+    parse_matrix_text,
+    read_lines,
+    read_table,
+    run,
+)
+
+# The reference paper's appendix D (rows are predictions).
+PAPER_SKEWED = "2 100 10000 0 100".split()
+PAPER_BALANCED = "2 100 5000 5000 100".split()
+
+Y_TRUE = ["cat", "dog", "bird", "dog", "cat", "dog", "bird", "cat"]
+Y_PRED = ["cat", "cat", "bird", "dog", "bird", "dog", "dog", "cat"]
+WEIGHTS = [1, 2, 1, 1, 0.5, 1, 3, 1]
+
+
+def cli(argv, stdin_text=""):
+    """Run in-process; return (status, stdout, stderr)."""
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        status = run(argv, stdin=io.StringIO(stdin_text), stdout=out, stderr=err)
+    except SystemExit as exc:  # argparse usage errors
+        status = exc.code
+    return status, out.getvalue(), err.getvalue()
+
+
+def cli_json(argv, stdin_text=""):
+    status, out, err = cli([*argv, "--format", "json"], stdin_text)
+    assert status == 0, err
+    return json.loads(out)
+
+
+def subprocess_run(args, *, program=None, input_text=None, cwd=None):
+    cmd = program or [sys.executable, "-m", "sklearn_macrof1"]
+    return subprocess.run(
+        [*cmd, *args],
+        input=input_text,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=120,
+        env={**os.environ, "PYTHONWARNINGS": ""},
+    )
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Path:
+    path = tmp_path / "preds.csv"
+    with path.open("w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["id", "gold", "guess", "weight"])
+        for i, row in enumerate(zip(Y_TRUE, Y_PRED, WEIGHTS, strict=True)):
+            w.writerow([i, *row])
+    return path
+
+
+# --------------------------------------------------------------------------
+# The paper's appendix
+# --------------------------------------------------------------------------
+
+
+def test_paper_appendix_skewed_matrix():
+    doc = cli_json(["matrix", *PAPER_SKEWED])
+    s = doc["scores"]
+    assert s["fbeta_of_averages"] == pytest.approx(0.504950495049505, abs=1e-12)
+    assert s["averaged_fbeta"] == pytest.approx(1.96078431372549e-2, abs=1e-12)
+    assert s["gap"] == pytest.approx(0.48534265191225007, abs=1e-12)
+    assert s["gap_closed_form"] == pytest.approx(s["gap"], abs=1e-12)
+    assert s["gap_bound"] == 0.5
+    assert doc["input"]["rows"] == "predicted"  # the paper's orientation by default
+
+
+def test_paper_appendix_balanced_matrix():
+    s = cli_json(["matrix", *PAPER_BALANCED])["scores"]
+    assert s["fbeta_of_averages"] == pytest.approx(1.96078431372549e-2, abs=1e-12)
+    assert s["averaged_fbeta"] == pytest.approx(1.96078431372549e-2, abs=1e-12)
+    assert s["gap"] == pytest.approx(0.0, abs=1e-12)
+    assert s["gap_closed_form"] == pytest.approx(0.0, abs=1e-12)
+
+
+def test_paper_appendix_text_prints_figures_and_orientation():
+    status, out, _ = cli(["matrix", *PAPER_SKEWED, "--digits", "9"])
+    assert status == 0
+    assert "rows = predicted labels" in out and "reference paper" in out
+    assert "0.504950495" in out and "0.019607843" in out
+    summary = {
+        line.rsplit("  ", 1)[0].strip(): line.rsplit(" ", 1)[1]
+        for line in out.split("summary (", 1)[1].splitlines()[1:]
+    }
+    assert summary["gap"] == summary["gap, closed form (Lemma)"] == "0.485342652"
+
+
+def test_matrix_orientation_is_explicit_and_changes_the_result():
+    # the same numbers read with rows = true labels is the transposed matrix
+    as_true = cli_json(["matrix", *PAPER_SKEWED, "--rows", "true"])
+    ref = fbeta_summary_from_confusion_matrix([[100, 10000], [0, 100]], rows="true")
+    assert as_true["input"]["rows"] == "true"
+    assert as_true["classes"][0]["support"] == 10100
+    assert as_true["scores"]["averaged_fbeta"] == pytest.approx(ref.averaged_fbeta)
+    status, out, _ = cli(["matrix", *PAPER_SKEWED, "--rows", "true"])
+    assert "rows = true labels" in out
+
+
+# --------------------------------------------------------------------------
+# Matrix files
+# --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["csv", "txt", "npy", "stdin"])
+def test_matrix_file_forms(tmp_path, kind):
+    m = np.array([[5, 1, 0], [2, 7, 1], [0, 3, 9]])
+    text = None
+    if kind == "csv":
+        path = tmp_path / "m.csv"
+        path.write_text("\n".join(",".join(map(str, r)) for r in m) + "\n")
+    elif kind == "txt":
+        path = tmp_path / "m.txt"
+        path.write_text("# a comment\n" + "\n".join(" ".join(map(str, r)) for r in m))
+    elif kind == "npy":
+        path = tmp_path / "m.npy"
+        np.save(path, m)
+    else:
+        path, text = "-", "5 1 0\n2 7 1\n0 3 9\n"
+    doc = cli_json(["matrix", "--file", str(path), "--rows", "true"], text or "")
+    ref = fbeta_summary_from_confusion_matrix(m, rows="true")
+    assert doc["scores"]["averaged_fbeta"] == pytest.approx(ref.averaged_fbeta)
+    assert doc["scores"]["fbeta_of_averages"] == pytest.approx(ref.fbeta_of_averages)
+    assert doc["confusion_matrix"]["matrix"] == m.tolist()
+    assert doc["input"]["rows"] == "true" and doc["input"]["form"] == "file"
+
+
+def test_matrix_class_names_labels_and_average():
+    m = [[5, 1, 0], [2, 7, 1], [0, 3, 9]]
+    argv = ["matrix", "3", *map(str, np.ravel(m)), "--class-names", "a,b,c"]
+    doc = cli_json([*argv, "--labels", "c,a", "--average", "weighted"])
+    ref = fbeta_summary_from_confusion_matrix(
+        m,
+        rows="predicted",
+        class_names=["a", "b", "c"],
+        labels=["c", "a"],
+        average="weighted",
+    )
+    assert [c["label"] for c in doc["classes"]] == ["c", "a"]
+    assert doc["scores"]["averaged_fbeta"] == pytest.approx(ref.averaged_fbeta)
+    assert doc["options"] == {
+        "average": "weighted",
+        "beta": 1.0,
+        "zero_division": "warn",
+        "labels": ["c", "a"],
+        "pos_label": 1,
+    }
+
+
+# --------------------------------------------------------------------------
+# Predictions: tables, label files, multilabel, stdin
+# --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("average", ["macro", "micro", "weighted", "none"])
+def test_table_matches_library_and_sklearn(table, average):
+    doc = cli_json(
+        [
+            "score",
+            str(table),
+            "--true",
+            "gold",
+            "--pred",
+            "guess",
+            "--sample-weight",
+            "weight",
+            "--average",
+            average,
+        ]
+    )
+    avg = None if average == "none" else average
+    ref = fbeta_summary(Y_TRUE, Y_PRED, average=avg, sample_weight=WEIGHTS)
+    sk = f1_score(Y_TRUE, Y_PRED, average=avg, sample_weight=WEIGHTS)
+    assert doc["schema_version"] == SCHEMA_VERSION
+    np.testing.assert_allclose(doc["scores"]["averaged_fbeta"], sk)
+    np.testing.assert_allclose(
+        doc["scores"]["fbeta_of_averages"], ref.fbeta_of_averages
+    )
+    np.testing.assert_allclose(doc["scores"]["gap"], ref.gap)
+    p = precision_score(Y_TRUE, Y_PRED, average=avg, sample_weight=WEIGHTS)
+    np.testing.assert_allclose(doc["scores"]["precision"], p)
+    r = recall_score(Y_TRUE, Y_PRED, average=avg, sample_weight=WEIGHTS)
+    np.testing.assert_allclose(doc["scores"]["recall"], r)
+    assert [c["label"] for c in doc["classes"]] == ["bird", "cat", "dog"]
+    assert doc["input"]["n_samples"] == len(Y_TRUE)
+    assert doc["input"]["sample_weight"] == "weight"
+
+
+def test_table_beta_labels_zero_division(table):
+    doc = cli_json(
+        [
+            "score",
+            str(table),
+            "--true",
+            "gold",
+            "--pred",
+            "guess",
+            "--beta",
+            "2",
+            "--labels",
+            "dog,cat,fish",
+            "--zero-division",
+            "0",
+        ]
+    )
+    ref = fbeta_summary(
+        Y_TRUE, Y_PRED, beta=2, labels=["dog", "cat", "fish"], zero_division=0
+    )
+    assert doc["scores"]["averaged_fbeta"] == pytest.approx(ref.averaged_fbeta)
+    assert doc["scores"]["fbeta_of_averages"] == pytest.approx(ref.fbeta_of_averages)
+    assert doc["scores"]["gap_closed_form"] is None  # the Lemma is for beta = 1
+    assert doc["options"]["zero_division"] == 0.0
+    assert [c["label"] for c in doc["classes"]] == ["dog", "cat", "fish"]
+
+
+def test_zero_division_nan_is_null_in_json(tmp_path):
+    path = tmp_path / "p.csv"
+    path.write_text("y,p\na,a\na,b\n")
+    doc = cli_json(
+        [
+            "score",
+            str(path),
+            "--true",
+            "y",
+            "--pred",
+            "p",
+            "--zero-division",
+            "nan",
+            "--average",
+            "none",
+        ]
+    )
+    by_label = {c["label"]: c for c in doc["classes"]}
+    assert by_label["b"]["recall"] is None  # nan: no true samples of "b"
+    assert doc["options"]["zero_division"] == "nan"
+
+
+def test_binary_with_pos_label(tmp_path):
+    path = tmp_path / "p.tsv"  # tab-separated, chosen by the extension
+    path.write_text("y\tp\nspam\tham\nspam\tspam\nham\tham\nham\tspam\nham\tham\n")
+    y = ["spam", "spam", "ham", "ham", "ham"]
+    p = ["ham", "spam", "ham", "spam", "ham"]
+    doc = cli_json(
+        [
+            "score",
+            str(path),
+            "--true",
+            "y",
+            "--pred",
+            "p",
+            "--average",
+            "binary",
+            "--pos-label",
+            "spam",
+        ]
+    )
+    assert doc["scores"]["averaged_fbeta"] == pytest.approx(
+        f1_score(y, p, average="binary", pos_label="spam")
+    )
+    assert doc["input"]["delimiter"] == "\t"
+
+
+def test_label_files_and_stdin(tmp_path):
+    t = tmp_path / "true.txt"
+    p = tmp_path / "pred.txt"
+    t.write_text("1\n2\n10\n2\n\n")  # trailing blank line ignored
+    p.write_text("1\n10\n10\n2\n")
+    doc = cli_json(["score", str(t), str(p)])
+    ref = fbeta_summary([1, 2, 10, 2], [1, 10, 10, 2])
+    assert doc["scores"]["averaged_fbeta"] == pytest.approx(ref.averaged_fbeta)
+    # integer labels are ordered as numbers, not as strings
+    assert [c["label"] for c in doc["classes"]] == ["1", "2", "10"]
+    from_stdin = cli_json(["score", str(t), "-"], "1\n10\n10\n2\n")
+    assert from_stdin["scores"] == doc["scores"]
+    assert from_stdin["input"]["sources"] == [str(t), "-"]
+
+
+def test_table_from_stdin(table):
+    doc = cli_json(
+        ["score", "-", "--true", "gold", "--pred", "guess"], table.read_text()
+    )
+    assert doc["scores"]["averaged_fbeta"] == pytest.approx(
+        f1_score(Y_TRUE, Y_PRED, average="macro")
+    )
+
+
+def test_multilabel_label_sets(tmp_path):
+    path = tmp_path / "ml.csv"
+    path.write_text("y,p\na;b,a\nb,\n,c\na;c,a;c\n")
+    yt = np.array([[1, 1, 0], [0, 1, 0], [0, 0, 0], [1, 0, 1]])
+    yp = np.array([[1, 0, 0], [0, 0, 0], [0, 0, 1], [1, 0, 1]])
+    for average in ("macro", "samples"):
+        doc = cli_json(
+            [
+                "score",
+                str(path),
+                "--true",
+                "y",
+                "--pred",
+                "p",
+                "--label-sep",
+                ";",
+                "--average",
+                average,
+                "--zero-division",
+                "0",
+            ]
+        )
+        ref = fbeta_summary(yt, yp, average=average, zero_division=0)
+        assert doc["scores"]["averaged_fbeta"] == pytest.approx(ref.averaged_fbeta)
+        assert doc["scores"]["fbeta_of_averages"] == pytest.approx(
+            ref.fbeta_of_averages
+        )
+        assert doc["input"]["target_type"] == "multilabel-indicator"
+    # --labels names label-set members (columns b, c → indices 1, 2)
+    doc = cli_json(
+        [
+            "score",
+            str(path),
+            "--true",
+            "y",
+            "--pred",
+            "p",
+            "--label-sep",
+            ";",
+            "--labels",
+            "c,b",
+            "--zero-division",
+            "0",
+        ]
+    )
+    ref = fbeta_summary(yt, yp, labels=[2, 1], zero_division=0)
+    assert [c["label"] for c in doc["classes"]] == ["c", "b"]
+    assert doc["scores"]["averaged_fbeta"] == pytest.approx(ref.averaged_fbeta)
+
+
+def test_multilabel_label_sets_in_label_files(tmp_path):
+    t, p = tmp_path / "t.txt", tmp_path / "p.txt"
+    t.write_text("x y\nx\n")
+    p.write_text("x\nx y\n")
+    doc = cli_json(["score", str(t), str(p), "--label-sep", " "])
+    ref = fbeta_summary(np.array([[1, 1], [1, 0]]), np.array([[1, 0], [1, 1]]))
+    assert doc["scores"]["averaged_fbeta"] == pytest.approx(ref.averaged_fbeta)
+
+
+def test_multilabel_indicator_columns(tmp_path):
+    path = tmp_path / "ind.csv"
+    path.write_text("ta,tb,pa,pb\n1,0,1,1\n0,1,0,1\ntrue,true,1,false\n")
+    doc = cli_json(
+        [
+            "score",
+            str(path),
+            "--true",
+            "ta",
+            "--true",
+            "tb",
+            "--pred",
+            "pa",
+            "--pred",
+            "pb",
+        ]
+    )
+    ref = fbeta_summary(
+        np.array([[1, 0], [0, 1], [1, 1]]), np.array([[1, 1], [0, 1], [1, 0]])
+    )
+    assert doc["scores"]["averaged_fbeta"] == pytest.approx(ref.averaged_fbeta)
+    assert [c["label"] for c in doc["classes"]] == ["ta", "tb"]
+    assert doc["confusion_matrix"] is None
+
+
+# --------------------------------------------------------------------------
+# Formats and output files
+# --------------------------------------------------------------------------
+
+
+def test_text_format_has_report_both_scores_gap_and_bound(table):
+    status, out, _ = cli(["score", str(table), "--true", "gold", "--pred", "guess"])
+    assert status == 0
+    ref = fbeta_summary(Y_TRUE, Y_PRED)
+    assert "f1-of-averages" in out and "macro avg" in out  # the report
+    assert f"{ref.averaged_fbeta:.6f}" in out
+    assert f"{ref.fbeta_of_averages:.6f}" in out
+    assert f"{ref.gap:.6f}" in out
+    assert "gap bound (Theorem 3, 3 classes)  0.444444" in out
+
+
+def test_csv_format(table):
+    status, out, _ = cli(
+        ["score", str(table), "--true", "gold", "--pred", "guess", "--format", "csv"]
+    )
+    assert status == 0
+    rows = list(csv.DictReader(io.StringIO(out)))
+    ref = fbeta_summary(Y_TRUE, Y_PRED)
+    assert [r["label"] for r in rows] == ["bird", "cat", "dog", "macro avg"]
+    assert float(rows[-1]["fbeta"]) == pytest.approx(ref.averaged_fbeta)
+    assert float(rows[-1]["fbeta_of_averages"]) == pytest.approx(ref.fbeta_of_averages)
+    assert float(rows[-1]["gap_bound"]) == pytest.approx(ref.gap_bound)
+    np.testing.assert_allclose([float(r["recall"]) for r in rows[:3]], ref.class_recall)
+
+
+def test_output_file_never_overwritten_without_force(table, tmp_path):
+    out = tmp_path / "result.json"
+    argv = [
+        "score",
+        str(table),
+        "--true",
+        "gold",
+        "--pred",
+        "guess",
+        "--format",
+        "json",
+        "--output",
+        str(out),
+    ]
+    status, stdout, _ = cli(argv)
+    assert status == 0 and stdout == ""
+    first = json.loads(out.read_text())
+    out.write_text("precious")
+    status, _, err = cli(argv)
+    assert status == 1 and "exists" in err and "--force" in err
+    assert out.read_text() == "precious"
+    status, _, _ = cli([*argv, "--force"])
+    assert status == 0 and json.loads(out.read_text()) == first
+
+
+def test_example_formats_and_determinism():
+    status, text1, _ = cli([])
+    _, text2, _ = cli(["example"])
+    assert status == 0 and text1 == text2
+    assert "The two macro F1s disagree" in text1
+    doc = cli_json(["example"])
+    rows = doc["classifiers"]
+    assert len(rows) >= 2 and doc["disagreements"]
+    for r in rows:
+        assert r["gap"] == pytest.approx(r["f1_of_averages"] - r["averaged_f1"])
+    d = doc["disagreements"][0]
+    by_name = {r["name"]: r for r in rows}
+    a, b = (
+        by_name[d["preferred_by_averaged_f1"]],
+        by_name[d["preferred_by_f1_of_averages"]],
+    )
+    assert (
+        a["averaged_f1"] > b["averaged_f1"]
+        and a["f1_of_averages"] < b["f1_of_averages"]
+    )
+    assert a["rank_averaged_f1"] < b["rank_averaged_f1"]
+    assert a["rank_f1_of_averages"] > b["rank_f1_of_averages"]
+    status, out, _ = cli(["--format", "csv"])  # options without a command: example
+    assert status == 0
+    assert len(list(csv.DictReader(io.StringIO(out)))) == len(rows)
+
+
+def test_example_scores_match_the_library():
+    from sklearn_macrof1._example import run_example
+
+    result = run_example()
+    for row in result.rows:
+        s = row.summary
+        p, r = float(s.precision), float(s.recall)
+        assert float(s.fbeta_of_averages) == pytest.approx(2 * p * r / (p + r))
+        assert float(s.gap) == pytest.approx(
+            gap_closed_form(s.class_precision, s.class_recall)
+        )
+
+
+# --------------------------------------------------------------------------
+# Errors (in-process): data errors → 1, usage errors → 2
+# --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("argv", "stdin", "message"),
+    [
+        (["score", "{missing}", "--true", "a", "--pred", "b"], "", "no such file"),
+        (["score", "{table}", "--true", "gold", "--pred", "nope"], "", "no column"),
+        (["score", "{table}", "{lines}"], "", "has 2"),
+        (["score", "-", "--true", "a", "--pred", "b"], "", "empty input"),
+        (["score", "-", "--true", "a", "--pred", "b"], "a,b\n", "no rows"),
+        (["score", "-", "--true", "a", "--pred", "b"], "a,b\n1\n", "1 field(s)"),
+        (["score", "-", "--true", "a", "--pred", "b"], "a,b\n1,\n", "empty"),
+        (
+            ["score", "-", "--true", "a", "--pred", "b", "--sample-weight", "a"],
+            "a,b\nx,y\n",
+            "not a number",
+        ),
+        (
+            ["score", "-", "--true", "a", "--pred", "b", "--labels", "x"],
+            "a,b\n1,2\n",
+            "labels are integers",
+        ),
+        (
+            ["score", "-", "--true", "a", "--pred", "b", "--average", "binary"],
+            "a,b\n1,2\n3,1\n",
+            "average='binary'",
+        ),  # library ValueError
+        (
+            ["score", "-", "--true", "a", "--true", "b", "--pred", "a"],
+            "a,b\n1,0\n",
+            "pair up",
+        ),
+        (
+            ["score", "-", "--true", "a", "--true", "b", "--pred", "a", "--pred", "b"],
+            "a,b\n1,x\n",
+            "indicator columns hold 0/1",
+        ),
+        (
+            ["score", "{lines}", "{lines}", "--label-sep", ";", "--labels", "q"],
+            "",
+            "not one of the labels",
+        ),
+        (["score", "{directory}", "--true", "a", "--pred", "b"], "", "directory"),
+        (["matrix", "2", "1", "2", "3"], "", "need 4 matrix entries"),
+        (["matrix", "x", "1"], "", "number of classes"),
+        (["matrix", "2", "1", "x", "3", "4"], "", "not a number"),
+        (["matrix", "2", "1", "-2", "3", "4"], "", "non-negative"),
+        (["matrix", "2", "0", "0", "0", "0"], "", "no samples"),
+        (["matrix", "--file", "-", "--rows", "true"], "1 2\n3\n", "different numbers"),
+        (["matrix", "--file", "-", "--rows", "true"], "1 2 3\n4 5 6\n", "square"),
+        (["matrix", "--file", "-", "--rows", "true"], "\n", "empty input"),
+        (["matrix", "--file", "{missing}.npy", "--rows", "true"], "", "no such file"),
+        (["matrix", "--file", "{bad_npy}", "--rows", "true"], "", ".npy"),
+        (["matrix", "2", "1", "2", "3", "4", "--class-names", "a"], "", "2-class"),
+    ],
+)
+def test_data_errors_exit_1_with_one_line(tmp_path, table, argv, stdin, message):
+    lines = tmp_path / "lines.txt"
+    lines.write_text("a\nb\n")
+    bad_npy = tmp_path / "bad.npy"
+    bad_npy.write_bytes(b"not numpy")
+    paths = {
+        "table": str(table),
+        "lines": str(lines),
+        "missing": str(tmp_path / "missing.csv"),
+        "directory": str(tmp_path),
+        "bad_npy": str(bad_npy),
+    }
+    argv = [a.format(**paths) for a in argv]
+    status, out, err = cli(argv, stdin)
+    assert status == 1, err
+    assert out == ""
+    errors = [line for line in err.splitlines() if "error" in line]
+    assert len(errors) == 1 and errors[0].startswith("macrof1: error: ")
+    assert message in errors[0]
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["frobnicate"],
+        ["score"],
+        ["score", "f.csv"],  # a table needs --true and --pred
+        ["score", "a", "b", "c"],
+        ["score", "a", "b", "--true", "x"],
+        ["score", "f.csv", "--true", "a", "--pred", "b", "--average", "mean"],
+        ["score", "f.csv", "--true", "a", "--pred", "b", "--beta", "-1"],
+        ["score", "f.csv", "--true", "a", "--pred", "b", "--digits", "x"],
+        ["score", "f.csv", "--true", "a", "--pred", "b", "--zero-division", "2"],
+        [
+            "score",
+            "f.csv",
+            "--true",
+            "a",
+            "--true",
+            "c",
+            "--pred",
+            "b",
+            "--pred",
+            "d",
+            "--label-sep",
+            ";",
+        ],
+        ["matrix"],
+        ["matrix", "--file", "m.csv"],  # --rows is required for files
+        ["matrix", "2", "1", "2", "3", "4", "--file", "m.csv", "--rows", "true"],
+        ["matrix", "2", "1", "2", "3", "4", "--average", "samples"],
+        ["matrix", "2", "1", "2", "3", "4", "--rows", "sideways"],
+        ["example", "--format", "xml"],
+    ],
+)
+def test_usage_errors_exit_2(argv, capsys):
+    with pytest.raises(SystemExit) as exc:
+        run(argv)
+    assert exc.value.code == 2
+    assert "usage: macrof1" in capsys.readouterr().err
+
+
+def test_warnings_are_one_line_each(tmp_path):
+    status, _, err = cli(["matrix", "2", "5", "0", "5", "0", "--rows", "true"])
+    assert status == 0
+    assert err and all(
+        line.startswith("macrof1: warning: ") for line in err.splitlines()
+    )
+
+
+# --------------------------------------------------------------------------
+# Parsing helpers
+# --------------------------------------------------------------------------
+
+
+def test_parsing_helpers():
+    assert choose_delimiter("a\tb\n", "x.txt", None) == "\t"
+    assert choose_delimiter("a,b\n", "x.tsv", None) == "\t"
+    assert choose_delimiter("a;b\n", "x.csv", None) == ";"
+    assert choose_delimiter("a,b\n", "x.csv", "tab") == "\t"
+    with pytest.raises(DataError, match="one character"):
+        choose_delimiter("", "x", "::")
+    header, body = read_table('a,"b, c"\n1,"x, y"\n\n', delimiter=",", source="s")
+    assert header == ["a", "b, c"] and body == [["1", "x, y"]]
+    assert read_lines("a\n b \n\n\n", source="s") == ["a", "b"]
+    t, p = convert_labels(["1", "-2"], ["3", "1"])
+    assert t.dtype.kind == "i" and p.tolist() == [3, 1]
+    t, p = convert_labels(["1", "x"], ["1.0", "1"])
+    assert t.dtype.kind == "U" and p.tolist() == ["1.0", "1"]
+    yt, yp, names = binarize_sets([["10"], ["2", "10"]], [[], ["2"]])
+    assert names == ["2", "10"] and yt.tolist() == [[0, 1], [1, 1]]
+    assert yp.tolist() == [[0, 0], [1, 0]]
+    with pytest.raises(DataError, match="all empty"):
+        binarize_sets([[]], [[]])
+    np.testing.assert_array_equal(paper_matrix(PAPER_SKEWED), [[100, 10000], [0, 100]])
+    assert paper_matrix(["1", "2.5"]).dtype == np.float64
+    m = parse_matrix_text("1;2\n3;4\n", source="s")
+    assert m.tolist() == [[1, 2], [3, 4]] and m.dtype == np.int64
+
+
+# --------------------------------------------------------------------------
+# The real program (subprocesses)
+# --------------------------------------------------------------------------
+
+
+def test_module_runs_paper_example_and_reads_stdin(tmp_path):
+    proc = subprocess_run(["matrix", *PAPER_SKEWED, "--format", "json"])
+    assert proc.returncode == 0, proc.stderr
+    s = json.loads(proc.stdout)["scores"]
+    assert s["gap"] == pytest.approx(0.48534265191225007, abs=1e-12)
+    truth = tmp_path / "t.txt"
+    truth.write_text("a\nb\nb\n")
+    proc = subprocess_run(
+        ["score", str(truth), "-", "--format", "csv"], input_text="a\na\nb\n"
+    )
+    assert proc.returncode == 0, proc.stderr
+    rows = list(csv.DictReader(io.StringIO(proc.stdout)))
+    assert float(rows[-1]["fbeta"]) == pytest.approx(
+        f1_score(["a", "b", "b"], ["a", "a", "b"], average="macro")
+    )
+
+
+def test_module_error_statuses_without_traceback(tmp_path):
+    proc = subprocess_run(
+        ["score", str(tmp_path / "nope.csv"), "--true", "a", "--pred", "b"]
+    )
+    assert proc.returncode == 1
+    assert proc.stderr.strip().count("\n") == 0
+    assert "Traceback" not in proc.stderr and "no such file" in proc.stderr
+    proc = subprocess_run(["matrix", "--file", "m.csv"])
+    assert proc.returncode == 2 and "--rows" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def _console_script() -> str | None:
+    here = Path(sys.executable).parent / (
+        "macrof1.exe" if os.name == "nt" else "macrof1"
+    )
+    return str(here) if here.exists() else shutil.which("macrof1")
+
+
+def test_console_script_runs_the_example_with_no_arguments(tmp_path):
+    script = _console_script()
+    if script is None:
+        pytest.skip("package not installed: no macrof1 console script")
+    proc = subprocess_run([], program=[script], cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "The two macro F1s disagree" in proc.stdout
+    assert proc.stderr == ""
