@@ -84,7 +84,12 @@ def _scorer_kwargs(
         kwargs["beta"] = options.beta
     if labels is not None:
         kwargs["labels"] = labels
-    if pos_label != 1:
+    if options.average != "binary" and pos_label == 1:
+        # pos_label means nothing here; None (as scikit-learn's own "f1_macro"
+        # scorer has) stops scikit-learn < 1.6 from checking the default
+        # pos_label=1 against the classes, which fails for string labels.
+        kwargs["pos_label"] = None
+    elif pos_label != 1:
         kwargs["pos_label"] = pos_label
     if not (isinstance(zero_division, str) and zero_division == "warn"):
         kwargs["zero_division"] = zero_division
@@ -157,7 +162,7 @@ make_averaged_fbeta_scorer.__doc__ = f"""Scorer of the averaged F-beta (per-clas
     >>> scorer = make_averaged_fbeta_scorer(beta=2.0, average="weighted")
     >>> scorer
     make_scorer(averaged_fbeta_score, response_method='predict', \
-average=weighted, beta=2.0)
+average=weighted, beta=2.0, pos_label=None)
     >>> cross_val_score(DecisionTreeClassifier(random_state=0), X, y, cv=3,
     ...                 scoring=scorer).round(3)
     array([0.776, 0.824, 0.932])
@@ -249,10 +254,11 @@ def get_scorer(scoring: Any) -> Any:
     --------
     >>> from sklearn_macrof1 import get_scorer
     >>> get_scorer("f1_of_averages_macro")
-    make_scorer(f1_of_averages_score, response_method='predict', average=macro)
+    make_scorer(f1_of_averages_score, response_method='predict', average=macro, \
+pos_label=None)
     >>> get_scorer("averaged_f2_weighted")
     make_scorer(averaged_fbeta_score, response_method='predict', \
-average=weighted, beta=2.0)
+average=weighted, beta=2.0, pos_label=None)
     >>> get_scorer("accuracy")
     make_scorer(accuracy_score, response_method='predict')
     """

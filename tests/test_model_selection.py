@@ -217,7 +217,7 @@ def test_metadata_routing_passes_sample_weight_to_the_scorer():
     )
     # the shared ready-made mapping was not touched
     shared = MACRO_F1_SCORING["averaged_f1"].get_metadata_routing()
-    assert shared.score.requests["sample_weight"] is None
+    assert shared.score.requests.get("sample_weight") is None
 
 
 def test_string_class_labels():
