@@ -96,6 +96,20 @@ def _scorer_kwargs(
     return kwargs
 
 
+#: The score functions of each kind: (F1, F-beta).
+_FUNCTIONS = {
+    "averaged": (averaged_f1_score, averaged_fbeta_score),
+    "of_averages": (f1_of_averages_score, fbeta_of_averages_score),
+}
+
+
+def _build_scorer(kind: str, caller: str, **options: Any) -> Any:
+    """``make_scorer`` around the score function of ``kind``, options checked."""
+    kwargs = _scorer_kwargs(caller=caller, **options)
+    f1_function, fbeta_function = _FUNCTIONS[kind]
+    return make_scorer(fbeta_function if "beta" in kwargs else f1_function, **kwargs)
+
+
 _SCORER_PARAMETERS = """
     Parameters
     ----------
@@ -130,16 +144,8 @@ def make_averaged_fbeta_scorer(
     pos_label: Any = 1,
     zero_division: Any = "warn",
 ) -> Any:
-    kwargs = _scorer_kwargs(
-        caller="make_averaged_fbeta_scorer",
-        beta=beta,
-        average=average,
-        labels=labels,
-        pos_label=pos_label,
-        zero_division=zero_division,
-    )
-    function = averaged_fbeta_score if "beta" in kwargs else averaged_f1_score
-    return make_scorer(function, **kwargs)
+    options = locals()  # the keyword arguments, as given
+    return _build_scorer("averaged", "make_averaged_fbeta_scorer", **options)
 
 
 make_averaged_fbeta_scorer.__doc__ = f"""Scorer of the averaged F-beta (per-class mean).
@@ -177,16 +183,8 @@ def make_fbeta_of_averages_scorer(
     pos_label: Any = 1,
     zero_division: Any = "warn",
 ) -> Any:
-    kwargs = _scorer_kwargs(
-        caller="make_fbeta_of_averages_scorer",
-        beta=beta,
-        average=average,
-        labels=labels,
-        pos_label=pos_label,
-        zero_division=zero_division,
-    )
-    function = fbeta_of_averages_score if "beta" in kwargs else f1_of_averages_score
-    return make_scorer(function, **kwargs)
+    options = locals()  # the keyword arguments, as given
+    return _build_scorer("of_averages", "make_fbeta_of_averages_scorer", **options)
 
 
 make_fbeta_of_averages_scorer.__doc__ = f"""Scorer of the F-beta of averages.
