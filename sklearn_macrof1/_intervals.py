@@ -53,7 +53,7 @@ from ._counting import Counts
 from ._evaluation import Options, Selection, check_options, count_for, evaluate, select
 from ._sklearn_private import InvalidParameterError
 from ._targets import Targets, read_targets
-from ._validation import check_sample_weight
+from ._validation import check_sample_weight, warn_user
 
 METHODS = ("delta", "bootstrap")
 
@@ -723,6 +723,14 @@ def interval_of(
         ci_avg = _percentile_interval(est_avg, rep_avg, confidence)
         ci_foa = _percentile_interval(est_foa, rep_foa, confidence)
         resamples = n_resamples
+    if ci_avg.std_error == 0 or ci_foa.std_error == 0:
+        warn_user(
+            "The confidence interval has zero width: the score does not vary "
+            "under resampling (e.g. a perfect classifier, or no correct "
+            "prediction). This reflects the sample, not certainty about the "
+            "population; collect more errors or report the sample size.",
+            UserWarning,
+        )
     return FBetaInterval(
         ci_avg,
         ci_foa,

@@ -12,6 +12,7 @@ from sklearn_macrof1 import (
     fbeta_confidence_interval,
     fbeta_of_averages_score,
     fbeta_summary,
+    fbeta_summary_from_confusion_matrix,
 )
 from sklearn_macrof1._aggregation import aggregate, aggregate_rows, nan_average
 from sklearn_macrof1._counting import Counts
@@ -203,8 +204,10 @@ def test_summary_method_matches_function():
 
 def test_degenerate_cases_are_finite():
     y = np.repeat([0, 1, 2], 100)
-    perfect = fbeta_confidence_interval(y, y)
-    boot = fbeta_confidence_interval(y, y, method="bootstrap", random_state=0)
+    with pytest.warns(UserWarning, match="zero width"):
+        perfect = fbeta_confidence_interval(y, y)
+    with pytest.warns(UserWarning, match="zero width"):
+        boot = fbeta_confidence_interval(y, y, method="bootstrap", random_state=0)
     for ci in (perfect, boot):
         for s in (ci.averaged_fbeta, ci.fbeta_of_averages):
             assert (s.estimate, s.low, s.high, s.std_error) == (1.0, 1.0, 1.0, 0.0)
@@ -218,6 +221,30 @@ def test_degenerate_cases_are_finite():
     assert np.isfinite(two.averaged_fbeta.std_error)
     ci = fbeta_confidence_interval(y, never, zero_division=np.nan)
     assert np.isfinite(ci.fbeta_of_averages.high)
+    with pytest.warns(UserWarning, match="zero width"):
+        wrong = fbeta_confidence_interval([0, 1] * 50, [1, 0] * 50, zero_division=0)
+    assert (wrong.averaged_fbeta.low, wrong.averaged_fbeta.high) == (0.0, 0.0)
+
+
+def test_random_state_kinds_and_confusion_matrix_summary():
+    y, p = _data(600, k=3, seed=9)
+    a = fbeta_confidence_interval(
+        y, p, method="bootstrap", random_state=np.random.RandomState(0)
+    )
+    b = fbeta_confidence_interval(
+        y, p, method="bootstrap", random_state=np.random.RandomState(0)
+    )
+    assert a == b
+    # the paper's Table 1 matrix (rows predicted): both intervals, both methods
+    s = fbeta_summary_from_confusion_matrix(
+        [[100, 10000], [0, 100]], rows="predicted", zero_division=0
+    )
+    for method in ("delta", "bootstrap"):
+        ci = s.confidence_interval(method=method, random_state=0)
+        assert ci.n_samples == 10200
+        assert ci.averaged_fbeta.estimate == pytest.approx(0.0196078431)
+        assert ci.fbeta_of_averages.estimate == pytest.approx(0.504950495)
+        assert ci.averaged_fbeta.high < ci.fbeta_of_averages.low
 
 
 @pytest.mark.parametrize(
