@@ -1,0 +1,167 @@
+"""Dask arrays and Series: counted per chunk on a real 2-worker cluster.
+
+One ``LocalCluster`` (2 worker processes, 1 thread each) serves the module.
+Every result must equal the in-memory call on the same data; the task stream
+must show the chunks counted on the workers.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytestmark = pytest.mark.dask
+
+distributed = pytest.importorskip("distributed")
+dask = pytest.importorskip("dask")
+da = pytest.importorskip("dask.array")
+dd = pytest.importorskip("dask.dataframe")
+pd = pytest.importorskip("pandas")
+
+from test_streaming import assert_close, assert_same_summary  # noqa: E402
+
+from sklearn_macrof1 import (  # noqa: E402
+    MacroF1Accumulator,
+    averaged_f1_score,
+    classification_report,
+    f1_of_averages_score,
+    fbeta_summary,
+)
+
+
+@pytest.fixture(scope="module")
+def client():
+    cluster = distributed.LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address=None,
+        silence_logs=40,
+    )
+    with distributed.Client(cluster) as dask_client:
+        yield dask_client
+    cluster.close()
+
+
+def _labels(seed: int, n: int, k: int) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    y_true = rng.integers(0, k, size=n)
+    y_pred = np.where(rng.random(n) < 0.6, y_true, rng.integers(0, k, size=n))
+    return y_true, y_pred
+
+
+def test_dask_arrays_equal_numpy_for_every_average(client) -> None:
+    y_true, y_pred = _labels(0, 5000, 5)
+    weights = np.random.default_rng(1).random(5000)
+    t, p = da.from_array(y_true, chunks=700), da.from_array(y_pred, chunks=1100)
+    w = da.from_array(weights, chunks=900)
+    for average in (None, "micro", "macro", "weighted"):
+        assert_same_summary(
+            fbeta_summary(t, p, average=average, sample_weight=w, beta=0.5),
+            fbeta_summary(
+                y_true, y_pred, average=average, sample_weight=weights, beta=0.5
+            ),
+        )
+    assert_close(averaged_f1_score(t, p), averaged_f1_score(y_true, y_pred))
+    assert_close(f1_of_averages_score(t, p), f1_of_averages_score(y_true, y_pred))
+    binary_t, binary_p = t % 2, p % 2
+    assert_close(
+        f1_of_averages_score(binary_t, binary_p, average="binary"),
+        f1_of_averages_score(y_true % 2, y_pred % 2, average="binary"),
+    )
+
+
+def test_chunks_are_counted_on_the_workers(client) -> None:
+    y_true, y_pred = _labels(2, 4000, 3)
+    t, p = da.from_array(y_true, chunks=500), da.from_array(y_pred, chunks=500)
+    with distributed.get_task_stream(client) as stream:
+        averaged_f1_score(t, p)
+    counted = [
+        task
+        for task in stream.data
+        if str(task["key"]).startswith("('batch_state")
+        or "batch_state" in str(task["key"])
+    ]
+    assert len(counted) == t.numblocks[0] == 8
+    workers = set(client.scheduler_info()["workers"])
+    assert {task["worker"] for task in counted} <= workers
+
+
+def test_dask_series_of_strings(client) -> None:
+    rng = np.random.default_rng(3)
+    names = np.array(["ant", "bee", "cat", "dog"])
+    y_true = pd.Series(names[rng.integers(0, 4, 3000)])
+    y_pred = pd.Series(names[rng.integers(0, 4, 3000)])
+    t = dd.from_pandas(y_true, npartitions=4)
+    p = dd.from_pandas(y_pred, npartitions=3)
+    for average in ("macro", "weighted", None):
+        assert_same_summary(
+            fbeta_summary(t, p, average=average),
+            fbeta_summary(y_true, y_pred, average=average),
+        )
+    assert classification_report(t, p, output_dict=True) == classification_report(
+        y_true, y_pred, output_dict=True
+    )
+
+
+def test_multilabel_samples_average(client) -> None:
+    rng = np.random.default_rng(4)
+    y_true = rng.integers(0, 2, size=(3000, 5))
+    y_pred = rng.integers(0, 2, size=(3000, 5))
+    weights = rng.random(3000)
+    t = da.from_array(y_true, chunks=(400, 2))  # chunks across columns too
+    p = da.from_array(y_pred, chunks=(1000, 5))
+    w = da.from_array(weights, chunks=300)
+    for average in ("samples", "macro", "micro"):
+        for labels in (None, [4, 1]):
+            assert_same_summary(
+                fbeta_summary(
+                    t,
+                    p,
+                    average=average,
+                    labels=labels,
+                    sample_weight=w,
+                    zero_division=0.0,
+                ),
+                fbeta_summary(
+                    y_true,
+                    y_pred,
+                    average=average,
+                    labels=labels,
+                    sample_weight=weights,
+                    zero_division=0.0,
+                ),
+            )
+
+
+def test_accumulator_takes_dask_and_numpy_batches(client) -> None:
+    y_true, y_pred = _labels(5, 6000, 4)
+    acc = MacroF1Accumulator(labels=[0, 1, 2, 3])
+    acc.update(da.from_array(y_true[:4000], chunks=1000), y_pred[:4000])
+    acc.update(y_true[4000:], y_pred[4000:])
+    assert acc.n_samples == 6000
+    assert_same_summary(
+        acc.summary(average="weighted"),
+        fbeta_summary(y_true, y_pred, average="weighted", labels=[0, 1, 2, 3]),
+    )
+
+
+def test_errors_from_dask_inputs(client) -> None:
+    y_true, y_pred = _labels(6, 100, 3)
+    with pytest.raises(ValueError, match="inconsistent numbers of samples"):
+        averaged_f1_score(da.from_array(y_true, chunks=30), da.from_array(y_pred[:90]))
+    delayed_array = dask.delayed(np.array)
+    mixed = da.concatenate(  # each chunk is valid alone; together they are not
+        [
+            da.from_delayed(delayed_array([1, 2, 1]), shape=(3,), dtype=object),
+            da.from_delayed(delayed_array(["a", "b", "a"]), shape=(3,), dtype=object),
+        ]
+    )
+    with pytest.raises(ValueError, match="Mix of label input types"):
+        averaged_f1_score(mixed, mixed)
+    acc = MacroF1Accumulator().update([0, 1], [0, 1])
+    with pytest.raises(ValueError, match="same kind"):
+        acc.update(da.ones((4, 3), chunks=2), da.ones((4, 3), chunks=2))
+    assert acc.n_samples == 2
+    with pytest.raises(ValueError, match="empty"):
+        averaged_f1_score(da.zeros(0, chunks=1), da.zeros(0, chunks=1))
