@@ -60,11 +60,10 @@ def _to_array(y: Any, name: str) -> Any:
         return y.tocsr() if y.format != "csr" else y
     if isinstance(y, np.ndarray):
         return y
-    if hasattr(y, "to_numpy") and hasattr(y, "dtype"):  # pandas Series / DataFrame
-        dtype = getattr(y, "dtype", None)
-        if getattr(dtype, "kind", None) in "biuf" and not getattr(y, "hasnans", False):
-            return y.to_numpy()
-        return _via_sklearn_array(y, name)
+    if hasattr(y, "to_numpy") and hasattr(y, "dtype"):  # pandas Series
+        return _series_to_array(y, name)
+    if hasattr(y, "to_numpy") and hasattr(y, "dtypes") and getattr(y, "ndim", 0) == 2:
+        return _frame_to_array(y, name)  # pandas DataFrame
     try:
         arr = np.asarray(y)
     except ValueError:  # ragged nested sequences
@@ -72,20 +71,36 @@ def _to_array(y: Any, name: str) -> Any:
     return arr
 
 
-def _via_sklearn_array(y: Any, name: str) -> np.ndarray:
-    """Convert what numpy cannot read cleanly (pandas nullable dtypes ...)."""
-    from sklearn.utils import check_array
+def _series_to_array(y: Any, name: str) -> np.ndarray:
+    """A pandas Series as the ndarray scikit-learn would see.
 
-    return check_array(
-        y,
-        dtype=None,
-        ensure_2d=False,
-        ensure_all_finite=False,
-        ensure_min_samples=0,
-        ensure_min_features=0,
-        allow_nd=True,
-        input_name=name,
-    )
+    Nullable numeric and boolean dtypes (``Int64``, ``Float64``, ``boolean``...)
+    become plain numpy arrays of their numpy dtype (a missing value is an error,
+    as in scikit-learn); categoricals become arrays of their categories' values.
+    Done here rather than with ``sklearn.utils.check_array``, whose keywords and
+    handling of these dtypes vary across the supported scikit-learn versions.
+    """
+    dtype = y.dtype
+    numpy_dtype = getattr(dtype, "numpy_dtype", None)
+    if isinstance(numpy_dtype, np.dtype) and numpy_dtype.kind in "biuf":
+        if bool(y.isna().any()):
+            raise ValueError(
+                f"Input {name} contains NaN (missing values); class labels must "
+                f"be present and finite. Accepted: {_ACCEPTED}."
+            )
+        return y.to_numpy(dtype=numpy_dtype)
+    if getattr(dtype, "name", None) == "category":
+        return np.asarray(y)
+    return y.to_numpy()
+
+
+def _frame_to_array(y: Any, name: str) -> np.ndarray:
+    columns = [_series_to_array(y.iloc[:, j], name) for j in range(y.shape[1])]
+    if not columns:
+        return np.empty((y.shape[0], 0))
+    if len({c.dtype for c in columns}) > 1:
+        return np.asarray(y, dtype=object)
+    return np.column_stack(columns)
 
 
 def _is_fast_numeric(y: Any) -> bool:

@@ -13,10 +13,46 @@ from typing import Any, Callable
 
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
-from sklearn.metrics import precision_score, recall_score
+from sklearn.metrics import fbeta_score, precision_score, recall_score
 
 #: Warning categories whose presence must match scikit-learn's exactly.
 COMPARED_WARNINGS = (UndefinedMetricWarning, UserWarning, RuntimeWarning)
+
+
+def _rejects_all_zero_weights() -> bool:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            fbeta_score([0, 1], [0, 1], beta=1, sample_weight=[0, 0])
+        except ValueError:
+            return True
+    return False
+
+
+#: Recent scikit-learn refuses all-zero sample weights (ValueError), older
+#: releases scored them; this package follows the recent behaviour.
+SKLEARN_REJECTS_ALL_ZERO_WEIGHTS = _rejects_all_zero_weights()
+
+
+def all_zero_weights(kwargs: dict) -> bool:
+    weights = kwargs.get("sample_weight")
+    if weights is None or np.ndim(weights) != 1 or len(weights) == 0:
+        return False
+    try:
+        return not np.asarray(weights, dtype=float).any()
+    except (TypeError, ValueError):
+        return False
+
+
+def expected(reference: tuple, kwargs: dict) -> tuple:
+    """The outcome we promise: scikit-learn's, but all-zero weights are refused."""
+    if (
+        reference[0] == "ok"
+        and not SKLEARN_REJECTS_ALL_ZERO_WEIGHTS
+        and all_zero_weights(kwargs)
+    ):
+        return ("raise", ValueError, "all-zero sample_weight")
+    return reference
 
 
 def outcome(func: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple:
