@@ -167,16 +167,65 @@ def _sklearn_kind(y: Any, name: str) -> str:
     )
 
 
+def _is_column(y: np.ndarray) -> bool:
+    return y.ndim == 1 or (y.ndim == 2 and y.shape[1] == 1)
+
+
 def _kind(y: Any, name: str) -> str:
-    """ "1d" or "multilabel-indicator" (raises for every other target type)."""
+    """ "1d" or "multilabel-indicator" (raises for every other target type).
+
+    Numeric arrays, numpy string arrays and object arrays holding only strings
+    are classified here (scikit-learn's ``type_of_target`` sorts the values, which
+    costs more than the whole count); everything else goes to scikit-learn.
+    """
     if _is_fast_numeric(y):
-        if y.ndim == 1 or (y.ndim == 2 and y.shape[1] == 1):
+        if _is_column(y):
             _check_float_labels(y, name)
             return "1d"
         if y.ndim == 2 and y.shape[0] > 0 and y.dtype.kind in "biuf":
             if y.dtype.kind == "b" or ((y == 0) | (y == 1)).all():
                 return "multilabel-indicator"
+    elif isinstance(y, np.ndarray) and _is_column(y):
+        # type_of_target calls such arrays "binary" or "multiclass".
+        if y.dtype.kind == "U" or _str_objects(y) is not None:
+            return "1d"
+    elif sp.issparse(y) and _is_fast_indicator(y):
+        return "multilabel-indicator"
     return _sklearn_kind(y, name)
+
+
+def _str_objects(y: np.ndarray) -> set | None:
+    """The set of values of an object array when they are all strings, else None.
+
+    Hashing strings is linear and Python caches their hashes; sorting them (what
+    ``np.unique`` does) is what makes object arrays slow.
+    """
+    if y.dtype != object or y.size == 0:
+        return None
+    try:
+        values = set(y.reshape(-1).tolist())
+    except TypeError:  # unhashable elements: leave them to scikit-learn
+        return None
+    if all(isinstance(v, str) for v in values):
+        return values
+    return None
+
+
+def _is_fast_indicator(y: Any) -> bool:
+    """A sparse matrix scikit-learn calls "multilabel-indicator", checked in O(nnz).
+
+    scikit-learn's rule: 2 or more columns and every stored value equal to one
+    integral number (here also nonzero and finite, else scikit-learn decides).
+    """
+    if y.ndim != 2 or y.shape[1] < 2 or y.format not in ("csr", "csc", "coo"):
+        return False
+    data = y.data
+    if data.size == 0 or data.dtype.kind not in "biuf":
+        return False
+    first = data[0]
+    if first == 0 or not np.isfinite(first) or first != np.trunc(first):
+        return False
+    return bool((data == first).all())
 
 
 def _describe(y: Any, name: str) -> str:
@@ -252,13 +301,127 @@ def _read_1d(yt: Any, yp: Any, n: int) -> Targets:
         and yp.dtype.kind == "U"
     ):
         yt, yp = _column(yt), _column(yp)
-        return _encode_sorted(yt, yp, n)
+        encoded = _encode_by_key(yt, yp, n)
+        return encoded if encoded is not None else _encode_sorted(yt, yp, n)
+    if isinstance(yt, np.ndarray) and isinstance(yp, np.ndarray):
+        values_t = _str_objects(yt) if yt.dtype == object else None
+        values_p = _str_objects(yp) if yp.dtype == object else None
+        if values_t is not None and values_p is not None:
+            return _encode_objects(_column(yt), _column(yp), values_t | values_p, n)
     classes = unique_labels(yt, yp)  # raises on a mix of strings and numbers
     yt = np.asarray(yt).reshape(-1)
     yp = np.asarray(yp).reshape(-1)
     codes_t = np.searchsorted(classes, yt)
     codes_p = np.searchsorted(classes, yp)
     return Targets("1d", codes_t, codes_p, classes, n)
+
+
+def _encode_objects(yt: np.ndarray, yp: np.ndarray, values: set, n: int) -> Targets:
+    """Strings in object arrays: a dict from label to code, no sorting of n values."""
+    classes = sorted(values)
+    code = {label: i for i, label in enumerate(classes)}.__getitem__
+    codes_t = np.fromiter(map(code, yt.tolist()), dtype=np.intp, count=n)
+    codes_p = np.fromiter(map(code, yp.tolist()), dtype=np.intp, count=n)
+    return Targets("1d", codes_t, codes_p, np.asarray(classes), n)
+
+
+#: Below this many samples, numpy string arrays are encoded by sorting.
+_MIN_KEYED = 4096
+_BUCKET_BITS = 18
+
+
+def _code_point_ranges(columns: list[np.ndarray], width: int) -> tuple[list, list]:
+    """Smallest and largest code point at each position (NUL past the end)."""
+    lo, hi = [None] * width, [0] * width
+    for points in columns:
+        for j in range(width):
+            if j < points.shape[1]:
+                col = points[:, j]
+                c_lo, c_hi = int(col.min()), int(col.max())
+            else:
+                c_lo = c_hi = 0
+            lo[j] = c_lo if lo[j] is None else min(lo[j], c_lo)
+            hi[j] = max(hi[j], c_hi)
+    return lo, hi
+
+
+def _string_keys(points: np.ndarray, strides: list[int], dtype: Any) -> np.ndarray:
+    """Mixed-radix key of each string, modulo 2**bits of ``dtype`` (wrapping)."""
+    key = np.zeros(points.shape[0], dtype=dtype)
+    for j, stride in enumerate(strides[: points.shape[1]]):
+        if stride:
+            key += points[:, j].astype(dtype, copy=False) * dtype(stride)
+    return key
+
+
+def _encode_by_key(yt: np.ndarray, yp: np.ndarray, n: int) -> Targets | None:
+    """Encode numpy string arrays in O(n), without sorting n strings.
+
+    Each string gets an exact integer key: its code points, minus the smallest
+    code point at that position, as the digits of a mixed-radix number (positions
+    holding one code point everywhere are skipped). Small key ranges index a
+    table directly; larger ones are spread over 2**18 buckets by Fibonacci
+    hashing, one string per bucket is looked up and every key is compared with
+    its bucket's key, so a collision is detected: then, or when the keys would
+    not fit in 64 bits, or for small ``n``, None is returned and the caller
+    sorts instead.
+    """
+    if n < _MIN_KEYED:
+        return None
+    pt = yt.view(np.uint32).reshape(n, -1)
+    pp = yp.view(np.uint32).reshape(n, -1)
+    width = max(pt.shape[1], pp.shape[1])
+    lo, hi = _code_point_ranges([pt, pp], width)
+    strides = [0] * width
+    offset = 0
+    total = 1
+    for j in range(width):
+        if hi[j] != lo[j]:
+            strides[j] = total
+            offset += lo[j] * total
+            total *= hi[j] - lo[j] + 1
+    if total >= 1 << 63:
+        return None
+    dtype = np.uint32 if total < 1 << 32 else np.uint64
+    bits = 32 if dtype is np.uint32 else 64
+    keys = []
+    for points in (pt, pp):
+        key = _string_keys(points, strides, dtype)
+        key -= dtype(offset % (1 << bits))  # exact: the true key is < 2**bits
+        keys.append(key)
+    size = 1 << _BUCKET_BITS
+    if total <= size:  # the key is its own bucket: no collision possible
+        buckets_tp = [key.astype(np.intp) for key in keys]
+        size = total
+    else:
+        mult = dtype(0x9E3779B9 if bits == 32 else 0x9E3779B97F4A7C15)
+        shift = dtype(bits - _BUCKET_BITS)
+        buckets_tp = [((key * mult) >> shift).astype(np.intp) for key in keys]
+    bucket_t, bucket_p = buckets_tp
+    where = np.full(size, -1, dtype=np.intp)  # one sample of each bucket
+    where[bucket_p] = np.arange(n, 2 * n)
+    where[bucket_t] = np.arange(n)
+    buckets = np.flatnonzero(where >= 0)
+    first = where[buckets]
+    from_t = first < n
+    if total > 1 << _BUCKET_BITS:
+        stored = np.where(
+            from_t, keys[0][np.minimum(first, n - 1)], keys[1][np.maximum(first - n, 0)]
+        )
+        bucket_key = np.zeros(size, dtype=dtype)
+        bucket_key[buckets] = stored
+        if not (
+            np.array_equal(bucket_key[bucket_t], keys[0])
+            and np.array_equal(bucket_key[bucket_p], keys[1])
+        ):
+            return None  # two labels share a bucket
+    labels = np.empty(buckets.shape[0], dtype=np.dtype(f"U{max(width, 1)}"))
+    labels[from_t] = yt[first[from_t]]
+    labels[~from_t] = yp[first[~from_t] - n]
+    order = np.argsort(labels, kind="stable")
+    rank = np.zeros(size, dtype=np.intp)
+    rank[buckets[order]] = np.arange(buckets.shape[0])
+    return Targets("1d", rank[bucket_t], rank[bucket_p], labels[order], n)
 
 
 def _encode_sorted(yt: np.ndarray, yp: np.ndarray, n: int) -> Targets:

@@ -1,0 +1,398 @@
+"""Input-kind benchmark (issue 7): every input kind vs scikit-learn, torchmetrics
+and the numpy floor, side by side in one run, with peak memory per case.
+
+Contenders per case (interleaved, median of repeated measurements):
+
+- ours: ``averaged_f1_score(y_true, y_pred, average=...)``;
+- sklearn: ``sklearn.metrics.f1_score`` with the same arguments;
+- torchmetrics (optional, benchmark only): ``multiclass_f1_score`` /
+  ``multilabel_f1_score`` from ``torchmetrics.functional.classification`` on CPU
+  tensors (``torch.from_numpy``, zero-copy, inside the timed call) with
+  ``validate_args=False``; n/a for strings, sparse input and ``average="samples"``
+  (not supported there); the column reads "absent" when torch is not installed;
+- numpy floor: the least numpy work that yields the counts of that input kind,
+  with no validation:
+
+  * integer labels: ``np.bincount(y_true * k + y_pred, minlength=k * k)``;
+  * string labels: ``np.unique(np.concatenate([y_true, y_pred]),
+    return_inverse=True)`` then the joint bincount of the codes (the textbook
+    numpy encoding; ours uses a cheaper one, so ours can beat it);
+  * multilabel dense (bool): ``np.count_nonzero(Y & P, axis=0)``,
+    ``np.count_nonzero(Y, axis=0)``, ``np.count_nonzero(P, axis=0)``
+    (``average="samples"`` adds the same three counts along ``axis=1``);
+  * multilabel CSR: ``np.bincount`` of the column indices of ``Y``, ``P`` and
+    ``Y.multiply(P)``.
+
+Peak memory is what ``tracemalloc`` sees allocated during one call (numpy reports
+its buffers to it); inputs are allocated before and not counted. torch's own
+allocator is invisible to tracemalloc, so its memory is n/a.
+
+A second table times the one-pass result object (``fbeta_summary``; and the
+classification report when the package provides one) against a single score.
+
+Run: ``python benchmarks/bench_inputs.py`` (``--quick`` for fewer repetitions,
+``--no-memory`` to skip the n = 1e7 memory case).
+"""
+
+from __future__ import annotations
+
+import argparse
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+from _timing import (
+    fmt_bytes,
+    fmt_ratio,
+    fmt_time,
+    interleaved,
+    machine,
+    peak_memory,
+    table,
+)
+from sklearn.metrics import f1_score
+
+import sklearn_macrof1
+from sklearn_macrof1 import averaged_f1_score, fbeta_summary
+
+try:  # benchmark-only optional dependency
+    import torch
+    from torchmetrics.functional.classification import (
+        multiclass_f1_score,
+        multilabel_f1_score,
+    )
+except ImportError:  # pragma: no cover - depends on the environment
+    torch = None
+
+WORDS = np.array(
+    ["cat", "dog", "bird", "fish", "horse", "cow", "sheep", "goat", "duck", "bee"]
+)
+
+
+@dataclass
+class Case:
+    name: str
+    ours: Callable[[], Any]
+    sklearn: Callable[[], Any]
+    floor: Callable[[], Any]
+    torch: Callable[[], Any] | None
+    target: str
+    check: Callable[[dict[str, float]], bool]
+
+
+def _noisy_copy(rng: np.random.Generator, y: np.ndarray, k: int) -> np.ndarray:
+    """Predictions: right 70% of the time, a random class otherwise."""
+    return np.where(rng.random(y.shape[0]) < 0.7, y, rng.integers(0, k, y.shape[0]))
+
+
+def _flip(rng: np.random.Generator, y: Any, rate: float) -> Any:
+    noise = rng.random(y.shape) < rate
+    return y ^ noise
+
+
+def integer_case(rng: np.random.Generator, n: int, k: int, target: str, check) -> Case:
+    y_true = rng.integers(0, k, n)
+    y_pred = _noisy_copy(rng, y_true, k)
+    torch_call = None
+    if torch is not None:
+
+        def torch_call() -> Any:
+            return multiclass_f1_score(
+                torch.from_numpy(y_pred),
+                torch.from_numpy(y_true),
+                num_classes=k,
+                average="macro",
+                validate_args=False,
+            )
+
+    return Case(
+        f"int labels n={n:.0e} k={k}",
+        lambda: averaged_f1_score(y_true, y_pred),
+        lambda: f1_score(y_true, y_pred, average="macro"),
+        lambda: np.bincount(y_true * k + y_pred, minlength=k * k),
+        torch_call,
+        target,
+        check,
+    )
+
+
+def string_case(rng: np.random.Generator, n: int, as_object: bool) -> Case:
+    k = WORDS.shape[0]
+    codes = rng.integers(0, k, n)
+    y_true = WORDS[codes]
+    y_pred = WORDS[_noisy_copy(rng, codes, k)]
+    if as_object:
+        y_true, y_pred = y_true.astype(object), y_pred.astype(object)
+
+    def floor() -> Any:
+        _, inverse = np.unique(np.concatenate([y_true, y_pred]), return_inverse=True)
+        return np.bincount(inverse[:n] * k + inverse[n:], minlength=k * k)
+
+    kind = "object array" if as_object else "numpy str array"
+    return Case(
+        f"str labels ({kind}) n={n:.0e} k={k}",
+        lambda: averaged_f1_score(y_true, y_pred),
+        lambda: f1_score(y_true, y_pred, average="macro"),
+        floor,
+        None,
+        ">=5x sklearn",
+        lambda t: t["sklearn"] / t["ours"] >= 5,
+    )
+
+
+def multilabel_dense_case(
+    rng: np.random.Generator, n: int, n_labels: int, average: str
+) -> Case:
+    y_true = rng.random((n, n_labels)) < 0.2
+    y_pred = _flip(rng, y_true, 0.1)
+
+    def floor() -> Any:
+        both = y_true & y_pred
+        out = [np.count_nonzero(a, axis=0) for a in (both, y_true, y_pred)]
+        if average == "samples":
+            out += [np.count_nonzero(a, axis=1) for a in (both, y_true, y_pred)]
+        return out
+
+    torch_call = None
+    if torch is not None and average != "samples":
+
+        def torch_call() -> Any:
+            return multilabel_f1_score(
+                torch.from_numpy(y_pred.view(np.uint8)),
+                torch.from_numpy(y_true.view(np.uint8)),
+                num_labels=n_labels,
+                average=average,
+                validate_args=False,
+            )
+
+    return Case(
+        f"multilabel dense bool n={n:.0e} L={n_labels} {average}",
+        lambda: averaged_f1_score(y_true, y_pred, average=average),
+        lambda: f1_score(y_true, y_pred, average=average),
+        floor,
+        torch_call,
+        ">=20x sklearn",
+        lambda t: t["sklearn"] / t["ours"] >= 20,
+    )
+
+
+def multilabel_csr_case(
+    n: int, n_labels: int, density: float, average: str, seed: int
+) -> Case:
+    y_true = sp.random(n, n_labels, density=density, format="csr", random_state=seed)
+    y_pred = sp.random(
+        n, n_labels, density=density, format="csr", random_state=seed + 1
+    )
+    y_pred = (
+        y_pred
+        + y_true.multiply(
+            sp.random(n, n_labels, density=0.5, format="csr", random_state=seed + 2)
+        )
+    ).tocsr()  # some overlap with y_true, so there are true positives
+    for y in (y_true, y_pred):
+        y.data[:] = 1
+    y_true, y_pred = y_true.astype(np.int64), y_pred.astype(np.int64)
+
+    def floor() -> Any:
+        return [
+            np.bincount(a.indices, minlength=n_labels)
+            for a in (y_true.multiply(y_pred).tocsr(), y_true, y_pred)
+        ]
+
+    return Case(
+        f"multilabel CSR n={n:.0e} L={n_labels} {density:.0%} {average}",
+        lambda: averaged_f1_score(y_true, y_pred, average=average),
+        lambda: f1_score(y_true, y_pred, average=average),
+        floor,
+        None,
+        ">=10x sklearn",
+        lambda t: t["sklearn"] / t["ours"] >= 10,
+    )
+
+
+def timing_table(cases: list[Case], repeats: int, memory: bool) -> str:
+    rows = []
+    for case in cases:
+        contenders = {"ours": case.ours, "sklearn": case.sklearn, "floor": case.floor}
+        if case.torch is not None:
+            contenders["torch"] = case.torch
+        times = interleaved(contenders, repeats=repeats, budget=0.05)
+        torch_time = times.get("torch")
+        if torch_time is None:
+            torch_cell = "absent" if torch is None else "n/a"
+        else:
+            torch_cell = fmt_time(torch_time)
+        peak_ours = peak_memory(case.ours) if memory else None
+        peak_sklearn = peak_memory(case.sklearn) if memory else None
+        rows.append(
+            [
+                case.name,
+                fmt_time(times["ours"]),
+                fmt_time(times["sklearn"]),
+                torch_cell,
+                fmt_time(times["floor"]),
+                fmt_ratio(times["sklearn"] / times["ours"]),
+                "-" if torch_time is None else fmt_ratio(torch_time / times["ours"]),
+                fmt_ratio(times["ours"] / times["floor"]),
+                fmt_bytes(peak_ours),
+                fmt_bytes(peak_sklearn),
+                case.target,
+                "yes" if case.check(times) else "no",
+            ]
+        )
+    header = [
+        "case",
+        "ours",
+        "sklearn",
+        "torchmetrics",
+        "numpy floor",
+        "sklearn/ours",
+        "torch/ours",
+        "ours/floor",
+        "peak mem ours",
+        "peak mem sklearn",
+        "target",
+        "met?",
+    ]
+    return table(header, rows)
+
+
+def summary_table(rng: np.random.Generator, repeats: int) -> str:
+    """The one-pass result object (and report) against a single score."""
+    report = getattr(sklearn_macrof1, "classification_report", None)
+    rows = []
+    for n in (10_000, 1_000_000):
+        k = 10
+        y_true = rng.integers(0, k, n)
+        y_pred = _noisy_copy(rng, y_true, k)
+        contenders = {
+            "score": lambda y_true=y_true, y_pred=y_pred: averaged_f1_score(
+                y_true, y_pred
+            ),
+            "summary": lambda y_true=y_true, y_pred=y_pred: fbeta_summary(
+                y_true, y_pred
+            ),
+        }
+        if report is not None:
+            contenders["report"] = lambda y_true=y_true, y_pred=y_pred: report(
+                y_true, y_pred
+            )
+        times = interleaved(contenders, repeats=repeats, budget=0.05)
+        ratio_summary = times["summary"] / times["score"]
+        ratio_report = times["report"] / times["score"] if report else None
+        met = ratio_summary <= 1.3 and (ratio_report is None or ratio_report <= 1.3)
+        rows.append(
+            [
+                f"int labels n={n:.0e} k={k}",
+                fmt_time(times["score"]),
+                fmt_time(times["summary"]),
+                fmt_time(times.get("report")) if report else "absent",
+                fmt_ratio(ratio_summary),
+                fmt_ratio(ratio_report),
+                "<=1.3x one score",
+                "yes" if met else "no",
+            ]
+        )
+    header = [
+        "case",
+        "averaged_f1_score",
+        "fbeta_summary",
+        "classification_report",
+        "summary/score",
+        "report/score",
+        "target",
+        "met?",
+    ]
+    return table(header, rows)
+
+
+def memory_table(n: int) -> str:
+    """Peak memory at large n: inputs plus at most one n-length temporary."""
+    rng = np.random.default_rng(1)
+    k = 10
+    rows = []
+    for dtype in (np.int64, np.int32):
+        y_true = rng.integers(0, k, n).astype(dtype)
+        y_pred = _noisy_copy(rng, y_true, k).astype(dtype)
+        inputs = y_true.nbytes + y_pred.nbytes
+        one_temp = n * np.dtype(np.intp).itemsize
+        peak = peak_memory(
+            lambda y_true=y_true, y_pred=y_pred: averaged_f1_score(y_true, y_pred)
+        )
+        rows.append(
+            [
+                f"int labels ({np.dtype(dtype).name}) n={n:.0e} k={k}",
+                fmt_bytes(inputs),
+                fmt_bytes(peak),
+                fmt_bytes(one_temp),
+                f"{peak / one_temp:.2f}",
+                "extra <= one n-length intp temporary",
+                "yes" if peak <= one_temp * 1.01 + (1 << 20) else "no",
+            ]
+        )
+    header = [
+        "case",
+        "inputs",
+        "peak extra (ours)",
+        "one n-length temp",
+        "peak/temp",
+        "target",
+        "met?",
+    ]
+    return table(header, rows)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer repetitions")
+    parser.add_argument("--no-memory", action="store_true", help="skip n = 1e7")
+    args = parser.parse_args()
+    warnings.simplefilter("ignore")
+    repeats = 3 if args.quick else 7
+    rng = np.random.default_rng(0)
+    print(machine())
+    if torch is None:
+        print("torchmetrics: absent (pip install torch torchmetrics to add it)")
+    else:
+        import torchmetrics
+
+        print(
+            f"torch {torch.__version__} (CPU, {torch.get_num_threads()} threads), "
+            f"torchmetrics {torchmetrics.__version__}"
+        )
+    cases = [
+        integer_case(
+            rng,
+            1_000_000,
+            10,
+            ">=30x sklearn, <=2x floor, < torch",
+            lambda t: (
+                t["sklearn"] / t["ours"] >= 30
+                and t["ours"] / t["floor"] <= 2
+                and ("torch" not in t or t["torch"] > t["ours"])
+            ),
+        ),
+        integer_case(
+            rng, 100, 3, ">=20x sklearn", lambda t: t["sklearn"] / t["ours"] >= 20
+        ),
+        string_case(rng, 1_000_000, as_object=False),
+        string_case(rng, 1_000_000, as_object=True),
+        multilabel_dense_case(rng, 100_000, 50, "macro"),
+        multilabel_dense_case(rng, 100_000, 50, "samples"),
+        multilabel_csr_case(100_000, 50, 0.05, "macro", seed=0),
+        multilabel_csr_case(100_000, 50, 0.05, "samples", seed=0),
+    ]
+    print()
+    print(timing_table(cases, repeats, memory=True))
+    print()
+    print(summary_table(rng, repeats))
+    if not args.no_memory:
+        print()
+        print(memory_table(10_000_000))
+
+
+if __name__ == "__main__":
+    main()
