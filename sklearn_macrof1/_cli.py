@@ -291,6 +291,8 @@ class Scored:
     input: dict[str, Any]
     names: list[str]
     options: dict[str, Any] = field(default_factory=dict)
+    #: labels as JSON values: numbers stay numbers (multilabel: the names)
+    json_labels: list[Any] | None = None
 
 
 def _split_list(text: str | None) -> list[str] | None:
@@ -490,7 +492,10 @@ def score_predictions(args: argparse.Namespace, stdin: Any = None) -> Scored:
     )
     described = data["input"]
     described["target_type"] = summary.target_type
-    return Scored(summary, report, described, label_names, _options(args, data))
+    json_labels = label_names if names is not None else _plain(summary.labels)
+    return Scored(
+        summary, report, described, label_names, _options(args, data), json_labels
+    )
 
 
 def score_matrix(args: argparse.Namespace, stdin: Any = None) -> Scored:
@@ -549,7 +554,9 @@ def score_matrix(args: argparse.Namespace, stdin: Any = None) -> Scored:
     described["target_type"] = summary.target_type
     data = {"labels": labels, "pos_label": pos_label}
     names = [str(x) for x in summary.labels.tolist()]
-    return Scored(summary, report, described, names, _options(args, data))
+    return Scored(
+        summary, report, described, names, _options(args, data), _plain(summary.labels)
+    )
 
 
 def _options(args: argparse.Namespace, data: dict[str, Any]) -> dict[str, Any]:
@@ -602,7 +609,7 @@ def result_dict(command: str, scored: Scored) -> dict[str, Any]:
             "predicted": _plain(pr),
         }
         for name, p, r, f, n, tp, pr in zip(
-            scored.names,
+            scored.json_labels if scored.json_labels is not None else scored.names,
             s.class_precision,
             s.class_recall,
             s.class_fbeta,

@@ -101,6 +101,8 @@ def test_paper_appendix_skewed_matrix():
     assert s["gap_closed_form"] == pytest.approx(s["gap"], abs=1e-12)
     assert s["gap_bound"] == 0.5
     assert doc["input"]["rows"] == "predicted"  # the paper's orientation by default
+    assert [c["label"] for c in doc["classes"]] == doc["confusion_matrix"]["labels"]
+    assert doc["confusion_matrix"]["matrix"] == [[100, 0], [10000, 100]]  # rows true
 
 
 def test_paper_appendix_balanced_matrix():
@@ -306,7 +308,7 @@ def test_label_files_and_stdin(tmp_path):
     ref = fbeta_summary([1, 2, 10, 2], [1, 10, 10, 2])
     assert doc["scores"]["averaged_fbeta"] == pytest.approx(ref.averaged_fbeta)
     # integer labels are ordered as numbers, not as strings
-    assert [c["label"] for c in doc["classes"]] == ["1", "2", "10"]
+    assert [c["label"] for c in doc["classes"]] == [1, 2, 10]
     from_stdin = cli_json(["score", str(t), "-"], "1\n10\n10\n2\n")
     assert from_stdin["scores"] == doc["scores"]
     assert from_stdin["input"]["sources"] == [str(t), "-"]
