@@ -956,6 +956,7 @@ def build_parser() -> argparse.ArgumentParser:
         "ranked by both macro F1s.",
     )
     _add_output_options(ex)
+    ex.set_defaults(subparser=ex)
 
     sc = sub.add_parser(
         "score",
@@ -996,6 +997,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_score_options(sc, samples=True)
     _add_output_options(sc)
+    sc.set_defaults(subparser=sc)
 
     mx = sub.add_parser(
         "matrix",
@@ -1024,6 +1026,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_score_options(mx, samples=False)
     _add_output_options(mx)
+    mx.set_defaults(subparser=mx)
     return parser
 
 
@@ -1031,8 +1034,7 @@ def check_usage(parser: argparse.ArgumentParser, args: argparse.Namespace) -> No
     """Argument combinations argparse cannot express (exit status 2)."""
 
     def fail(message: str) -> None:
-        sub = parser._subparsers._group_actions[0].choices[args.command]  # type: ignore[union-attr]
-        sub.error(message)
+        args.subparser.error(message)  # usage and exit status 2
 
     if args.command == "score":
         args.true = args.true or []
