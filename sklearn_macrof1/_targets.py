@@ -279,6 +279,9 @@ def _read_multilabel(yt: Any, yp: Any, n: int) -> Targets:
 
 def _indicator(y: Any) -> Any:
     if sp.issparse(y):
+        if y.format == "csr" and _is_fast_indicator(y):  # no stored zeros
+            data = np.ones(y.data.shape[0], dtype=bool)
+            return sp.csr_matrix((data, y.indices, y.indptr), shape=y.shape)
         y = sp.csr_matrix(y, copy=True)
         y.eliminate_zeros()
         y.data = np.ones_like(y.data, dtype=bool)
@@ -438,8 +441,23 @@ def _read_numeric(yt: np.ndarray, yp: np.ndarray, n: int) -> Targets:
         yp = yp.view(np.uint8)
     lo = min(yt.min(), yp.min())
     hi = max(yt.max(), yp.max())
+    limit = max(MAX_JOINT_CELLS, 4 * n)
+    if (
+        lo >= 0
+        and yt.dtype.kind in "biu"
+        and yp.dtype.kind in "biu"
+        and (int(hi) + 1) ** 2 <= limit
+    ):
+        # Small non-negative integers are their own codes: no shifted copies
+        # (codes below the smallest label are absent classes, dropped later).
+        if yt.dtype == np.uint64:
+            yt = yt.view(np.int64)
+        if yp.dtype == np.uint64:
+            yp = yp.view(np.int64)
+        code_labels = np.arange(int(hi) + 1, dtype=np.int64).astype(label_dtype)
+        return Targets("1d", yt, yp, code_labels, n)
     span = int(hi) - int(lo) + 1
-    if span * span > max(MAX_JOINT_CELLS, 4 * n):
+    if span * span > limit:
         classes, inverse = np.unique(np.concatenate([yt, yp]), return_inverse=True)
         inverse = inverse.reshape(-1)
         return Targets("1d", inverse[:n], inverse[n:], classes.astype(label_dtype), n)
