@@ -81,6 +81,26 @@ def _multilabel_columns(labels: Any, n_columns: int) -> np.ndarray:
     return columns
 
 
+def _naming_targets(exc: Exception) -> Exception:
+    """``exc`` with a message naming y_true / y_pred (same type, for parity).
+
+    Errors raised by scikit-learn's helpers (``unique_labels``, ``type_of_target``,
+    sorting mixed objects) do not always name the arguments at fault.
+    """
+    message = str(exc)
+    if "y_true" in message or "y_pred" in message:
+        return exc
+    try:
+        return type(exc)(
+            "y_true and y_pred cannot be scored together: "
+            f"{message.rstrip('.')}. Labels must be of one kind (all strings or "
+            "all numbers, not bytes), as 1-D arrays or as 0/1 indicator "
+            "matrices for multilabel targets."
+        )
+    except Exception:  # pragma: no cover - exotic exception signature
+        return exc
+
+
 def prepare(
     y_true: Any,
     y_pred: Any,
@@ -112,7 +132,13 @@ def prepare(
             samplewise=samplewise,
             caller=caller,
         )
-    targets = read_targets(y_true, y_pred)
+    try:
+        targets = read_targets(y_true, y_pred)
+    except (TypeError, ValueError) as exc:
+        renamed = _naming_targets(exc)
+        if renamed is exc:
+            raise
+        raise renamed from exc
     weights = check_sample_weight(sample_weight, targets.n_samples)
     columns = None
     if targets.kind == "multilabel-indicator" and labels is not None:

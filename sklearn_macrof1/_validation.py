@@ -94,8 +94,11 @@ def is_array_like(value: Any) -> bool:
 
 
 def check_array_like(value: Any, *, name: str, caller: str, sparse: bool) -> None:
-    """Reject scalars and other non-sequences for a data argument."""
-    if value is None or not is_array_like(value):
+    """Reject scalars and other non-sequences (and, unless ``sparse``, sparse
+    matrices) for a data argument, as scikit-learn's parameter validation does."""
+    if value is None or not is_array_like(value) or (
+        not sparse and hasattr(value, "toarray")  # a scipy sparse matrix
+    ):
         accepted = "an array-like or a sparse matrix" if sparse else "an array-like"
         raise InvalidParameterError(
             f"The '{name}' parameter of {caller} must be {accepted}. " + _got(value)
@@ -120,12 +123,19 @@ def check_sample_weight(sample_weight: Any, n_samples: int) -> np.ndarray | None
             "sample_weight must be a dense 1-D array of numbers; got a sparse matrix."
         )
     try:
-        weights = np.asarray(sample_weight, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
+        raw = np.asarray(sample_weight)
+    except ValueError as exc:  # ragged nested sequences
         raise ValueError(
-            "sample_weight must be a 1-D array of numbers (int or float); got "
-            f"values of type {np.asarray(sample_weight).dtype}."
+            "sample_weight must be a 1-D array of numbers (int or float), one per "
+            "sample; got a ragged sequence."
         ) from exc
+    if raw.dtype.kind not in "biuf":  # as sklearn: no strings, objects, complex
+        raise TypeError(
+            "sample_weight must be a 1-D array of numbers (int or float); got "
+            f"values of dtype {raw.dtype} (convert them with np.asarray(..., "
+            "dtype=float) if they are numbers)."
+        )
+    weights = raw.astype(np.float64, copy=False)
     if weights.ndim != 1:
         raise ValueError(
             "sample_weight must be a 1-D array or a scalar; got an array of shape "
