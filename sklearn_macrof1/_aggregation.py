@@ -144,20 +144,36 @@ def nan_average(values: np.ndarray, weights: np.ndarray | None = None) -> float:
     values = np.asarray(values, dtype=np.float64)
     if values.shape[0] == 0:
         return math.nan
-    defined = ~np.isnan(values)
-    if not defined.any():
-        return math.nan
-    if not defined.all():
-        values = values[defined]
-        if weights is not None:
-            weights = np.asarray(weights)[defined]
+    if math.isnan(values.sum()):  # one cheap test; look for nan entries only then
+        defined = ~np.isnan(values)
+        if not defined.any():
+            return math.nan
+        if not defined.all():
+            values = values[defined]
+            if weights is not None:
+                weights = np.asarray(weights)[defined]
     if weights is None:
-        return float(np.mean(values))
+        return float(values.sum() / values.shape[0])  # exactly what np.mean does
     weights = np.asarray(weights, dtype=np.float64)
     total = weights.sum()
     if total == 0:
-        return float(np.mean(values))
+        return float(values.sum() / values.shape[0])
     return float(np.multiply(values, weights).sum() / total)
+
+
+def _harmonic_fbeta_float(p: float, r: float, beta: float) -> float:
+    """:func:`harmonic_fbeta` of two floats, the same IEEE operations in Python."""
+    if beta == 0:
+        return float(p)
+    if math.isinf(beta):
+        return float(r)
+    if math.isnan(p) or math.isnan(r):
+        return math.nan
+    beta2 = beta * beta
+    denominator = beta2 * p + r
+    if denominator == 0:
+        return 0.0
+    return float((1 + beta2) * p * r / denominator)
 
 
 def harmonic_fbeta(precision: Any, recall: Any, beta: float) -> Any:
@@ -166,6 +182,8 @@ def harmonic_fbeta(precision: Any, recall: Any, beta: float) -> Any:
     0 where P = R = 0; P for beta = 0; R for beta = inf; nan where P or R is nan.
     Works on floats and arrays alike.
     """
+    if isinstance(precision, float) and isinstance(recall, float):
+        return _harmonic_fbeta_float(precision, recall, beta)
     p = np.asarray(precision, dtype=np.float64)
     r = np.asarray(recall, dtype=np.float64)
     if beta == 0:
