@@ -35,8 +35,11 @@ def gap_closed_form(precision: Any, recall: Any) -> float:
         gap = 1 / (n * sum_x (P_x + R_x))
               * sum_{x, y} (P_x R_y - P_y R_x)**2 / ((P_x + R_x) (P_y + R_y)),
 
-    both sums over the classes with ``P + R > 0``. It is zero exactly when every
-    class has ``P_i == R_i`` (Theorem, part 2).
+    both sums over the classes with ``P + R > 0``. It is zero exactly when
+    ``P_x R_y == P_y R_x`` for all those pairs; when every class has
+    ``P_i, R_i > 0`` (the paper's setting), exactly when every class has
+    ``P_i == R_i`` (Theorem, part 2). A class with no true positive has
+    ``P = R = 0`` (``zero_division=0``) and drops out of both sums.
 
     Parameters
     ----------
@@ -49,10 +52,10 @@ def gap_closed_form(precision: Any, recall: Any) -> float:
 
     Examples
     --------
-    The paper's Table 1 (two classes, P = (1, 0.0099), R = (0.0099, 1)):
+    The paper's Table 1 (two classes, P = (0.0099, 1), R = (1, 0.0099)):
 
     >>> from sklearn_macrof1 import gap_closed_form
-    >>> round(gap_closed_form([100 / 100, 100 / 10100], [100 / 10100, 100 / 100]), 6)
+    >>> round(gap_closed_form([100 / 10100, 100 / 100], [100 / 100, 100 / 10100]), 6)
     0.485343
     """
     p = _as_rates(precision, "precision")
@@ -76,7 +79,9 @@ def gap_closed_form(precision: Any, recall: Any) -> float:
             r[start : start + block, None],
             s[start : start + block, None],
         )
-        total += float(np.sum((px * r - p * rx) ** 2 / (sx * s)))
+        a = px * r - p * rx
+        # (a / sx) * (a / s) rather than a**2 / (sx * s): no underflow to 0/0
+        total += float(np.sum((a / sx) * (a / s)))
     return total / (n * float(s.sum()))
 
 
