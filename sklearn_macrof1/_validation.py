@@ -96,8 +96,12 @@ def is_array_like(value: Any) -> bool:
 def check_array_like(value: Any, *, name: str, caller: str, sparse: bool) -> None:
     """Reject scalars and other non-sequences (and, unless ``sparse``, sparse
     matrices) for a data argument, as scikit-learn's parameter validation does."""
-    if value is None or not is_array_like(value) or (
-        not sparse and hasattr(value, "toarray")  # a scipy sparse matrix
+    if (
+        value is None
+        or not is_array_like(value)
+        or (
+            not sparse and hasattr(value, "toarray")  # a scipy sparse matrix
+        )
     ):
         accepted = "an array-like or a sparse matrix" if sparse else "an array-like"
         raise InvalidParameterError(

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import math
 import warnings
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
@@ -61,7 +62,7 @@ def outcome(func: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple:
         warnings.simplefilter("always")
         try:
             value = func(*args, **kwargs)
-        except Exception as exc:  # noqa: BLE001 - the outcome is the point
+        except Exception as exc:
             return ("raise", type(exc), str(exc))
     categories = {w.category for w in caught if w.category in COMPARED_WARNINGS}
     return ("ok", value, categories)
@@ -131,7 +132,8 @@ def assert_same_outcome(ours: tuple, theirs: tuple, *, atol: float = 1e-12) -> N
         )
         return
     assert ours[0] == "ok", (
-        f"we raised {ours[1].__name__}({ours[2]!r}); scikit-learn returned {theirs[1]!r}"
+        f"we raised {ours[1].__name__}({ours[2]!r}); "
+        f"scikit-learn returned {theirs[1]!r}"
     )
     assert_same_value(ours[1], theirs[1], atol=atol)
     assert ours[2] == theirs[2], f"warnings: ours {ours[2]}, scikit-learn {theirs[2]}"

@@ -27,7 +27,9 @@ from sklearn_macrof1 import (
     supremum_confusion_matrix,
 )
 
-pytestmark = pytest.mark.filterwarnings("ignore::sklearn.exceptions.UndefinedMetricWarning")
+pytestmark = pytest.mark.filterwarnings(
+    "ignore::sklearn.exceptions.UndefinedMetricWarning"
+)
 
 TABLE_1 = [[100, 10000], [0, 100]]  # rows are predictions (the paper's orientation)
 TABLE_2 = [[100, 5000], [5000, 100]]
@@ -78,13 +80,17 @@ def test_table_2():
 
 
 def count_matrices(min_classes=2, max_classes=6, max_count=30):
-    return st.integers(min_classes, max_classes).flatmap(
-        lambda k: hnp.arrays(
-            np.int64,
-            (k, k),
-            elements=st.one_of(st.just(0), st.integers(0, max_count)),
+    return (
+        st.integers(min_classes, max_classes)
+        .flatmap(
+            lambda k: hnp.arrays(
+                np.int64,
+                (k, k),
+                elements=st.one_of(st.just(0), st.integers(0, max_count)),
+            )
         )
-    ).filter(lambda m: m.sum() > 0)
+        .filter(lambda m: m.sum() > 0)
+    )
 
 
 ZERO_DIVISIONS = st.sampled_from(["warn", 0, 1])
@@ -109,9 +115,10 @@ def test_f_of_averages_never_below_averaged_f(m, zero_division, beta, average):
     assert ours_f_of_avg >= ours_avg_f - 1e-12
     # also with labels absent from the data (empty classes)
     kw["labels"] = [*range(m.shape[0]), m.shape[0] + 3]
-    assert fbeta_of_averages_score(y_true, y_pred, **kw) >= averaged_fbeta_score(
-        y_true, y_pred, **kw
-    ) - 1e-12
+    assert (
+        fbeta_of_averages_score(y_true, y_pred, **kw)
+        >= averaged_fbeta_score(y_true, y_pred, **kw) - 1e-12
+    )
 
 
 @settings(max_examples=max(10, settings.default.max_examples * 2 // 3))
@@ -120,7 +127,9 @@ def test_f_of_averages_never_below_averaged_f(m, zero_division, beta, average):
         lambda n: st.tuples(
             hnp.arrays(bool, (n, 4)),
             hnp.arrays(bool, (n, 4)),
-            st.one_of(st.none(), hnp.arrays(np.int64, (n,), elements=st.integers(1, 4))),
+            st.one_of(
+                st.none(), hnp.arrays(np.int64, (n,), elements=st.integers(1, 4))
+            ),
         )
     ),
     ZERO_DIVISIONS,
@@ -165,9 +174,7 @@ def test_gap_zero_exactly_when_precision_equals_recall(m, symmetrise):
 def test_gap_zero_exactly_when_lemma_terms_vanish(m, zero_division):
     """In general (classes with tp = 0 allowed) the Lemma gives the exact
     condition: P_x R_y = P_y R_x for every pair of classes with P + R > 0."""
-    s = fbeta_summary_from_confusion_matrix(
-        m, rows="true", zero_division=zero_division
-    )
+    s = fbeta_summary_from_confusion_matrix(m, rows="true", zero_division=zero_division)
     p, r = s.class_precision, s.class_recall
     keep = p + r > 0
     p, r = p[keep], r[keep]
@@ -178,8 +185,9 @@ def test_gap_zero_exactly_when_lemma_terms_vanish(m, zero_division):
 def test_gap_zero_although_precision_differs_from_recall():
     """A class with tp = 0 (P = R = 0) drops out of the Lemma: one class left,
     no gap, although that class has P = 1 and R = 0.5."""
-    s = fbeta_summary_from_confusion_matrix([[1, 1], [0, 0]], rows="true",
-                                            zero_division=0)
+    s = fbeta_summary_from_confusion_matrix(
+        [[1, 1], [0, 0]], rows="true", zero_division=0
+    )
     np.testing.assert_allclose(s.class_precision, [1.0, 0.0])
     np.testing.assert_allclose(s.class_recall, [0.5, 0.0])
     assert s.gap == pytest.approx(0.0, abs=1e-15)
@@ -198,9 +206,7 @@ def test_gap_zero_with_equal_precision_and_recall_but_imbalance():
 
 @given(count_matrices(max_classes=8), st.sampled_from([0, 1, "warn"]))
 def test_closed_form_gap_equals_direct_difference(m, zero_division):
-    s = fbeta_summary_from_confusion_matrix(
-        m, rows="true", zero_division=zero_division
-    )
+    s = fbeta_summary_from_confusion_matrix(m, rows="true", zero_division=zero_division)
     direct = s.fbeta_of_averages - s.averaged_fbeta
     assert gap_closed_form(s.class_precision, s.class_recall) == pytest.approx(
         direct, abs=1e-12
@@ -247,15 +253,14 @@ def test_supremum_approached_by_the_papers_matrices(n):
         assert s.gap < bound
         assert s.gap_closed_form == pytest.approx(s.gap, abs=1e-12)
         gaps.append(s.gap)
-    assert all(a < b for a, b in zip(gaps, gaps[1:]))  # increasing in z
+    # increasing in z
+    assert all(a < b for a, b in zip(gaps[:-1], gaps[1:], strict=True))
     assert bound - gaps[-1] < 1e-5  # and arbitrarily close
 
 
 @given(count_matrices(max_classes=7, max_count=1000), ZERO_DIVISIONS)
 def test_supremum_never_exceeded(m, zero_division):
-    s = fbeta_summary_from_confusion_matrix(
-        m, rows="true", zero_division=zero_division
-    )
+    s = fbeta_summary_from_confusion_matrix(m, rows="true", zero_division=zero_division)
     assert s.gap < gap_supremum(m.shape[0])
     assert s.gap < s.gap_bound + 1e-15
 
@@ -303,7 +308,9 @@ def test_confusion_matrix_orientation_matters():
     true_rows = fbeta_summary_from_confusion_matrix(TABLE_1, rows="true")
     np.testing.assert_allclose(pred_rows.class_precision, true_rows.class_recall)
     y_true, y_pred = labels_from_predicted_rows(TABLE_1)
-    np.testing.assert_array_equal(confusion_matrix(y_true, y_pred), np.transpose(TABLE_1))
+    np.testing.assert_array_equal(
+        confusion_matrix(y_true, y_pred), np.transpose(TABLE_1)
+    )
 
 
 def test_warn_behaves_like_zero_for_the_invariant():

@@ -278,36 +278,96 @@ EDGE_CASES = [
     # weights: all zero, negative, mixed
     ([0, 1, 2, 1], [0, 1, 1, 1], {"sample_weight": [0, 0, 0, 0]}),
     ([0, 1, 2, 1], [0, 1, 1, 1], {"sample_weight": [1, -1, 2, 0.5]}),
-    ([0, 1, 2, 1], [0, 1, 1, 1], {"sample_weight": [1, -1, 2, -2], "average": "weighted"}),
+    (
+        [0, 1, 2, 1],
+        [0, 1, 1, 1],
+        {"sample_weight": [1, -1, 2, -2], "average": "weighted"},
+    ),
     ([0, 1], [0, 1], {"sample_weight": [1, -1], "average": "weighted"}),
     ([0, 1, 0], [1, 1, 0], {"sample_weight": 2.0}),
     # pandas dtypes
     (pd.Series([0, 1, 2], dtype="Int64"), pd.Series([0, 2, 2], dtype="Int64"), {}),
-    (pd.Series([0, 1, 1], dtype="Int64"), pd.Series([0, 1, 0], dtype="Int64"), {"average": "binary"}),
-    (pd.Series([True, False], dtype="boolean"), pd.Series([True, True], dtype="boolean"), {"average": "binary"}),
-    (pd.Series(["a", "b", "c"], dtype="string"), pd.Series(["a", "b", "b"], dtype="string"), {}),
-    (pd.Series(["a", "b", "c"], dtype="category"), pd.Series(["a", "b", "b"], dtype="category"), {}),
-    (pd.Series([0, 1, 2], dtype="category"), pd.Series([0, 2, 2], dtype="category"), {}),
-    (pd.Series([0.0, 1.0, 2.0], dtype="Float64"), pd.Series([0.0, 1.0, 1.0], dtype="Float64"), {}),
-    (pd.Series([1, 2, 3], index=[10, 11, 12]), pd.Series([1, 2, 2], index=[0, 1, 2]), {}),
+    (
+        pd.Series([0, 1, 1], dtype="Int64"),
+        pd.Series([0, 1, 0], dtype="Int64"),
+        {"average": "binary"},
+    ),
+    (
+        pd.Series([True, False], dtype="boolean"),
+        pd.Series([True, True], dtype="boolean"),
+        {"average": "binary"},
+    ),
+    (
+        pd.Series(["a", "b", "c"], dtype="string"),
+        pd.Series(["a", "b", "b"], dtype="string"),
+        {},
+    ),
+    (
+        pd.Series(["a", "b", "c"], dtype="category"),
+        pd.Series(["a", "b", "b"], dtype="category"),
+        {},
+    ),
+    (
+        pd.Series([0, 1, 2], dtype="category"),
+        pd.Series([0, 2, 2], dtype="category"),
+        {},
+    ),
+    (
+        pd.Series([0.0, 1.0, 2.0], dtype="Float64"),
+        pd.Series([0.0, 1.0, 1.0], dtype="Float64"),
+        {},
+    ),
+    (
+        pd.Series([1, 2, 3], index=[10, 11, 12]),
+        pd.Series([1, 2, 2], index=[0, 1, 2]),
+        {},
+    ),
     (pd.DataFrame({"y": [0, 1, 2]}), pd.DataFrame({"y": [0, 1, 1]}), {}),
     # object arrays: strings, ints, mixes
-    (np.array(["a", "b", "a"], dtype=object), ["a", "b", "b"], {"average": "binary", "pos_label": "a"}),
+    (
+        np.array(["a", "b", "a"], dtype=object),
+        ["a", "b", "b"],
+        {"average": "binary", "pos_label": "a"},
+    ),
     (np.array([0, 1, 2], dtype=object), np.array([0, 1, 1], dtype=object), {}),
     (np.array([0, 1, 1], dtype=object), np.array([0, 1, 1]), {"average": "binary"}),
     (np.array(["a", 1], dtype=object), np.array(["a", 1], dtype=object), {}),
     # large or negative integers, unsigned and small dtypes
     ([10**12, 3, 10**12], [3, 3, 10**12], {"average": "macro"}),
     (np.array([-5, 3, 7], dtype=np.int8), np.array([3, 3, -5], dtype=np.int8), {}),
-    (np.array([0, 200, 255], dtype=np.uint8), np.array([0, 255, 200], dtype=np.uint8), {}),
+    (
+        np.array([0, 200, 255], dtype=np.uint8),
+        np.array([0, 255, 200], dtype=np.uint8),
+        {},
+    ),
     (np.array([0, 1, 2], dtype=np.uint64), np.array([0, 1, 1], dtype=np.int64), {}),
     # multilabel
     (np.array([[1, 0], [0, 1]]), np.array([[0, 0], [0, 0]]), {"average": "samples"}),
-    (np.array([[1, 0], [0, 1]]), np.array([[1, 0], [0, 1]]), {"average": "samples", "sample_weight": [0, 0]}),
-    (np.array([[1, 0, 1], [0, 1, 1]]), np.array([[1, 1, 0], [0, 1, 1]]), {"labels": [2, 0], "average": "samples"}),
-    (np.array([[1, 0, 1], [0, 1, 1]]), np.array([[1, 1, 0], [0, 1, 1]]), {"labels": [2, 2], "average": None}),
-    (np.array([[1, 0, 1], [0, 1, 1]]), np.array([[1, 1, 0], [0, 1, 1]]), {"labels": [], "average": "samples"}),
-    (np.array([[1, 0, 1], [0, 1, 1]]), np.array([[1, 1, 0], [0, 1, 1]]), {"labels": [0.0, 1.0], "average": None}),
+    (
+        np.array([[1, 0], [0, 1]]),
+        np.array([[1, 0], [0, 1]]),
+        {"average": "samples", "sample_weight": [0, 0]},
+    ),
+    (
+        np.array([[1, 0, 1], [0, 1, 1]]),
+        np.array([[1, 1, 0], [0, 1, 1]]),
+        {"labels": [2, 0], "average": "samples"},
+    ),
+    (
+        np.array([[1, 0, 1], [0, 1, 1]]),
+        np.array([[1, 1, 0], [0, 1, 1]]),
+        {"labels": [2, 2], "average": None},
+    ),
+    (
+        np.array([[1, 0, 1], [0, 1, 1]]),
+        np.array([[1, 1, 0], [0, 1, 1]]),
+        {"labels": [], "average": "samples"},
+    ),
+    (
+        np.array([[1, 0, 1], [0, 1, 1]]),
+        np.array([[1, 1, 0], [0, 1, 1]]),
+        {"labels": [0.0, 1.0], "average": None},
+    ),
     (np.array([[2, 0], [0, 1]]), np.array([[1, 0], [0, 1]]), {"average": "macro"}),
     (np.array([[0, 0], [0, 0]]), np.array([[0, 0], [0, 0]]), {"average": "micro"}),
     (np.array([[0, 0], [0, 0]]), np.array([[0, 0], [0, 0]]), {"average": "samples"}),
@@ -324,15 +384,13 @@ def test_edge_case_parity(case, zero_division, beta):
 
 def test_precision_and_recall_recoverable_at_beta_limits():
     """beta = 0 gives averaged precision, beta = inf averaged recall (both scores)."""
-    y_true, y_pred = [0, 1, 2, 2, 1], [0, 2, 2, 2, 0]
+    y_true, y_pred = [0, 1, 2, 2, 1], [0, 2, 2, 2, 1]
     for average in ["micro", "macro", "weighted"]:
         p = precision_score(y_true, y_pred, average=average)
         r = recall_score(y_true, y_pred, average=average)
         assert fbeta_of_averages_score(y_true, y_pred, beta=0, average=average) == p
         assert averaged_fbeta_score(y_true, y_pred, beta=0, average=average) == p
-        assert fbeta_of_averages_score(
-            y_true, y_pred, beta=math.inf, average=average
-        ) == r
-        assert averaged_fbeta_score(
-            y_true, y_pred, beta=math.inf, average=average
-        ) == r
+        assert (
+            fbeta_of_averages_score(y_true, y_pred, beta=math.inf, average=average) == r
+        )
+        assert averaged_fbeta_score(y_true, y_pred, beta=math.inf, average=average) == r

@@ -1,0 +1,194 @@
+"""FBetaSummary: every field against scikit-learn, serialisation, the paper's
+figures (gap_bound, gap_closed_form) and its text form."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+from sklearn.metrics import (
+    confusion_matrix,
+    f1_score,
+    fbeta_score,
+    precision_recall_fscore_support,
+    precision_score,
+    recall_score,
+)
+
+from sklearn_macrof1 import (
+    FBetaSummary,
+    fbeta_summary,
+    fbeta_summary_from_confusion_matrix,
+    gap_closed_form,
+    gap_supremum,
+)
+
+Y_TRUE = ["cat", "dog", "dog", "eel", "cat", "eel", "eel", "dog", "cat", "cat"]
+Y_PRED = ["cat", "cat", "dog", "eel", "cat", "dog", "cat", "dog", "eel", "cat"]
+WEIGHT = [1.0, 2.0, 0.5, 1.0, 3.0, 1.0, 0.25, 1.0, 2.0, 1.0]
+
+
+def _fbeta(p, r, beta):
+    b2 = beta * beta
+    return 0.0 if p == r == 0 else (1 + b2) * p * r / (b2 * p + r)
+
+
+@pytest.mark.parametrize("average", ["macro", "micro", "weighted"])
+@pytest.mark.parametrize("beta", [0.5, 1.0, 2.0])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_every_field_against_sklearn(average, beta, weighted):
+    sw = WEIGHT if weighted else None
+    s = fbeta_summary(Y_TRUE, Y_PRED, beta=beta, average=average, sample_weight=sw)
+    assert isinstance(s, FBetaSummary)
+    kw = {"average": average, "sample_weight": sw}
+    p = precision_score(Y_TRUE, Y_PRED, **kw)
+    r = recall_score(Y_TRUE, Y_PRED, **kw)
+    assert s.precision == pytest.approx(p, abs=1e-12)
+    assert s.recall == pytest.approx(r, abs=1e-12)
+    assert s.averaged_fbeta == pytest.approx(
+        fbeta_score(Y_TRUE, Y_PRED, beta=beta, **kw), abs=1e-12
+    )
+    assert s.fbeta_of_averages == pytest.approx(_fbeta(p, r, beta), abs=1e-12)
+    assert s.gap == pytest.approx(s.fbeta_of_averages - s.averaged_fbeta, abs=1e-15)
+    assert s.average == average and s.beta == beta
+    assert s.target_type == "multiclass"
+    # per-class figures: sklearn's average=None
+    cp, cr, cf, support = precision_recall_fscore_support(
+        Y_TRUE, Y_PRED, beta=beta, average=None, sample_weight=sw
+    )
+    np.testing.assert_array_equal(s.labels, ["cat", "dog", "eel"])
+    np.testing.assert_array_equal(s.classes, ["cat", "dog", "eel"])
+    np.testing.assert_allclose(s.class_precision, cp, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(s.class_recall, cr, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(s.class_fbeta, cf, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(s.support, support, rtol=0, atol=1e-12)
+    m = confusion_matrix(Y_TRUE, Y_PRED, sample_weight=sw)
+    np.testing.assert_allclose(s.confusion_matrix, m, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(s.true_positives, np.diag(m), atol=1e-12)
+    np.testing.assert_allclose(s.predicted, m.sum(axis=0), atol=1e-12)
+    assert s.n_classes == 3
+
+
+def test_average_none_fields():
+    s = fbeta_summary(
+        Y_TRUE, Y_PRED, average=None, labels=["eel", "cat", "fox"], zero_division=0
+    )
+    p, r, f, support = precision_recall_fscore_support(
+        Y_TRUE, Y_PRED, average=None, labels=["eel", "cat", "fox"], zero_division=0
+    )
+    np.testing.assert_array_equal(s.labels, ["eel", "cat", "fox"])
+    np.testing.assert_allclose(s.precision, p)
+    np.testing.assert_allclose(s.recall, r)
+    np.testing.assert_allclose(s.averaged_fbeta, f)
+    np.testing.assert_allclose(s.fbeta_of_averages, f)  # they coincide per class
+    np.testing.assert_allclose(s.gap, 0.0, atol=1e-15)
+    np.testing.assert_array_equal(s.support, support)
+
+
+def test_binary_fields():
+    y_true, y_pred = [0, 1, 1, 0, 1], [0, 1, 0, 1, 1]
+    s = fbeta_summary(y_true, y_pred, average="binary")
+    assert s.target_type == "binary"
+    np.testing.assert_array_equal(s.labels, [1])
+    assert s.averaged_fbeta == pytest.approx(f1_score(y_true, y_pred))
+    assert s.fbeta_of_averages == pytest.approx(f1_score(y_true, y_pred))
+
+
+def test_multilabel_samples_fields():
+    y_true = np.array([[1, 0, 1], [0, 1, 0], [1, 1, 0]])
+    y_pred = np.array([[1, 1, 0], [0, 1, 0], [0, 1, 1]])
+    s = fbeta_summary(y_true, y_pred, average="samples")
+    assert s.target_type == "multilabel-indicator"
+    assert s.confusion_matrix is None
+    assert s.averaged_fbeta == pytest.approx(
+        f1_score(y_true, y_pred, average="samples")
+    )
+    p = precision_score(y_true, y_pred, average="samples")
+    r = recall_score(y_true, y_pred, average="samples")
+    assert s.fbeta_of_averages == pytest.approx(2 * p * r / (p + r))
+    # per-class figures are still per label (columns)
+    cp = precision_score(y_true, y_pred, average=None)
+    np.testing.assert_allclose(s.class_precision, cp)
+    np.testing.assert_array_equal(s.labels, [0, 1, 2])
+
+
+@pytest.mark.parametrize("average", ["macro", "micro", "weighted", None, "binary"])
+@pytest.mark.parametrize("zero_division", ["warn", 0, 1, np.nan])
+def test_to_dict_is_json_serialisable(average, zero_division):
+    y_true, y_pred = [0, 1, 1, 0, 1, 1], [0, 1, 0, 0, 0, 0]
+    s = fbeta_summary(y_true, y_pred, average=average, zero_division=zero_division)
+    d = s.to_dict()
+    text = json.dumps(d)  # no numpy scalars or arrays left
+    back = json.loads(text.replace("NaN", "null"))
+    assert set(d) >= {
+        "averaged_fbeta",
+        "fbeta_of_averages",
+        "gap",
+        "precision",
+        "recall",
+        "labels",
+        "class_precision",
+        "class_recall",
+        "class_fbeta",
+        "support",
+        "n_classes",
+        "gap_bound",
+        "gap_closed_form",
+        "confusion_matrix",
+    }
+    assert back["n_classes"] == s.n_classes
+    if average is not None:
+        assert d["averaged_fbeta"] == pytest.approx(s.averaged_fbeta, nan_ok=True)
+    assert d["labels"] == s.labels.tolist()
+
+
+def test_to_dict_with_string_labels():
+    d = fbeta_summary(Y_TRUE, Y_PRED).to_dict()
+    json.dumps(d)
+    assert d["labels"] == ["cat", "dog", "eel"]
+    assert isinstance(d["labels"][0], str)
+
+
+def test_gap_bound_is_theorem_3():
+    assert fbeta_summary(Y_TRUE, Y_PRED).gap_bound == gap_supremum(3)
+    assert fbeta_summary([0, 1, 1], [0, 1, 0]).gap_bound == 0.5
+
+
+def test_gap_closed_form_only_where_the_lemma_applies():
+    s = fbeta_summary(Y_TRUE, Y_PRED, zero_division=0)
+    assert s.gap_closed_form == pytest.approx(s.gap, abs=1e-12)
+    assert s.gap_closed_form == pytest.approx(
+        gap_closed_form(s.class_precision, s.class_recall)
+    )
+    assert fbeta_summary(Y_TRUE, Y_PRED, beta=2.0).gap_closed_form is None
+    assert fbeta_summary(Y_TRUE, Y_PRED, average="weighted").gap_closed_form is None
+    # zero_division=nan leaves classes out of the mean: the Lemma does not apply
+    s = fbeta_summary([0, 1, 2], [0, 1, 1], zero_division=np.nan)
+    assert s.gap_closed_form is None
+
+
+def test_str_shows_both_scores_and_gap():
+    s = fbeta_summary(Y_TRUE, Y_PRED)
+    text = str(s)
+    assert "averaged F1" in text and "F1 of averages" in text and "gap" in text
+    assert f"{s.averaged_fbeta:.6f}" in text
+    assert f"{s.fbeta_of_averages:.6f}" in text
+    assert "gap bound" in text
+    text2 = str(fbeta_summary(Y_TRUE, Y_PRED, beta=0.5, average=None))
+    assert "F0.5" in text2
+    text3 = str(fbeta_summary([0, 1], [0, 1], labels=[5], zero_division=np.nan))
+    assert "nan" in text3
+
+
+def test_summary_is_frozen():
+    s = fbeta_summary(Y_TRUE, Y_PRED)
+    with pytest.raises(AttributeError):
+        s.gap = 0.0  # type: ignore[misc]
+
+
+def test_summary_from_matrix_equals_summary_from_labels_table1():
+    s = fbeta_summary_from_confusion_matrix([[100, 10000], [0, 100]], rows="predicted")
+    assert math.isclose(s.gap, 0.4853426519122496, abs_tol=1e-12)
+    assert s.to_dict()["gap"] == s.gap
