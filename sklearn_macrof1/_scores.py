@@ -182,11 +182,13 @@ fbeta_of_averages_score.__doc__ = f"""F-beta of averaged precision and recall.
 
     Examples
     --------
-    >>> from sklearn_macrof1 import fbeta_of_averages_score
-    >>> y_true = [0, 1, 2, 0, 1, 2]
-    >>> y_pred = [0, 2, 1, 0, 0, 1]
+    >>> from sklearn_macrof1 import averaged_fbeta_score, fbeta_of_averages_score
+    >>> y_true = [0, 0, 1, 1, 2, 2]
+    >>> y_pred = [0, 1, 1, 1, 2, 0]
     >>> round(fbeta_of_averages_score(y_true, y_pred, beta=0.5), 4)
-    0.2525
+    0.7104
+    >>> round(averaged_fbeta_score(y_true, y_pred, beta=0.5), 4)
+    0.6825
     """
 
 
@@ -278,7 +280,7 @@ fbeta_summary.__doc__ = f"""Both F-beta scores, their gap and per-class figures.
     >>> from sklearn_macrof1 import fbeta_summary
     >>> s = fbeta_summary([0, 0, 1, 1, 2, 2], [0, 1, 1, 1, 2, 0])
     >>> round(s.averaged_fbeta, 4), round(s.fbeta_of_averages, 4), round(s.gap, 4)
-    (0.6556, 0.6667, 0.0111)
+    (0.6556, 0.6933, 0.0378)
     >>> s.labels
     array([0, 1, 2])
     """

@@ -62,6 +62,19 @@ class FBetaSummary:
         "binary", "multiclass" or "multilabel-indicator".
     zero_division : "warn", 0.0, 1.0 or nan
         How ill-defined ratios were filled.
+
+    Examples
+    --------
+    >>> from sklearn_macrof1 import fbeta_summary
+    >>> s = fbeta_summary(["a", "a", "b", "c"], ["a", "b", "b", "c"])
+    >>> s.labels
+    array(['a', 'b', 'c'], dtype='<U1')
+    >>> s.class_precision, s.class_recall
+    (array([1. , 0.5, 1. ]), array([0.5, 1. , 1. ]))
+    >>> round(s.gap, 4), s.gap_bound
+    (0.0556, 0.4444444444444444)
+    >>> round(s.to_dict()["averaged_fbeta"], 4)
+    0.7778
     """
 
     average: str | None
