@@ -650,15 +650,13 @@ class MacroF1Accumulator:
         zero_division: Any = "warn",
     ) -> Any:
         """:func:`averaged_f1_score` of all the batches concatenated."""
-        return self._score(
-            "MacroF1Accumulator.averaged_f1_score",
-            ("f-score",),
+        return self.averaged_fbeta_score(
             beta=1.0,
             labels=labels,
             pos_label=pos_label,
             average=average,
             zero_division=zero_division,
-        )[0]
+        )
 
     def fbeta_of_averages_score(
         self,
@@ -689,15 +687,13 @@ class MacroF1Accumulator:
         zero_division: Any = "warn",
     ) -> Any:
         """:func:`f1_of_averages_score` of all the batches concatenated."""
-        return self._score(
-            "MacroF1Accumulator.f1_of_averages_score",
-            ("precision", "recall"),
+        return self.fbeta_of_averages_score(
             beta=1.0,
             labels=labels,
             pos_label=pos_label,
             average=average,
             zero_division=zero_division,
-        )[1]
+        )
 
     def classification_report(
         self,
