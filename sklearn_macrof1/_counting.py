@@ -168,30 +168,81 @@ def _row_sums(y: Any) -> np.ndarray:
     return y.view(np.uint8).sum(axis=1, dtype=small).astype(np.int64)
 
 
+#: 2**j for each column j of a row mask.
+_POWERS_OF_TWO = np.left_shift(np.uint64(1), np.arange(64, dtype=np.uint64))
+
+
 def _row_bits(y: sp.csr_matrix) -> np.ndarray:
-    """Each row's set of columns as the bits of a uint64 (fewer than 65 columns)."""
-    bits = np.left_shift(np.uint64(1), y.indices.astype(np.uint64))
-    running = np.zeros(bits.shape[0] + 1, dtype=np.uint64)
-    np.cumsum(bits, out=running[1:])  # distinct bits in a row: sum == OR
+    """Sum of 2**column over each row's stored entries (fewer than 65 columns).
+
+    That is the row's set of columns as the bits of a uint64 when no column is
+    stored twice in a row, which holds exactly when the number of set bits equals
+    the row's number of entries (a repeat always carries).
+    """
+    running = np.zeros(y.indices.shape[0] + 1, dtype=np.uint64)
+    np.cumsum(_POWERS_OF_TWO[y.indices], out=running[1:])
     return running[y.indptr[1:]] - running[y.indptr[:-1]]
 
 
-def _sparse_true_positives(true: Any, pred: Any) -> np.ndarray | None:
-    """Per-column true positives of two CSR indicators, without ``multiply``.
+def _bit_column_counts(bits: np.ndarray, n_columns: int) -> np.ndarray:
+    """Number of rows with bit j set, for each column j < n_columns."""
+    n_bytes = (n_columns + 7) // 8
+    octets = bits.astype("<u8", copy=False).view(np.uint8).reshape(-1, 8)[:, :n_bytes]
+    unpacked = np.unpackbits(octets, axis=1, bitorder="little")
+    return _column_counts(unpacked)[:n_columns]
 
-    For up to 64 columns with canonical (sorted, duplicate-free) indices: each
-    row of ``true`` becomes a 64-bit mask, and each stored entry of ``pred`` tests
-    its bit. None when that does not apply.
+
+def _count_sparse_bits(
+    true: sp.csr_matrix,
+    pred: sp.csr_matrix,
+    samplewise: bool,
+    sample_columns: np.ndarray | None,
+) -> Counts | None:
+    """Unweighted counts of two CSR indicators from 64-bit row masks.
+
+    Replaces the sparse ``multiply`` (which builds a third matrix) by a bitwise
+    AND of row masks. None when it does not apply: more than 64 columns, numpy
+    without ``bitwise_count``, a column stored twice in a row, or repeated
+    ``sample_columns``.
     """
-    if true.shape[1] > 64 or not (
-        true.has_canonical_format and pred.has_canonical_format
+    n_columns = true.shape[1]
+    if n_columns > 64 or not hasattr(np, "bitwise_count"):
+        return None
+    if sample_columns is not None and (
+        np.unique(sample_columns).shape[0] != sample_columns.shape[0]
     ):
         return None
-    row_mask = np.repeat(_row_bits(true), np.diff(pred.indptr))
-    columns = pred.indices
-    hit = (row_mask >> columns.astype(np.uint64)) & np.uint64(1)
-    return np.bincount(columns[hit.astype(bool)], minlength=true.shape[1]).astype(
-        np.int64
+    bits_t, bits_p = _row_bits(true), _row_bits(pred)
+    per_row_t, per_row_p = np.diff(true.indptr), np.diff(pred.indptr)
+    if not (
+        np.array_equal(np.bitwise_count(bits_t), per_row_t)
+        and np.array_equal(np.bitwise_count(bits_p), per_row_p)
+    ):
+        return None
+    both = bits_t & bits_p
+    tp = _bit_column_counts(both, n_columns)
+    true_sum = np.bincount(true.indices, minlength=n_columns).astype(np.int64)
+    pred_sum = np.bincount(pred.indices, minlength=n_columns).astype(np.int64)
+    samples = None
+    if samplewise:
+        if sample_columns is not None:
+            mask = np.bitwise_or.reduce(_POWERS_OF_TWO[sample_columns], initial=0)
+            both, bits_t, bits_p = both & mask, bits_t & mask, bits_p & mask
+            per_row_t, per_row_p = np.bitwise_count(bits_t), np.bitwise_count(bits_p)
+        samples = SampleCounts(
+            np.bitwise_count(both).astype(np.int64),
+            per_row_t.astype(np.int64),
+            per_row_p.astype(np.int64),
+            None,
+        )
+    return Counts(
+        "multilabel-indicator",
+        np.arange(n_columns),
+        tp,
+        true_sum,
+        pred_sum,
+        None,
+        samples,
     )
 
 
@@ -202,12 +253,13 @@ def _count_multilabel(
     sample_columns: np.ndarray | None,
 ) -> Counts:
     true, pred = targets.true, targets.pred
-    tp = None
-    if sp.issparse(true) and weights is None and not samplewise:
-        tp = _sparse_true_positives(true, pred)
-    if tp is None:
-        both = true.multiply(pred).tocsr() if sp.issparse(true) else true & pred
-        tp = _weighted_column_sums(both, weights)
+    if sp.issparse(true) and weights is None:
+        counts = _count_sparse_bits(true, pred, samplewise, sample_columns)
+        if counts is not None:
+            counts.classes = targets.code_labels
+            return counts
+    both = true.multiply(pred).tocsr() if sp.issparse(true) else true & pred
+    tp = _weighted_column_sums(both, weights)
     true_sum = _weighted_column_sums(true, weights)
     pred_sum = _weighted_column_sums(pred, weights)
     samples = None

@@ -279,7 +279,9 @@ def _read_multilabel(yt: Any, yp: Any, n: int) -> Targets:
 
 def _indicator(y: Any) -> Any:
     if sp.issparse(y):
-        if y.format == "csr" and _is_fast_indicator(y):  # no stored zeros
+        # A multilabel-indicator sparse matrix stores one value only (scikit-learn's
+        # rule, checked by _kind): when it is nonzero, there is no zero to drop.
+        if y.format == "csr" and (y.data.size == 0 or y.data[0] != 0):
             data = np.ones(y.data.shape[0], dtype=bool)
             return sp.csr_matrix((data, y.indices, y.indptr), shape=y.shape)
         y = sp.csr_matrix(y, copy=True)
