@@ -914,3 +914,53 @@ def summary_confidence_interval(
         n_resamples=n_resamples,
         rng=rng,
     )
+
+
+def intervals_for_averages(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    averages: Any,
+    beta: float = 1.0,
+    labels: Any = None,
+    sample_weight: Any = None,
+    zero_division: Any = "warn",
+    confidence: float = 0.95,
+    method: str = "delta",
+    n_resamples: int = 1000,
+    random_state: Any = None,
+    caller: str = "classification_report",
+) -> dict[str, FBetaInterval]:
+    """Intervals for several averages of one pair of targets (report rows).
+
+    ``averages`` lists the rows' modes ("micro", "macro", "weighted",
+    "samples"); one random generator serves every row, so a seeded bootstrap
+    report is reproducible. Warnings about ill-defined ratios are left to the
+    caller (the report raises them once).
+    """
+    out: dict[str, FBetaInterval] = {}
+    rng: np.random.Generator | None = None
+    for average in averages:
+        options, conf, how, resamples, row_rng = check_call(
+            caller, beta, labels, 1, average, zero_division,
+            confidence, method, n_resamples, random_state if rng is None else rng,
+        )  # fmt: skip
+        rng = rng if rng is not None else row_rng
+        evaluation = evaluation_for(
+            y_true,
+            y_pred,
+            options,
+            sample_weight=sample_weight,
+            caller=caller,
+            warn_for=(),
+        )
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)  # zero-width: per row
+            out[str(average)] = interval_of(
+                evaluation,
+                confidence=conf,
+                method=how,
+                n_resamples=resamples,
+                rng=rng,
+            )
+    return out

@@ -285,3 +285,23 @@ def test_coverage_of_a_small_simulation():
             hits[name] += truth[name] in getattr(ci, name)
     for name in truth:
         assert 0.88 <= hits[name] / reps <= 0.99
+
+
+def test_intervals_for_report_rows():
+    from sklearn_macrof1._intervals import intervals_for_averages
+
+    y, p = _data(900, k=3, seed=10)
+    rows = intervals_for_averages(
+        y, p, averages=["micro", "macro", "weighted"], method="bootstrap",
+        random_state=5,
+    )  # fmt: skip
+    again = intervals_for_averages(
+        y, p, averages=["micro", "macro", "weighted"], method="bootstrap",
+        random_state=5,
+    )  # fmt: skip
+    assert rows == again
+    assert rows["macro"].averaged_fbeta.estimate == pytest.approx(
+        f1_score(y, p, average="macro")
+    )
+    delta = intervals_for_averages(y, p, averages=["macro"])
+    assert delta["macro"] == fbeta_confidence_interval(y, p)
