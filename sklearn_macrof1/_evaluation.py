@@ -63,6 +63,11 @@ def _multilabel_columns(labels: Any, n_columns: int) -> np.ndarray:
         raise ValueError(
             f"labels must be a 1-D array-like; got an array of shape {columns.shape}."
         )
+    if columns.size and columns.dtype.kind not in "biuf":
+        raise TypeError(
+            "For multilabel targets, labels are column indices: integers in "
+            f"[0, {n_columns}). Got {labels!r}."
+        )
     if columns.size and not (
         columns.dtype.kind in "iu"
         or (columns.dtype.kind == "f" and (columns == np.trunc(columns)).all())
@@ -117,6 +122,12 @@ def prepare(
     """
     check_array_like(y_true, name="y_true", caller=caller, sparse=True)
     check_array_like(y_pred, name="y_pred", caller=caller, sparse=True)
+    for name, y in (("y_true", y_true), ("y_pred", y_pred)):
+        if isinstance(y, str | bytes | set | frozenset | dict):
+            raise ValueError(
+                f"{name} must be an array-like of labels (an array or a non-string "
+                f"sequence); got a {type(y).__name__}: {y!r}."
+            )
     if sample_weight is not None:  # a scalar is refused, as by sklearn's metrics
         check_array_like(
             sample_weight, name="sample_weight", caller=caller, sparse=False

@@ -133,7 +133,9 @@ def check_sample_weight(sample_weight: Any, n_samples: int) -> np.ndarray | None
             "sample_weight must be a 1-D array of numbers (int or float), one per "
             "sample; got a ragged sequence."
         ) from exc
-    if raw.dtype.kind not in "biuf":  # as sklearn: no strings, objects, complex
+    if raw.dtype.kind == "c":
+        raise ValueError("sample_weight must hold real numbers; got complex values.")
+    if raw.dtype.kind not in "biuf":  # as sklearn: no strings or objects
         raise TypeError(
             "sample_weight must be a 1-D array of numbers (int or float); got "
             f"values of dtype {raw.dtype} (convert them with np.asarray(..., "

@@ -341,7 +341,36 @@ EDGE_CASES = [
         {},
     ),
     (np.array([0, 1, 2], dtype=np.uint64), np.array([0, 1, 1], dtype=np.int64), {}),
+    # containers and scalar types of the options
+    ([0, 1, 2, 1], [0, 1, 1, 1], {"sample_weight": pd.Series([1, 2, 3, 4])}),
+    ([0, 1, 2, 1], [0, 1, 1, 1], {"sample_weight": [True, False, True, True]}),
+    ([0, 1, 2, 1], [0, 1, 1, 1], {"labels": pd.Index([2, 0])}),
+    ([0, 1, 2, 1], [0, 1, 1, 1], {"labels": np.array([2, 0], dtype=np.uint8)}),
+    ([0, 1, 2, 1], [0, 1, 1, 1], {"labels": (0, 1), "pos_label": None}),
+    ([0, 1, 1], [0, 1, 0], {"average": "binary", "pos_label": 1.0}),
+    ([0, 1, 1], [0, 1, 0], {"average": "binary", "pos_label": True}),
+    ([0, 1, 1], [0, 1, 0], {"average": "binary", "pos_label": np.int64(1)}),
+    (
+        ["a", "b", "b"],
+        ["a", "b", "a"],
+        {"average": "binary", "pos_label": np.str_("b")},
+    ),
+    (range(3), [0, 1, 1], {}),
+    (
+        np.array([2**63, 5, 5], dtype=np.uint64),
+        np.array([5, 5, 2**63], dtype=np.uint64),
+        {},
+    ),
+    (np.array([-(2**62), 5, 5]), np.array([5, 5, 2**62]), {}),
+    (np.array([[0], [1], [1]]), np.array([0, 1, 0]), {"average": "binary"}),
     # multilabel
+    (
+        sp.coo_matrix(np.eye(3, dtype=int)),
+        sp.lil_matrix(np.eye(3, dtype=int)),
+        {"average": "samples"},
+    ),
+    (np.eye(3) * 0.5, np.eye(3), {"average": "macro"}),
+    (np.array([[1, 0], [0, 1]]), np.array([[1, 0], [0, 1]]), {"labels": [1.5]}),
     (np.array([[1, 0], [0, 1]]), np.array([[0, 0], [0, 0]]), {"average": "samples"}),
     (
         np.array([[1, 0], [0, 1]]),
