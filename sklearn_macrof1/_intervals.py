@@ -211,18 +211,20 @@ def check_interval_options(
 
 def check_random_state(random_state: Any, *, caller: str) -> np.random.Generator:
     """A numpy ``Generator`` from None, an int, a Generator or a RandomState."""
-    if random_state is None or isinstance(random_state, numbers.Integral):
-        if isinstance(random_state, bool):
-            pass
-        else:
-            return np.random.default_rng(random_state)
-    if isinstance(random_state, np.random.Generator):
+    if random_state is None:
+        return np.random.default_rng()
+    if isinstance(random_state, numbers.Integral) and not isinstance(
+        random_state, bool
+    ):
+        if random_state >= 0:
+            return np.random.default_rng(int(random_state))
+    elif isinstance(random_state, np.random.Generator):
         return random_state
     if isinstance(random_state, np.random.RandomState):
         return np.random.default_rng(random_state.randint(0, 2**31 - 1))
     raise InvalidParameterError(
         f"The 'random_state' parameter of {caller} must be None, an int, a "
-        f"numpy.random.Generator or a numpy.random.RandomState. Got "
+        f"numpy.random.Generator or a numpy.random.RandomState (ints >= 0). Got "
         f"{random_state!r} instead."
     )
 

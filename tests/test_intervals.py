@@ -256,6 +256,8 @@ def test_random_state_kinds_and_confusion_matrix_summary():
         ({"n_resamples": 1}, ValueError, "n_resamples"),
         ({"average": None}, ValueError, "average=None"),
         ({"method": "bootstrap", "random_state": "x"}, ValueError, "random_state"),
+        ({"method": "bootstrap", "random_state": -1}, ValueError, "random_state"),
+        ({"method": "bootstrap", "random_state": True}, TypeError, "random_state"),
         ({"average": "samples"}, ValueError, "samples"),
     ],
 )
