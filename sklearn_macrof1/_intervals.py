@@ -495,8 +495,19 @@ class Evaluation:
         index = self.index
         keep = (index >= 0)[None, :]
         parts = [
-            np.where(keep, totals[:, j, np.maximum(index, 0)], 0) for j in range(3)
+            np.where(keep, totals[:, j, np.maximum(index, 0)], 0.0) for j in range(3)
         ]
+        if (
+            self.options.labels is None
+            and self.options.average in ("macro", "weighted")
+            and self.counts.kind != "multilabel-indicator"
+        ):
+            # as the scores do with labels=None, a class absent from both
+            # y_true and y_pred of a resample is not averaged over (nan counts
+            # are left out of every mean)
+            absent = (parts[1] == 0) & (parts[2] == 0)
+            if absent.any():
+                parts = [np.where(absent, np.nan, part) for part in parts]
         return aggregate_rows(
             *parts,
             average=self.options.average,

@@ -307,3 +307,32 @@ def test_intervals_for_report_rows():
     )
     delta = intervals_for_averages(y, p, averages=["macro"])
     assert delta["macro"] == fbeta_confidence_interval(y, p)
+
+
+@pytest.mark.parametrize("average", ["macro", "micro", "weighted"])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_bootstrap_replicates_are_the_scores_of_the_resamples(average, weighted):
+    """A replicate is exactly what the score functions give on the resample,
+    including classes that vanish from a resample (rare classes, labels=None)."""
+    from sklearn_macrof1._evaluation import check_options
+    from sklearn_macrof1._intervals import draw_multiplicities, evaluation_for
+
+    y, p = _data(300, k=8, seed=11, skew=0.6)
+    y[0], p[0], p[1] = 8, 8, 9  # classes 8 and 9 appear in one sample each
+    w = np.linspace(0.5, 2.0, 300) if weighted else None
+    options = check_options(caller="t", average=average, beta=1.0, zero_division=0.0)
+    ev = evaluation_for(y, p, options, sample_weight=w, caller="t", per_sample=True)
+    m = draw_multiplicities(np.random.default_rng(0), 300, 20)
+    reps_avg, reps_foa = ev.replicates_from_multiplicities(m)
+    for b in range(20):
+        idx = np.repeat(np.arange(300), m[b].astype(int))
+        wb = None if w is None else w[idx]
+        assert reps_avg[b] == pytest.approx(
+            f1_score(y[idx], p[idx], average=average, sample_weight=wb, zero_division=0)
+        )
+        assert reps_foa[b] == pytest.approx(
+            fbeta_of_averages_score(
+                y[idx], p[idx], beta=1.0, average=average, sample_weight=wb,
+                zero_division=0,
+            )
+        )  # fmt: skip
