@@ -15,8 +15,9 @@ counts they built themselves.
 from __future__ import annotations
 
 import numbers
-from dataclasses import dataclass
-from typing import Any
+import warnings
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -28,6 +29,11 @@ from ._sklearn_private import InvalidParameterError
 from ._summary import FBetaSummary, build_summary
 from ._validation import check_array_like, warn_user
 
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from ._intervals import FBetaInterval
+
 #: scikit-learn's columns, in its order.
 HEADERS = ("precision", "recall", "f1-score", "support")
 #: The key of the F1 of averages in each averaged row.
@@ -36,6 +42,14 @@ F1_OF_AVERAGES = "f1-of-averages"
 GAP = "gap"
 GAP_BOUND = "gap-bound"
 EXTRA_HEADERS = (F1_OF_AVERAGES, GAP, GAP_BOUND)
+#: The keys of the confidence intervals (``[low, high]``) in ``output_dict``:
+#: of ``f1-score`` and of ``f1-of-averages`` in each averaged row, and, as a
+#: top-level key beside ``"accuracy"``, of the accuracy.
+F1_CI = "f1-score-ci"
+F1_OF_AVERAGES_CI = "f1-of-averages-ci"
+ACCURACY_CI = "accuracy-ci"
+#: Interval methods of the report (the intervals module's ``method``).
+INTERVAL_METHODS = ("delta", "bootstrap")
 
 _LONGEST_AVERAGE_HEADING = "weighted avg"
 
@@ -51,6 +65,8 @@ class _Row:
     support: Any
     extra: dict[str, float]
     accuracy: bool = False
+    #: ``F1_CI`` / ``F1_OF_AVERAGES_CI`` -> (low, high), when intervals are asked
+    ci: dict[str, tuple[float, float]] = field(default_factory=dict)
 
 
 def _check_report_options(digits: Any, output_dict: Any, *, caller: str) -> None:
@@ -124,6 +140,7 @@ def _rows(
     target_names: Any,
     zero_division: Any,
     caller: str,
+    interval: Callable[[str, FBetaSummary], FBetaInterval] | None = None,
 ) -> tuple[list[str], list[_Row], list[_Row]]:
     """Per-class and averaged rows, each averaged row from one aggregation."""
     per_class = _summary(counts, labels, None, zero_division, caller)
@@ -162,6 +179,15 @@ def _rows(
         if average == "macro":
             extra[GAP] = float(summary.gap)
             extra[GAP_BOUND] = float(summary.gap_bound)
+        ci: dict[str, tuple[float, float]] = {}
+        if interval is not None:
+            both = interval(average, summary)
+            ci[F1_CI] = (both.averaged_fbeta.low, both.averaged_fbeta.high)
+            if not is_accuracy:
+                ci[F1_OF_AVERAGES_CI] = (
+                    both.fbeta_of_averages.low,
+                    both.fbeta_of_averages.high,
+                )
         average_rows.append(
             _Row(
                 "accuracy" if is_accuracy else f"{average} avg",
@@ -171,6 +197,7 @@ def _rows(
                 support,
                 extra,
                 is_accuracy,
+                ci,
             )
         )
     return names, class_rows, average_rows
@@ -181,6 +208,8 @@ def _as_dict(class_rows: list[_Row], average_rows: list[_Row]) -> dict[str, Any]
     for row in class_rows + average_rows:
         if row.accuracy:  # scikit-learn keeps one number: the micro precision
             report[row.name] = float(row.precision)
+            if F1_CI in row.ci:
+                report[ACCURACY_CI] = [float(v) for v in row.ci[F1_CI]]
             continue
         values = dict(
             zip(
@@ -190,6 +219,7 @@ def _as_dict(class_rows: list[_Row], average_rows: list[_Row]) -> dict[str, Any]
             )
         )
         values.update(row.extra)
+        values.update({key: [float(v) for v in pair] for key, pair in row.ci.items()})
         report[row.name] = values
     return report
 
@@ -217,6 +247,7 @@ def _as_text(
     class_rows: list[_Row],
     average_rows: list[_Row],
     digits: int,
+    interval_legend: str | None = None,
 ) -> str:
     # scikit-learn's layout, widened only where a value would not fit in it.
     name_width = max([len(str(n)) for n in names] + [0])
@@ -233,12 +264,25 @@ def _as_text(
         extra = [
             number(row.extra[key]) if key in row.extra else "" for key in EXTRA_HEADERS
         ]
-        return [*first, format(row.support, ""), *extra]
+        ci = [
+            f"[{number(row.ci[key][0])}, {number(row.ci[key][1])}]"
+            if key in row.ci
+            else ""
+            for key in ci_keys
+        ]
+        return [*first, format(row.support, ""), *extra, *ci]
 
+    ci_keys: tuple[str, ...] = ()
+    ci_headers: tuple[str, ...] = ()
+    if interval_legend is not None:
+        ci_keys = (F1_CI, F1_OF_AVERAGES_CI)
+        level = interval_legend.split(" ", 1)[0]
+        ci_headers = (f"f1-score {level} CI", f"f1-of-averages {level} CI")
     table = [cells(row) for row in class_rows + average_rows]
-    headers = (*HEADERS, *EXTRA_HEADERS)
+    extra_headers = (*EXTRA_HEADERS, *ci_headers)
+    headers = (*HEADERS, *extra_headers)
     # scikit-learn's columns are 9 wide; a new one is also one wider than its name.
-    minimum = [9] * len(HEADERS) + [max(9, len(h) + 1) for h in EXTRA_HEADERS]
+    minimum = [9] * len(HEADERS) + [max(9, len(h) + 1) for h in extra_headers]
     widths = [
         max([minimum[i]] + [len(line[i]) for line in table])
         for i in range(len(headers))
@@ -258,8 +302,69 @@ def _as_text(
         for row, c in zip(average_rows, table[len(class_rows) :], strict=True)
     )
     has_gap = any(GAP in row.extra for row in average_rows)
-    out += "\n" + "\n".join(_legend(len(class_rows), has_gap)) + "\n"
+    legend = _legend(len(class_rows), has_gap)
+    if interval_legend is not None:
+        legend.append(interval_legend)
+    out += "\n" + "\n".join(legend) + "\n"
     return out
+
+
+def _check_interval_request(
+    confidence: Any,
+    interval_method: Any,
+    n_resamples: Any,
+    random_state: Any,
+    *,
+    caller: str,
+) -> tuple[float, str, int, np.random.Generator | None]:
+    """Validate the report's interval options (before any counting)."""
+    from ._intervals import check_interval_options, check_random_state
+
+    if not isinstance(interval_method, str) or interval_method not in INTERVAL_METHODS:
+        raise InvalidParameterError(
+            f"The 'interval_method' parameter of {caller} must be a str among "
+            f"{{'delta', 'bootstrap'}}. Got {interval_method!r} instead."
+        )
+    level, method, resamples = check_interval_options(
+        confidence=confidence,
+        method=interval_method,
+        n_resamples=n_resamples,
+        average="macro",  # every averaged row has one score per formula
+        caller=caller,
+    )
+    rng = (
+        check_random_state(random_state, caller=caller)
+        if method == "bootstrap"
+        else None
+    )
+    return level, method, resamples, rng
+
+
+def _interval_legend(interval: FBetaInterval) -> str:
+    how = (
+        "delta method"
+        if interval.method == "delta"
+        else f"percentile bootstrap, {interval.n_resamples} resamples"
+    )
+    return (
+        f"{interval.confidence * 100:g}% CI: confidence intervals [low, high] of "
+        f"f1-score and f1-of-averages ({how}, n={interval.n_samples})."
+    )
+
+
+def _warn_zero_width(intervals: list[FBetaInterval]) -> None:
+    """One warning for the whole report (the intervals module warns per row)."""
+    if any(
+        i.averaged_fbeta.std_error == 0 or i.fbeta_of_averages.std_error == 0
+        for i in intervals
+    ):
+        warn_user(
+            "A confidence interval of the report has zero width: the score does "
+            "not vary under resampling (e.g. a perfect classifier, or no correct "
+            "prediction). This reflects the sample, not certainty about the "
+            "population.",
+            UserWarning,
+        )
 
 
 def report_from_counts(
@@ -272,6 +377,7 @@ def report_from_counts(
     zero_division: Any = "warn",
     caller: str = "classification_report",
     labels_given: bool | None = None,
+    interval: Callable[[str, FBetaSummary], FBetaInterval] | None = None,
 ) -> str | dict[str, Any]:
     """The report of :func:`classification_report` from ready counts.
 
@@ -282,9 +388,20 @@ def report_from_counts(
     names the public function in error messages; ``labels_given`` (default:
     ``labels is not None``) says whether the user chose ``labels``, which makes
     a ``target_names`` length mismatch a warning instead of an error, as in
-    scikit-learn.
+    scikit-learn. ``interval``, when given, maps ``(average, row summary)`` to
+    the row's :class:`~sklearn_macrof1._intervals.FBetaInterval`: the report
+    then has the interval columns (``f1-score-ci``, ``f1-of-averages-ci``).
     """
     _check_report_options(digits, output_dict, caller=caller)
+    computed: list[FBetaInterval] = []
+    recording = None
+    if interval is not None:
+
+        def recording(average: str, summary: FBetaSummary) -> FBetaInterval:
+            result = interval(average, summary)
+            computed.append(result)
+            return result
+
     names, class_rows, average_rows = _rows(
         counts,
         labels=labels,
@@ -292,10 +409,13 @@ def report_from_counts(
         target_names=target_names,
         zero_division=zero_division,
         caller=caller,
+        interval=recording,
     )
+    _warn_zero_width(computed)
     if output_dict:
         return _as_dict(class_rows, average_rows)
-    return _as_text(names, class_rows, average_rows, int(digits))
+    legend = _interval_legend(computed[0]) if computed else None
+    return _as_text(names, class_rows, average_rows, int(digits), legend)
 
 
 def classification_report(
@@ -308,6 +428,10 @@ def classification_report(
     digits: int = 2,
     output_dict: bool = False,
     zero_division: Any = "warn",
+    confidence: float | None = None,
+    interval_method: str = "delta",
+    n_resamples: int = 1000,
+    random_state: Any = None,
 ) -> str | dict[str, Any]:
     """scikit-learn's classification report, with both macro F1s.
 
@@ -348,6 +472,19 @@ shape (n_samples, n_labels)
         Return a dict instead of text.
     zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
         Value of ill-defined ratios, as in scikit-learn.
+    confidence : float in (0, 1), default=None
+        When given (e.g. 0.95), each averaged row gets confidence intervals of
+        both scores, as computed by :func:`fbeta_confidence_interval` for that
+        row's average: the text report adds the columns ``f1-score 95% CI``
+        and ``f1-of-averages 95% CI``; ``output_dict`` adds the keys described
+        under Returns. None (the default) leaves the report as without them.
+    interval_method : {"delta", "bootstrap"}, default="delta"
+        The interval's ``method`` (see :func:`fbeta_confidence_interval`).
+    n_resamples : int, default=1000
+        Bootstrap replicates (``interval_method="bootstrap"`` only).
+    random_state : None, int, numpy.random.Generator or RandomState, default=None
+        Seed of the bootstrap; one generator serves every row, so a seeded
+        report is reproducible.
 
     Returns
     -------
@@ -356,7 +493,9 @@ shape (n_samples, n_labels)
         scikit-learn's value: ``{label: {"precision", "recall", "f1-score",
         "support"}, "accuracy": float, "macro avg": {...}, ...}``; each averaged
         row also has an ``"f1-of-averages"`` entry and the macro row ``"gap"``
-        and ``"gap-bound"``.
+        and ``"gap-bound"``. With ``confidence``, each averaged row also has
+        ``"f1-score-ci"`` and ``"f1-of-averages-ci"`` (``[low, high]`` lists),
+        and an accuracy row comes with a top-level ``"accuracy-ci"``.
 
     See Also
     --------
@@ -389,9 +528,20 @@ shape (n_samples, n_labels)
     >>> {k: round(v, 4) for k, v in report["macro avg"].items()}
     {'precision': 0.5, 'recall': 0.5556, 'f1-score': 0.4889, 'support': 5.0, \
 'f1-of-averages': 0.5263, 'gap': 0.0374, 'gap-bound': 0.4444}
+
+    With 95% confidence intervals (delta method) for both scores:
+
+    >>> report = classification_report(y_true * 40, y_pred * 40, output_dict=True,
+    ...                                zero_division=0.0, confidence=0.95)
+    >>> [round(v, 3) for v in report["macro avg"]["f1-score-ci"]]
+    [0.451, 0.527]
     """  # noqa: E501
     caller = "classification_report"
     _check_report_options(digits, output_dict, caller=caller)
+    if confidence is not None:
+        level, method, resamples, rng = _check_interval_request(
+            confidence, interval_method, n_resamples, random_state, caller=caller
+        )
     check_options(
         caller=caller,
         average=None,
@@ -408,6 +558,30 @@ shape (n_samples, n_labels)
         samplewise=True,  # per-sample counts for multilabel targets only
         caller=caller,
     )
+    interval = None
+    if confidence is not None:
+        from ._intervals import intervals_for_averages
+
+        averages = ["micro", "macro", "weighted"]
+        if counts.kind == "multilabel-indicator":
+            averages.append("samples")
+        found = intervals_for_averages(
+            y_true,
+            y_pred,
+            averages=averages,
+            labels=labels,
+            sample_weight=sample_weight,
+            zero_division=zero_division,
+            confidence=level,
+            method=method,
+            n_resamples=resamples,
+            random_state=rng,
+            caller=caller,
+        )
+
+        def interval(average: str, summary: FBetaSummary) -> FBetaInterval:
+            return found[average]
+
     return report_from_counts(
         counts,
         labels=labels,
@@ -416,6 +590,7 @@ shape (n_samples, n_labels)
         output_dict=output_dict,
         zero_division=zero_division,
         caller=caller,
+        interval=interval,
     )
 
 
@@ -429,6 +604,10 @@ def classification_report_from_confusion_matrix(
     digits: int = 2,
     output_dict: bool = False,
     zero_division: Any = "warn",
+    confidence: float | None = None,
+    interval_method: str = "delta",
+    n_resamples: int = 1000,
+    random_state: Any = None,
 ) -> str | dict[str, Any]:
     """:func:`classification_report` from a confusion matrix.
 
@@ -447,6 +626,10 @@ def classification_report_from_confusion_matrix(
         The classes to report, in order (by default all, in matrix order).
     target_names, digits, output_dict, zero_division
         As in :func:`classification_report`.
+    confidence, interval_method, n_resamples, random_state
+        As in :func:`classification_report`; the cells are taken as counts of
+        independent samples (:meth:`FBetaSummary.confidence_interval`), so a
+        matrix of weighted (non-integer) counts is refused.
 
     Returns
     -------
@@ -470,6 +653,25 @@ def classification_report_from_confusion_matrix(
     """
     caller = "classification_report_from_confusion_matrix"
     _check_report_options(digits, output_dict, caller=caller)
+    interval = None
+    if confidence is not None:
+        from ._intervals import summary_confidence_interval
+
+        level, method, resamples, rng = _check_interval_request(
+            confidence, interval_method, n_resamples, random_state, caller=caller
+        )
+
+        def interval(average: str, summary: FBetaSummary) -> FBetaInterval:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", UserWarning)  # zero width: once
+                return summary_confidence_interval(
+                    summary,
+                    confidence=level,
+                    method=method,
+                    n_resamples=resamples,
+                    random_state=rng,
+                )
+
     counts = counts_from_confusion_matrix(matrix, rows=rows, class_names=class_names)
     labels_given = labels is not None
     if labels is None:  # report the classes in the order the matrix has them
@@ -485,4 +687,5 @@ def classification_report_from_confusion_matrix(
         zero_division=zero_division,
         caller=caller,
         labels_given=labels_given,
+        interval=interval,
     )
