@@ -293,6 +293,9 @@ class Scored:
     options: dict[str, Any] = field(default_factory=dict)
     #: labels as JSON values: numbers stay numbers (multilabel: the names)
     json_labels: list[Any] | None = None
+    #: the summary's FBetaInterval with --confidence (None without it, or when
+    #: --average none leaves no single score per formula)
+    interval: Any = None
 
 
 def _split_list(text: str | None) -> list[str] | None:
@@ -489,13 +492,48 @@ def score_predictions(args: argparse.Namespace, stdin: Any = None) -> Scored:
         sample_weight=data["sample_weight"],
         digits=args.digits,
         zero_division=zero_division,
+        **_interval_options(args),
     )
+    interval = None
+    if args.confidence is not None and summary.average is not None:
+        from ._intervals import fbeta_confidence_interval
+
+        interval = fbeta_confidence_interval(
+            data["y_true"],
+            data["y_pred"],
+            beta=args.beta,
+            labels=data["labels"],
+            pos_label=data["pos_label"],
+            average=summary.average,
+            sample_weight=data["sample_weight"],
+            zero_division=zero_division,
+            confidence=args.confidence,
+            method=args.interval_method,
+            n_resamples=args.n_resamples,
+            random_state=args.random_state,
+        )
     described = data["input"]
     described["target_type"] = summary.target_type
     json_labels = label_names if names is not None else _plain(summary.labels)
     return Scored(
-        summary, report, described, label_names, _options(args, data), json_labels
+        summary,
+        report,
+        described,
+        label_names,
+        _options(args, data),
+        json_labels,
+        interval,
     )
+
+
+def _interval_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The report's interval keywords from --confidence and friends."""
+    return {
+        "confidence": args.confidence,
+        "interval_method": args.interval_method,
+        "n_resamples": args.n_resamples,
+        "random_state": args.random_state,
+    }
 
 
 def score_matrix(args: argparse.Namespace, stdin: Any = None) -> Scored:
@@ -547,7 +585,16 @@ def score_matrix(args: argparse.Namespace, stdin: Any = None) -> Scored:
         labels=labels,
         digits=args.digits,
         zero_division=zero_division,
+        **_interval_options(args),
     )
+    interval = None
+    if args.confidence is not None and summary.average is not None:
+        interval = summary.confidence_interval(
+            confidence=args.confidence,
+            method=args.interval_method,
+            n_resamples=args.n_resamples,
+            random_state=args.random_state,
+        )
     described["rows"] = rows
     described["shape"] = list(matrix.shape)
     described["n_samples"] = _plain(np.asarray(matrix).sum())
@@ -555,12 +602,18 @@ def score_matrix(args: argparse.Namespace, stdin: Any = None) -> Scored:
     data = {"labels": labels, "pos_label": pos_label}
     names = [str(x) for x in summary.labels.tolist()]
     return Scored(
-        summary, report, described, names, _options(args, data), _plain(summary.labels)
+        summary,
+        report,
+        described,
+        names,
+        _options(args, data),
+        _plain(summary.labels),
+        interval,
     )
 
 
 def _options(args: argparse.Namespace, data: dict[str, Any]) -> dict[str, Any]:
-    return {
+    options = {
         "average": _average(args),
         "beta": args.beta,
         "zero_division": args.zero_division
@@ -569,6 +622,14 @@ def _options(args: argparse.Namespace, data: dict[str, Any]) -> dict[str, Any]:
         "labels": data["labels"],
         "pos_label": data["pos_label"],
     }
+    if args.confidence is not None:  # keys added only when intervals are asked
+        options.update(
+            confidence=args.confidence,
+            interval_method=args.interval_method,
+            n_resamples=args.n_resamples,
+            random_state=args.random_state,
+        )
+    return options
 
 
 # --------------------------------------------------------------------------
@@ -626,7 +687,7 @@ def result_dict(command: str, scored: Scored) -> dict[str, Any]:
             "labels": _plain(s.classes),
             "matrix": _plain(s.confusion_matrix),
         }
-    return {
+    document = {
         "schema_version": SCHEMA_VERSION,
         "program": PROG,
         "version": __version__,
@@ -645,6 +706,15 @@ def result_dict(command: str, scored: Scored) -> dict[str, Any]:
         },
         "classes": classes,
         "confusion_matrix": confusion,
+    }
+    if scored.interval is not None:
+        document["intervals"] = _plain_nested(scored.interval.to_dict())
+    return document
+
+
+def _plain_nested(d: dict[str, Any]) -> dict[str, Any]:
+    return {
+        k: _plain_nested(v) if isinstance(v, dict) else _plain(v) for k, v in d.items()
     }
 
 
@@ -710,9 +780,25 @@ def format_text(command: str, scored: Scored, *, digits: int) -> str:
     if s.average in ("macro", "weighted", "samples"):
         rows.append((f"gap bound (Theorem 3, {s.n_classes} classes)", s.gap_bound))
     rows += [("precision", s.precision), ("recall", s.recall)]
+    ci = scored.interval
+    if ci is not None:
+        level = f"{ci.confidence * 100:g}% CI"
+        rows.insert(2, (f"  {level}", ci.fbeta_of_averages))
+        rows.insert(1, (f"  {level}", ci.averaged_fbeta))
     width = max(len(label) for label, _ in rows)
     for label, value in rows:
-        lines.append(f"  {label:<{width}}  {_fmt(value, wide)}")
+        if hasattr(value, "low"):  # a ScoreInterval row
+            shown = f"[{_fmt(value.low, wide)}, {_fmt(value.high, wide)}]"
+        else:
+            shown = _fmt(value, wide)
+        lines.append(f"  {label:<{width}}  {shown}")
+    if ci is not None:
+        how = (
+            "delta method"
+            if ci.method == "delta"
+            else f"percentile bootstrap, {ci.n_resamples} resamples"
+        )
+        lines.append(f"  (intervals: {how}, n={ci.n_samples})")
     return "\n".join(lines) + "\n"
 
 
@@ -890,6 +976,54 @@ def _beta(text: str) -> float:
     return value
 
 
+def _confidence(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(
+            f"must be a level in the open interval (0, 1), e.g. 0.95; got {text}"
+        )
+    return value
+
+
+def _n_resamples(text: str) -> int:
+    value = _digits(text)
+    if value < 2:
+        raise argparse.ArgumentTypeError(f"must be >= 2; got {value}")
+    return value
+
+
+def _add_interval_options(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("confidence intervals (off by default)")
+    g.add_argument(
+        "--confidence",
+        type=_confidence,
+        metavar="LEVEL",
+        help="add confidence intervals of both scores at LEVEL, e.g. 0.95",
+    )
+    g.add_argument(
+        "--interval-method",
+        choices=("delta", "bootstrap"),
+        default="delta",
+        help="delta method or percentile bootstrap (delta)",
+    )
+    g.add_argument(
+        "--n-resamples",
+        type=_n_resamples,
+        default=1000,
+        metavar="N",
+        help="bootstrap replicates (1000)",
+    )
+    g.add_argument(
+        "--random-state",
+        type=_digits,
+        metavar="SEED",
+        help="seed of the bootstrap, for reproducible intervals",
+    )
+
+
 def _add_output_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("output")
     g.add_argument(
@@ -996,6 +1130,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="table delimiter (default: tab for .tsv, else from the header)",
     )
     _add_score_options(sc, samples=True)
+    _add_interval_options(sc)
     _add_output_options(sc)
     sc.set_defaults(subparser=sc)
 
@@ -1025,6 +1160,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--class-names", metavar="A,B,...", help="names of the classes, row order"
     )
     _add_score_options(mx, samples=False)
+    _add_interval_options(mx)
     _add_output_options(mx)
     mx.set_defaults(subparser=mx)
     return parser
