@@ -8,12 +8,31 @@ rotating order), and the ratios are ratios of medians.
 
 from __future__ import annotations
 
+import argparse
 import gc
 import time
 import tracemalloc
+import warnings
 from collections.abc import Callable, Sequence
 from statistics import median
 from typing import Any
+
+
+def arguments(doc: str | None, **flags: str) -> argparse.Namespace:
+    """Command line of a benchmark script: ``--quick`` plus boolean ``flags``.
+
+    Also silences warnings (the scripts time the warning-free path of both
+    libraries alike: ``UndefinedMetricWarning`` is not what is measured).
+    """
+    parser = argparse.ArgumentParser(description=(doc or "").splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer repetitions")
+    for name, help_text in flags.items():
+        parser.add_argument(
+            "--" + name.replace("_", "-"), action="store_true", help=help_text
+        )
+    args = parser.parse_args()
+    warnings.simplefilter("ignore")
+    return args
 
 
 def calibrate(func: Callable[[], Any], budget: float) -> int:

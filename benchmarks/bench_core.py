@@ -17,11 +17,8 @@ Run: ``python benchmarks/bench_core.py`` (add ``--quick`` for fewer repetitions)
 
 from __future__ import annotations
 
-import argparse
-import warnings
-
 import numpy as np
-from _timing import fmt_ratio, fmt_time, interleaved, machine, table
+from _timing import arguments, fmt_ratio, fmt_time, interleaved, machine, table
 from sklearn.metrics import f1_score
 
 from sklearn_macrof1 import averaged_f1_score, f1_of_averages_score
@@ -97,10 +94,7 @@ def run(repeats: int) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="fewer repetitions")
-    args = parser.parse_args()
-    warnings.simplefilter("ignore")
+    args = arguments(__doc__)
     print(f"k = {K} classes, integer labels; {machine()}")
     print(run(repeats=3 if args.quick else 9))
 

@@ -37,8 +37,6 @@ Run: ``python benchmarks/bench_inputs.py`` (``--quick`` for fewer repetitions,
 
 from __future__ import annotations
 
-import argparse
-import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
@@ -47,6 +45,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 from _timing import (
+    arguments,
     fmt_bytes,
     fmt_ratio,
     fmt_time,
@@ -85,6 +84,33 @@ class Case:
     check: Callable[[dict[str, float]], bool]
 
 
+def f1_case(
+    name: str,
+    y_true: Any,
+    y_pred: Any,
+    *,
+    average: str,
+    floor: Callable[[], Any],
+    torch_call: Callable[[], Any] | None,
+    target: str,
+    check: Callable[[dict[str, float]], bool],
+) -> Case:
+    """A case timing our averaged F1 against sklearn's f1_score, same arguments."""
+    return Case(
+        name,
+        partial(averaged_f1_score, y_true, y_pred, average=average),
+        partial(f1_score, y_true, y_pred, average=average),
+        floor,
+        torch_call,
+        target,
+        check,
+    )
+
+
+def speedup_at_least(factor: float) -> Callable[[dict[str, float]], bool]:
+    return lambda t: t["sklearn"] / t["ours"] >= factor
+
+
 def _noisy_copy(rng: np.random.Generator, y: np.ndarray, k: int) -> np.ndarray:
     """Predictions: right 70% of the time, a random class otherwise."""
     return np.where(rng.random(y.shape[0]) < 0.7, y, rng.integers(0, k, y.shape[0]))
@@ -110,14 +136,15 @@ def integer_case(rng: np.random.Generator, n: int, k: int, target: str, check) -
                 validate_args=False,
             )
 
-    return Case(
+    return f1_case(
         f"int labels n={n:.0e} k={k}",
-        lambda: averaged_f1_score(y_true, y_pred),
-        lambda: f1_score(y_true, y_pred, average="macro"),
-        lambda: np.bincount(y_true * k + y_pred, minlength=k * k),
-        torch_call,
-        target,
-        check,
+        y_true,
+        y_pred,
+        average="macro",
+        floor=lambda: np.bincount(y_true * k + y_pred, minlength=k * k),
+        torch_call=torch_call,
+        target=target,
+        check=check,
     )
 
 
@@ -134,14 +161,15 @@ def string_case(rng: np.random.Generator, n: int, as_object: bool) -> Case:
         return np.bincount(inverse[:n] * k + inverse[n:], minlength=k * k)
 
     kind = "object array" if as_object else "numpy str array"
-    return Case(
+    return f1_case(
         f"str labels ({kind}) n={n:.0e} k={k}",
-        lambda: averaged_f1_score(y_true, y_pred),
-        lambda: f1_score(y_true, y_pred, average="macro"),
-        floor,
-        None,
-        ">=5x sklearn",
-        lambda t: t["sklearn"] / t["ours"] >= 5,
+        y_true,
+        y_pred,
+        average="macro",
+        floor=floor,
+        torch_call=None,
+        target=">=5x sklearn",
+        check=speedup_at_least(5),
     )
 
 
@@ -170,14 +198,15 @@ def multilabel_dense_case(
                 validate_args=False,
             )
 
-    return Case(
+    return f1_case(
         f"multilabel dense bool n={n:.0e} L={n_labels} {average}",
-        lambda: averaged_f1_score(y_true, y_pred, average=average),
-        lambda: f1_score(y_true, y_pred, average=average),
-        floor,
-        torch_call,
-        ">=20x sklearn",
-        lambda t: t["sklearn"] / t["ours"] >= 20,
+        y_true,
+        y_pred,
+        average=average,
+        floor=floor,
+        torch_call=torch_call,
+        target=">=20x sklearn",
+        check=speedup_at_least(20),
     )
 
 
@@ -204,14 +233,15 @@ def multilabel_csr_case(
             for a in (y_true.multiply(y_pred).tocsr(), y_true, y_pred)
         ]
 
-    return Case(
+    return f1_case(
         f"multilabel CSR n={n:.0e} L={n_labels} {density:.0%} {average}",
-        lambda: averaged_f1_score(y_true, y_pred, average=average),
-        lambda: f1_score(y_true, y_pred, average=average),
-        floor,
-        None,
-        ">=10x sklearn",
-        lambda t: t["sklearn"] / t["ours"] >= 10,
+        y_true,
+        y_pred,
+        average=average,
+        floor=floor,
+        torch_call=None,
+        target=">=10x sklearn",
+        check=speedup_at_least(10),
     )
 
 
@@ -351,11 +381,7 @@ def memory_table(n: int) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="fewer repetitions")
-    parser.add_argument("--no-memory", action="store_true", help="skip n = 1e7")
-    args = parser.parse_args()
-    warnings.simplefilter("ignore")
+    args = arguments(__doc__, no_memory="skip the n = 1e7 memory table")
     repeats = 3 if args.quick else 7
     rng = np.random.default_rng(0)
     print(machine())
@@ -380,9 +406,7 @@ def main() -> None:
                 and ("torch" not in t or t["torch"] > t["ours"])
             ),
         ),
-        integer_case(
-            rng, 100, 3, ">=20x sklearn", lambda t: t["sklearn"] / t["ours"] >= 20
-        ),
+        integer_case(rng, 100, 3, ">=20x sklearn", speedup_at_least(20)),
         string_case(rng, 1_000_000, as_object=False),
         string_case(rng, 1_000_000, as_object=True),
         multilabel_dense_case(rng, 100_000, 50, "macro"),

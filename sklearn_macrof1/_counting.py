@@ -180,7 +180,8 @@ def _row_bits(y: sp.csr_matrix) -> np.ndarray:
     the row's number of entries (a repeat always carries).
     """
     running = np.zeros(y.indices.shape[0] + 1, dtype=np.uint64)
-    np.cumsum(_POWERS_OF_TWO[y.indices], out=running[1:])
+    bits = np.left_shift(np.uint64(1), y.indices.astype(np.uint64))
+    np.cumsum(bits, out=running[1:])
     return running[y.indptr[1:]] - running[y.indptr[:-1]]
 
 
