@@ -1,0 +1,174 @@
+"""Parity with scikit-learn on the fast counting paths (benchmarks/ measures speed).
+
+The property-based parity suite draws small inputs; these tests make sure the
+paths taken only by larger or particular inputs give scikit-learn's numbers too:
+O(n) string encoding (n >= 4096, bucket collisions, keys too wide for 64 bits),
+object arrays of strings, small non-negative integer codes (every integer dtype),
+dense multilabel column counts (uint8 halving, n not a multiple of 256) and the
+CSR row-mask counts (repeated entries, more than 64 columns, samples averaging
+over a subset of labels).
+"""
+
+from __future__ import annotations
+
+import string
+import warnings
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn.metrics import f1_score, precision_recall_fscore_support
+
+from sklearn_macrof1 import averaged_f1_score, fbeta_summary
+from sklearn_macrof1._targets import _MIN_KEYED, _encode_by_key, read_targets
+
+AVERAGES_1D = ["macro", "micro", "weighted", None]
+
+
+def _same(ours, theirs) -> None:
+    np.testing.assert_allclose(ours, theirs, rtol=0, atol=1e-12)
+
+
+def _check_1d(y_true, y_pred) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for average in AVERAGES_1D:
+            _same(
+                averaged_f1_score(y_true, y_pred, average=average),
+                f1_score(y_true, y_pred, average=average),
+            )
+        summary = fbeta_summary(y_true, y_pred, average=None)
+        _, _, _, support = precision_recall_fscore_support(y_true, y_pred)
+    np.testing.assert_array_equal(summary.support, support)
+
+
+def _random_words(rng, k: int, max_len: int, alphabet: str) -> np.ndarray:
+    letters = list(alphabet)
+    words = {
+        "".join(rng.choice(letters, rng.integers(0, max_len + 1))) for _ in range(k)
+    }
+    return np.array(sorted(words))
+
+
+@pytest.mark.parametrize(
+    ("k", "max_len", "alphabet", "keyed"),
+    [
+        (10, 5, "abcdef", True),  # small key range: direct table
+        (40, 6, string.ascii_letters, True),  # hashed buckets
+        (20, 3, "aé中b\u0100", True),  # non-ASCII code points
+        (3000, 12, string.ascii_letters, False),  # bucket collisions: sorted
+        (30, 40, string.printable, False),  # keys wider than 64 bits: sorted
+    ],
+)
+def test_numpy_string_labels_large_n(k, max_len, alphabet, keyed):
+    rng = np.random.default_rng(k)
+    words = _random_words(rng, k, max_len, alphabet)
+    n = _MIN_KEYED + 1000
+    y_true = words[rng.integers(0, words.shape[0], n)]
+    y_pred = words[rng.integers(0, words.shape[0], n)].astype(
+        f"U{max_len + 3}"  # a wider dtype than y_true's
+    )
+    assert (_encode_by_key(y_true, y_pred, n) is not None) is keyed
+    targets = read_targets(y_true, y_pred)
+    np.testing.assert_array_equal(targets.code_labels[targets.true], y_true)
+    np.testing.assert_array_equal(targets.code_labels[targets.pred], y_pred)
+    assert list(targets.code_labels) == sorted(set(y_true) | set(y_pred))
+    _check_1d(y_true, y_pred)
+
+
+def test_prediction_labels_absent_from_truth_large_n():
+    rng = np.random.default_rng(0)
+    n = 2 * _MIN_KEYED
+    y_true = np.array(["cat", "dog"])[rng.integers(0, 2, n)]
+    y_pred = np.array(["cat", "dog", "", "zebra"])[rng.integers(0, 4, n)]
+    _check_1d(y_true, y_pred)
+
+
+def test_object_string_labels_and_mixed_types():
+    rng = np.random.default_rng(1)
+    words = np.array(["b", "a", "ccc", "dd"], dtype=object)
+    y_true = words[rng.integers(0, 4, 5000)]
+    y_pred = words[rng.integers(0, 3, 5000)]
+    _check_1d(y_true, y_pred)
+    _check_1d(list(y_true), y_pred)  # a list of str against an object array
+    mixed = y_pred.copy()
+    mixed[7] = 3
+    for y in (mixed, y_true):
+        other = y_true if y is mixed else mixed
+        with pytest.raises((TypeError, ValueError)) as ours:
+            averaged_f1_score(y, other)
+        with pytest.raises((TypeError, ValueError)) as theirs:
+            f1_score(y, other, average="macro")
+        assert ours.type is theirs.type
+
+
+@pytest.mark.parametrize(
+    "dtype", [np.int8, np.uint8, np.int16, np.int32, np.uint32, np.int64, np.uint64]
+)
+@pytest.mark.parametrize(("low", "high"), [(0, 3), (2, 9), (-4, 4)])
+def test_integer_dtypes(dtype, low, high):
+    if np.dtype(dtype).kind == "u" and low < 0:
+        pytest.skip("negative labels need a signed dtype")
+    rng = np.random.default_rng(3)
+    y_true = rng.integers(low, high, 3000).astype(dtype)
+    y_pred = rng.integers(low, high, 3000).astype(dtype)
+    _check_1d(y_true, y_pred)
+    weights = rng.random(3000) - 0.1  # some negative weights
+    _same(
+        averaged_f1_score(y_true, y_pred, sample_weight=weights),
+        f1_score(y_true, y_pred, average="macro", sample_weight=weights),
+    )
+
+
+def _indicators(rng, n: int, n_labels: int, density: float):
+    y_true = rng.random((n, n_labels)) < density
+    y_pred = y_true ^ (rng.random((n, n_labels)) < density / 2)
+    return y_true, y_pred
+
+
+@pytest.mark.parametrize(
+    ("n", "n_labels", "fmt"),
+    [
+        (256 * 9 + 13, 7, "dense"),
+        (1000, 300, "dense"),
+        (256 * 9 + 13, 50, "csr"),
+        (700, 64, "csr"),
+        (700, 65, "csr"),
+        (500, 3, "csc"),
+    ],
+)
+@pytest.mark.parametrize("average", ["macro", "micro", "weighted", "samples", None])
+def test_multilabel_counts(n, n_labels, fmt, average):
+    rng = np.random.default_rng(n_labels)
+    y_true, y_pred = _indicators(rng, n, n_labels, 0.1)
+    if fmt != "dense":
+        y_true, y_pred = sp.csr_matrix(y_true), sp.csr_matrix(y_pred)
+        if fmt == "csc":
+            y_true, y_pred = y_true.tocsc(), y_pred.tocsc()
+    labels = [n_labels - 1, 0, 2] if n_labels > 2 else None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for chosen in (None, labels):
+            _same(
+                averaged_f1_score(y_true, y_pred, average=average, labels=chosen),
+                f1_score(y_true, y_pred, average=average, labels=chosen),
+            )
+
+
+def test_csr_with_a_repeated_entry_matches_sklearn():
+    n, n_labels = 300, 10
+    rng = np.random.default_rng(5)
+    _, y_pred = _indicators(rng, n, n_labels, 0.3)
+    indptr = np.zeros(n + 1, dtype=np.int32)
+    indptr[1:] = 3
+    y_true = sp.csr_matrix(
+        (np.ones(3), np.array([4, 4, 1]), indptr), shape=(n, n_labels)
+    )
+    y_pred = sp.csr_matrix(y_pred)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for average in ("macro", "samples", None):
+            _same(
+                averaged_f1_score(y_true, y_pred, average=average),
+                f1_score(y_true, y_pred, average=average),
+            )
