@@ -435,29 +435,38 @@ def _encode_sorted(yt: np.ndarray, yp: np.ndarray, n: int) -> Targets:
     return Targets("1d", inverse[:n], inverse[n:], classes, n)
 
 
+def _unsigned_max(y: np.ndarray) -> int:
+    """Largest label of an integer array, or -1 when some label is negative."""
+    unsigned = np.dtype(y.dtype.str.replace("i", "u"))  # keeps the byte order
+    top = int(y.view(unsigned).max())
+    return top if top < 1 << (8 * unsigned.itemsize - 1) else -1
+
+
 def _read_numeric(yt: np.ndarray, yp: np.ndarray, n: int) -> Targets:
     label_dtype = np.result_type(yt.dtype, yp.dtype)
     if yt.dtype.kind == "b":
         yt = yt.view(np.uint8)
     if yp.dtype.kind == "b":
         yp = yp.view(np.uint8)
+    limit = max(MAX_JOINT_CELLS, 4 * n)
+    if yt.dtype.kind in "iu" and yp.dtype.kind in "iu":
+        # One pass per array: the largest value seen as unsigned is below the
+        # sign bit exactly when no label is negative (negatives wrap to huge).
+        hi_t, hi_p = _unsigned_max(yt), _unsigned_max(yp)
+        hi = max(hi_t, hi_p)
+        if min(hi_t, hi_p) >= 0 and (hi + 1) ** 2 <= limit:
+            # Small non-negative integers are their own codes: no shifted copies
+            # (codes below the smallest label are absent classes, dropped later).
+            # uint64 plus a signed integer promotes to float64: count on a
+            # signed view (the values are small).
+            if yt.dtype.kind == "u" and yt.dtype.itemsize == 8:
+                yt = yt.view(yt.dtype.str.replace("u", "i"))
+            if yp.dtype.kind == "u" and yp.dtype.itemsize == 8:
+                yp = yp.view(yp.dtype.str.replace("u", "i"))
+            code_labels = np.arange(hi + 1, dtype=np.int64).astype(label_dtype)
+            return Targets("1d", yt, yp, code_labels, n)
     lo = min(yt.min(), yp.min())
     hi = max(yt.max(), yp.max())
-    limit = max(MAX_JOINT_CELLS, 4 * n)
-    if (
-        lo >= 0
-        and yt.dtype.kind in "biu"
-        and yp.dtype.kind in "biu"
-        and (int(hi) + 1) ** 2 <= limit
-    ):
-        # Small non-negative integers are their own codes: no shifted copies
-        # (codes below the smallest label are absent classes, dropped later).
-        if yt.dtype == np.uint64:
-            yt = yt.view(np.int64)
-        if yp.dtype == np.uint64:
-            yp = yp.view(np.int64)
-        code_labels = np.arange(int(hi) + 1, dtype=np.int64).astype(label_dtype)
-        return Targets("1d", yt, yp, code_labels, n)
     span = int(hi) - int(lo) + 1
     if span * span > limit:
         classes, inverse = np.unique(np.concatenate([yt, yp]), return_inverse=True)

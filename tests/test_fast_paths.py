@@ -103,7 +103,9 @@ def test_object_string_labels_and_mixed_types():
 
 
 @pytest.mark.parametrize(
-    "dtype", [np.int8, np.uint8, np.int16, np.int32, np.uint32, np.int64, np.uint64]
+    "dtype",
+    [np.int8, np.uint8, np.int16, np.int32, np.uint32, np.int64, np.uint64]
+    + [">i8", ">u8"],  # byte-swapped
 )
 @pytest.mark.parametrize(("low", "high"), [(0, 3), (2, 9), (-4, 4)])
 def test_integer_dtypes(dtype, low, high):
@@ -113,6 +115,7 @@ def test_integer_dtypes(dtype, low, high):
     y_true = rng.integers(low, high, 3000).astype(dtype)
     y_pred = rng.integers(low, high, 3000).astype(dtype)
     _check_1d(y_true, y_pred)
+    _check_1d(y_true, y_pred.astype(np.int64))  # mixed dtypes
     weights = rng.random(3000) - 0.1  # some negative weights
     _same(
         averaged_f1_score(y_true, y_pred, sample_weight=weights),
