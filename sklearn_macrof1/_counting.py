@@ -88,21 +88,58 @@ def count_targets(
     return _count_1d(targets, weights)
 
 
+#: Few classes (k**4 cells) and enough samples: count samples two at a time.
+_MAX_PAIR_CELLS = 1 << 18
+_MIN_PAIRED = 2048
+
+
+def _paired_table(true: np.ndarray, pred: np.ndarray, k: int) -> np.ndarray:
+    """The ``k x k`` joint count table, counting sample ``i`` and ``i + n/2`` together.
+
+    Each pair of joint codes ``(a, b)`` becomes one code ``a * k**2 + b`` of a
+    ``k**4`` table (built in place, Horner style: one n/2 temporary), so
+    ``np.bincount`` makes half as many increments; the table's row sums count
+    the first halves' codes, its column sums the second halves'.
+    """
+    n = true.shape[0]
+    half = n // 2
+    code = np.multiply(true[:half], k, dtype=np.intp)
+    code += pred[:half]
+    code *= k
+    code += true[half : 2 * half]
+    code *= k
+    code += pred[half : 2 * half]
+    k2 = k * k
+    pairs = np.bincount(code, minlength=k2 * k2).reshape(k2, k2)
+    del code
+    table = pairs.sum(axis=1) + pairs.sum(axis=0)
+    if n % 2:
+        table[int(true[-1]) * k + int(pred[-1])] += 1
+    return table.reshape(k, k)
+
+
 def _count_1d(targets: Targets, weights: np.ndarray | None) -> Counts:
     k = targets.code_labels.shape[0]
     true, pred = targets.true, targets.pred
     if k * k <= max(MAX_JOINT_CELLS, 4 * targets.n_samples):
-        joint = np.multiply(true, k, dtype=np.intp)
-        joint += pred
-        table = np.bincount(joint, weights=weights, minlength=k * k).reshape(k, k)
-        true_sum = table.sum(axis=1)
-        pred_sum = table.sum(axis=0)
-        if weights is not None and not (weights > 0).all():
-            seen = np.bincount(joint, minlength=k * k).reshape(k, k)
-            present = (seen.sum(axis=1) != 0) | (seen.sum(axis=0) != 0)
-        else:  # every sample adds a positive amount: a class is seen iff nonzero
+        if weights is None and k**4 <= _MAX_PAIR_CELLS and len(true) >= _MIN_PAIRED:
+            table = _paired_table(true, pred, k)
+            true_sum = table.sum(axis=1)
+            pred_sum = table.sum(axis=0)
             present = (true_sum != 0) | (pred_sum != 0)
-        del joint
+        else:
+            joint = np.multiply(true, k, dtype=np.intp)
+            joint += pred
+            table = np.bincount(joint, weights=weights, minlength=k * k)
+            table = table.reshape(k, k)
+            true_sum = table.sum(axis=1)
+            pred_sum = table.sum(axis=0)
+            if weights is not None and not (weights > 0).all():
+                seen = np.bincount(joint, minlength=k * k).reshape(k, k)
+                present = (seen.sum(axis=1) != 0) | (seen.sum(axis=0) != 0)
+            else:  # each sample adds a positive amount: seen iff nonzero
+                present = (true_sum != 0) | (pred_sum != 0)
+            del joint
         tp = table.diagonal().copy()
         if not present.all():
             table = table[present][:, present]

@@ -112,11 +112,12 @@ def test_integer_dtypes(dtype, low, high):
     if np.dtype(dtype).kind == "u" and low < 0:
         pytest.skip("negative labels need a signed dtype")
     rng = np.random.default_rng(3)
-    y_true = rng.integers(low, high, 3000).astype(dtype)
-    y_pred = rng.integers(low, high, 3000).astype(dtype)
+    n = 3001  # odd, above the size where samples are counted in pairs
+    y_true = rng.integers(low, high, n).astype(dtype)
+    y_pred = rng.integers(low, high, n).astype(dtype)
     _check_1d(y_true, y_pred)
     _check_1d(y_true, y_pred.astype(np.int64))  # mixed dtypes
-    weights = rng.random(3000) - 0.1  # some negative weights
+    weights = rng.random(n) - 0.1  # some negative weights
     _same(
         averaged_f1_score(y_true, y_pred, sample_weight=weights),
         f1_score(y_true, y_pred, average="macro", sample_weight=weights),
