@@ -161,29 +161,12 @@ def nan_average(values: np.ndarray, weights: np.ndarray | None = None) -> float:
     return float(np.multiply(values, weights).sum() / total)
 
 
-def _harmonic_fbeta_float(p: float, r: float, beta: float) -> float:
-    """:func:`harmonic_fbeta` of two floats, the same IEEE operations in Python."""
-    if beta == 0:
-        return float(p)
-    if math.isinf(beta):
-        return float(r)
-    if math.isnan(p) or math.isnan(r):
-        return math.nan
-    beta2 = beta * beta
-    denominator = beta2 * p + r
-    if denominator == 0:
-        return 0.0
-    return float((1 + beta2) * p * r / denominator)
-
-
 def harmonic_fbeta(precision: Any, recall: Any, beta: float) -> Any:
     """The weighted harmonic mean ``(1+b²) P R / (b² P + R)``.
 
     0 where P = R = 0; P for beta = 0; R for beta = inf; nan where P or R is nan.
     Works on floats and arrays alike.
     """
-    if isinstance(precision, float) and isinstance(recall, float):
-        return _harmonic_fbeta_float(precision, recall, beta)
     p = np.asarray(precision, dtype=np.float64)
     r = np.asarray(recall, dtype=np.float64)
     if beta == 0:
@@ -193,13 +176,12 @@ def harmonic_fbeta(precision: Any, recall: Any, beta: float) -> Any:
     else:
         beta2 = beta * beta
         denominator = beta2 * p + r
-        with np.errstate(divide="ignore", invalid="ignore"):
-            out = np.where(
-                denominator == 0,
-                0.0,
-                (1 + beta2) * p * r / np.where(denominator == 0, 1.0, denominator),
-            )
-        out = np.where(np.isnan(p) | np.isnan(r), np.nan, out)
+        zero = denominator == 0  # never where P or R is nan: nan propagates
+        if zero.any():
+            with np.errstate(divide="ignore", invalid="ignore"):
+                out = np.where(zero, 0.0, (1 + beta2) * p * r / denominator)
+        else:
+            out = (1 + beta2) * p * r / denominator
     return float(out) if out.ndim == 0 else out
 
 
