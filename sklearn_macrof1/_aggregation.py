@@ -65,15 +65,17 @@ def _divide(
     denominator: np.ndarray,
     fill: float,
 ) -> tuple[np.ndarray, np.ndarray]:
-    numerator = np.asarray(numerator, dtype=np.float64)
-    denominator = np.asarray(denominator, dtype=np.float64)
-    undefined = denominator == 0
+    """``numerator / denominator`` as float64, ``fill`` where the denominator is 0.
+
+    Divides everything (a 0 denominator gives inf or nan, silenced) and then
+    overwrites the undefined entries in place: two passes over the arrays, no
+    patched copy of the denominator.
+    """
+    undefined = np.equal(denominator, 0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        result = np.true_divide(numerator, denominator, dtype=np.float64)
     if undefined.any():
-        denominator = np.where(undefined, 1.0, denominator)
-        result = numerator / denominator
-        result[undefined] = fill
-    else:
-        result = numerator / denominator
+        np.copyto(result, fill, where=undefined)
     return result, undefined
 
 
@@ -102,18 +104,22 @@ def ratios(
     zero_division: Any,
     average: str | None = "macro",
     warn_for: tuple[str, ...] = (),
+    n_values: int | None = None,
 ) -> Ratios:
     """Precision, recall and F-beta for each entry of the count arrays.
 
     F-beta is computed from the counts, ``(1+b²) tp / (b² true + pred)``, so that
     it is 0 (not undefined) where only one of precision and recall is undefined,
-    exactly as scikit-learn does.
+    exactly as scikit-learn does. ``n_values`` is the number of labels (or
+    samples) the entries stand for, which words the warnings (default: the
+    number of entries).
     """
     fill = zero_division_fill(zero_division)
     warn = zero_division == "warn"
     precision, p_undefined = _divide(tp, pred, fill)
     recall, r_undefined = _divide(tp, true, fill)
-    n_values = int(np.shape(tp)[0])
+    if n_values is None:
+        n_values = int(np.shape(tp)[0])
     if warn and "precision" in warn_for and p_undefined.any():
         _warn("precision", average, n_values)
     if warn and "recall" in warn_for and r_undefined.any():
@@ -185,6 +191,39 @@ def harmonic_fbeta(precision: Any, recall: Any, beta: float) -> Any:
     return float(out) if out.ndim == 0 else out
 
 
+#: Largest ``(tp, true, pred)`` code table of :func:`_distinct_triples`.
+_MAX_TRIPLE_CELLS = 1 << 18
+_MIN_TRIPLE_SAMPLES = 1024
+
+
+def _distinct_triples(
+    tp: np.ndarray, true: np.ndarray, pred: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+    """The distinct ``(tp, true, pred)`` rows of unweighted per-sample counts.
+
+    A sample's precision, recall and F-beta depend only on its triple, so the
+    mean over samples is the mean over distinct triples weighted by their
+    multiplicities (the last array): the ratios are computed once per triple
+    instead of once per sample. None when that is not worth it (few samples) or
+    the code table would be large (more than 63 labels per sample).
+    """
+    n = tp.shape[0]
+    if n < _MIN_TRIPLE_SAMPLES or true.dtype.kind not in "iu":
+        return None
+    size = int(max(true.max(), pred.max())) + 1  # tp <= min(true, pred)
+    if size**3 > _MAX_TRIPLE_CELLS:
+        return None
+    code = np.multiply(tp, size, dtype=np.intp)
+    code += true
+    code *= size
+    code += pred
+    histogram = np.bincount(code)
+    distinct = np.flatnonzero(histogram)
+    d_tp, rest = np.divmod(distinct, size * size)
+    d_true, d_pred = np.divmod(rest, size)
+    return d_tp, d_true, d_pred, histogram[distinct]
+
+
 def aggregate(
     tp: np.ndarray,
     true: np.ndarray,
@@ -198,14 +237,18 @@ def aggregate(
     sample_true: np.ndarray | None = None,
     sample_pred: np.ndarray | None = None,
     sample_weight: np.ndarray | None = None,
+    keep_sample_ratios: bool = True,
 ) -> Averages:
     """Both scores (and the averaged precision and recall) from counts.
 
     ``tp``, ``true`` and ``pred`` are the counts of the selected classes (one
     class for ``average="binary"``). ``average="samples"`` uses the per-sample
-    counts instead.
+    counts instead; with ``keep_sample_ratios=False`` (only the means are
+    wanted) unweighted samples may be grouped by distinct ``(tp, true, pred)``
+    triple, and ``per_class`` then holds one entry per triple, not per sample.
     """
     weights = None
+    n_values = None
     if average == "micro":
         tp, true, pred = (np.atleast_1d(np.sum(a)) for a in (tp, true, pred))
     elif average == "samples":
@@ -213,6 +256,11 @@ def aggregate(
             raise ValueError("average='samples' needs per-sample counts")
         tp, true, pred = sample_tp, sample_true, sample_pred
         weights = sample_weight
+        if weights is None and not keep_sample_ratios:
+            distinct = _distinct_triples(tp, true, pred)
+            if distinct is not None:
+                n_values = int(tp.shape[0])
+                tp, true, pred, weights = distinct
     elif average == "weighted":
         weights = true
     r = ratios(
@@ -223,6 +271,7 @@ def aggregate(
         zero_division=zero_division,
         average=average,
         warn_for=warn_for,
+        n_values=n_values,
     )
     if average is None:
         return Averages(

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from ._targets import MAX_JOINT_CELLS, Targets
+from ._targets import MAX_JOINT_CELLS, Targets, as_bool, unsigned_max
 
 
 @dataclass
@@ -55,6 +55,10 @@ class Counts:
         1-D targets with more than 2048 classes (the table would be too large).
     samples : SampleCounts or None
         Per-sample counts, only for multilabel targets counted ``samplewise``.
+    class_counts : bool
+        False when only the per-sample counts were counted (a lone
+        ``average="samples"`` score needs nothing else): ``tp``, ``true`` and
+        ``pred`` are then empty and must not be aggregated.
     """
 
     kind: str
@@ -64,6 +68,7 @@ class Counts:
     pred: np.ndarray
     confusion: np.ndarray | None = None
     samples: SampleCounts | None = field(default=None, repr=False)
+    class_counts: bool = True
 
     @property
     def n_classes(self) -> int:
@@ -76,15 +81,21 @@ def count_targets(
     *,
     samplewise: bool = False,
     sample_columns: np.ndarray | None = None,
+    class_counts: bool = True,
 ) -> Counts:
     """Count validated targets in one pass.
 
     ``weights`` are validated sample weights (or None). ``samplewise`` asks for
     per-sample counts over ``sample_columns`` (all columns when None); 1-D targets
     have none (``average="samples"`` is rejected when the counts are selected).
+    ``class_counts=False`` (with ``samplewise``) skips the per-column counts of
+    multilabel targets, which a lone ``average="samples"`` score does not use.
     """
     if targets.kind == "multilabel-indicator":
-        return _count_multilabel(targets, weights, samplewise, sample_columns)
+        class_counts = class_counts or not samplewise
+        return _count_multilabel(
+            targets, weights, samplewise, sample_columns, class_counts
+        )
     return _count_1d(targets, weights)
 
 
@@ -116,6 +127,33 @@ def _paired_table(true: np.ndarray, pred: np.ndarray, k: int) -> np.ndarray:
     if n % 2:
         table[int(true[-1]) * k + int(pred[-1])] += 1
     return table.reshape(k, k)
+
+
+def _index_counts(indices: np.ndarray, n_columns: int) -> np.ndarray:
+    """How often each column index in ``[0, n_columns)`` occurs (int64).
+
+    Like ``np.bincount(indices, minlength=n_columns)``, but for many entries and
+    few columns it counts entries ``j`` and ``j + m/2`` together (one code of an
+    ``n_columns**2`` table, one m/2 temporary), so half as many increments. An
+    index outside the range (a malformed sparse matrix) takes the plain bincount,
+    which then raises or returns a longer array, as before.
+    """
+    m = indices.shape[0]
+    if (
+        m < _MIN_PAIRED
+        or n_columns * n_columns > _MAX_PAIR_CELLS
+        or not 0 <= unsigned_max(indices) < n_columns
+    ):
+        return np.bincount(indices, minlength=n_columns).astype(np.int64, copy=False)
+    half = m // 2
+    code = np.multiply(indices[:half], n_columns, dtype=np.intp)
+    code += indices[half : 2 * half]
+    pairs = np.bincount(code, minlength=n_columns * n_columns)
+    pairs = pairs.reshape(n_columns, n_columns)
+    out = pairs.sum(axis=1) + pairs.sum(axis=0)
+    if m % 2:
+        out[indices[-1]] += 1
+    return out.astype(np.int64, copy=False)
 
 
 def _count_1d(targets: Targets, weights: np.ndarray | None) -> Counts:
@@ -178,7 +216,10 @@ def _column_counts(y: np.ndarray) -> np.ndarray:
     rows_per_cell = 1
     while head.shape[0] > 1 and head.shape[0] % 2 == 0 and rows_per_cell < 128:
         half = head.shape[0] // 2
-        head = head[:half] + head[half:]
+        if rows_per_cell == 1:  # the input is the caller's: add into a new array
+            head = head[:half] + head[half:]
+        else:  # then halve in place, no further allocation
+            head = np.add(head[:half], head[half:], out=head[:half])
         rows_per_cell *= 2
     out = head.sum(axis=0, dtype=np.int64)
     if blocks < n:
@@ -189,7 +230,7 @@ def _column_counts(y: np.ndarray) -> np.ndarray:
 def _weighted_column_sums(y: Any, weights: np.ndarray | None) -> np.ndarray:
     if sp.issparse(y):
         if weights is None:
-            return np.bincount(y.indices, minlength=y.shape[1]).astype(np.int64)
+            return _index_counts(y.indices, y.shape[1])
         rows = np.repeat(np.arange(y.shape[0]), np.diff(y.indptr))
         return np.bincount(y.indices, weights=weights[rows], minlength=y.shape[1])
     if weights is None:
@@ -205,6 +246,10 @@ def _row_sums(y: Any) -> np.ndarray:
     return y.view(np.uint8).sum(axis=1, dtype=small).astype(np.int64)
 
 
+#: The per-class counts of a Counts with ``class_counts=False``.
+_NO_COUNTS = np.zeros(0, dtype=np.int64)
+_NO_COUNTS.flags.writeable = False
+
 #: 2**j for each column j of a row mask.
 _POWERS_OF_TWO = np.left_shift(np.uint64(1), np.arange(64, dtype=np.uint64))
 
@@ -214,12 +259,16 @@ def _row_bits(y: sp.csr_matrix) -> np.ndarray:
 
     That is the row's set of columns as the bits of a uint64 when no column is
     stored twice in a row, which holds exactly when the number of set bits equals
-    the row's number of entries (a repeat always carries).
+    the row's number of entries (a repeat always carries). Built in one buffer:
+    powers of two, their running sum, and its differences at the row boundaries.
     """
-    running = np.zeros(y.indices.shape[0] + 1, dtype=np.uint64)
-    bits = np.left_shift(np.uint64(1), y.indices.astype(np.uint64))
-    np.cumsum(bits, out=running[1:])
-    return running[y.indptr[1:]] - running[y.indptr[:-1]]
+    running = np.empty(y.indices.shape[0] + 1, dtype=np.uint64)
+    running[0] = 0
+    powers = running[1:]
+    np.copyto(powers, y.indices, casting="unsafe")
+    np.left_shift(np.uint64(1), powers, out=powers)
+    np.cumsum(powers, out=powers)
+    return np.diff(running.take(y.indptr))
 
 
 def _bit_column_counts(bits: np.ndarray, n_columns: int) -> np.ndarray:
@@ -234,6 +283,7 @@ def _count_sparse_bits(
     pred: sp.csr_matrix,
     samplewise: bool,
     sample_columns: np.ndarray | None,
+    class_counts: bool,
 ) -> Counts | None:
     """Unweighted counts of two CSR indicators from 64-bit row masks.
 
@@ -250,22 +300,28 @@ def _count_sparse_bits(
     ):
         return None
     bits_t, bits_p = _row_bits(true), _row_bits(pred)
-    per_row_t, per_row_p = np.diff(true.indptr), np.diff(pred.indptr)
-    if not (
-        np.array_equal(np.bitwise_count(bits_t), per_row_t)
-        and np.array_equal(np.bitwise_count(bits_p), per_row_p)
+    # A row's popcount never exceeds its number of entries, and equals it exactly
+    # when no column repeats: one total per matrix tells.
+    if (
+        np.bitwise_count(bits_t).sum(dtype=np.int64) != true.indices.shape[0]
+        or np.bitwise_count(bits_p).sum(dtype=np.int64) != pred.indices.shape[0]
     ):
         return None
     both = bits_t & bits_p
-    tp = _bit_column_counts(both, n_columns)
-    true_sum = np.bincount(true.indices, minlength=n_columns).astype(np.int64)
-    pred_sum = np.bincount(pred.indices, minlength=n_columns).astype(np.int64)
+    if class_counts:
+        tp = _bit_column_counts(both, n_columns)
+        true_sum = _index_counts(true.indices, n_columns)
+        pred_sum = _index_counts(pred.indices, n_columns)
+    else:
+        tp = true_sum = pred_sum = _NO_COUNTS
     samples = None
     if samplewise:
         if sample_columns is not None:
             mask = np.bitwise_or.reduce(_POWERS_OF_TWO[sample_columns], initial=0)
             both, bits_t, bits_p = both & mask, bits_t & mask, bits_p & mask
             per_row_t, per_row_p = np.bitwise_count(bits_t), np.bitwise_count(bits_p)
+        else:
+            per_row_t, per_row_p = np.diff(true.indptr), np.diff(pred.indptr)
         samples = SampleCounts(
             np.bitwise_count(both).astype(np.int64),
             per_row_t.astype(np.int64),
@@ -280,6 +336,7 @@ def _count_sparse_bits(
         pred_sum,
         None,
         samples,
+        class_counts,
     )
 
 
@@ -288,17 +345,27 @@ def _count_multilabel(
     weights: np.ndarray | None,
     samplewise: bool,
     sample_columns: np.ndarray | None,
+    class_counts: bool,
 ) -> Counts:
     true, pred = targets.true, targets.pred
     if sp.issparse(true) and weights is None:
-        counts = _count_sparse_bits(true, pred, samplewise, sample_columns)
+        counts = _count_sparse_bits(
+            true, pred, samplewise, sample_columns, class_counts
+        )
         if counts is not None:
             counts.classes = targets.code_labels
             return counts
-    both = true.multiply(pred).tocsr() if sp.issparse(true) else true & pred
-    tp = _weighted_column_sums(both, weights)
-    true_sum = _weighted_column_sums(true, weights)
-    pred_sum = _weighted_column_sums(pred, weights)
+    if sp.issparse(true):
+        true, pred = as_bool(true), as_bool(pred)
+        both = true.multiply(pred).tocsr()
+    else:
+        both = true & pred
+    if class_counts:
+        tp = _weighted_column_sums(both, weights)
+        true_sum = _weighted_column_sums(true, weights)
+        pred_sum = _weighted_column_sums(pred, weights)
+    else:
+        tp = true_sum = pred_sum = _NO_COUNTS
     samples = None
     if samplewise:
         if sample_columns is not None:
@@ -317,4 +384,5 @@ def _count_multilabel(
         pred_sum,
         None,
         samples,
+        class_counts,
     )

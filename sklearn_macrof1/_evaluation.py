@@ -113,12 +113,15 @@ def prepare(
     sample_weight: Any = None,
     labels: Any = None,
     samplewise: bool = False,
+    class_counts: bool = True,
     caller: str = "this function",
 ) -> Counts:
     """Read, validate and count ``y_true`` / ``y_pred`` in one pass.
 
     ``samplewise`` asks for the per-sample counts of ``average="samples"``
-    (multilabel targets; over the columns named by ``labels``, when given).
+    (multilabel targets; over the columns named by ``labels``, when given);
+    ``class_counts=False`` then skips the per-class counts of multilabel targets
+    (see :func:`~sklearn_macrof1._counting.count_targets`).
     """
     check_array_like(y_true, name="y_true", caller=caller, sparse=True)
     check_array_like(y_pred, name="y_pred", caller=caller, sparse=True)
@@ -155,7 +158,11 @@ def prepare(
     if targets.kind == "multilabel-indicator" and labels is not None:
         columns = _multilabel_columns(labels, targets.code_labels.shape[0])
     return count_targets(
-        targets, weights, samplewise=samplewise, sample_columns=columns
+        targets,
+        weights,
+        samplewise=samplewise,
+        sample_columns=columns,
+        class_counts=class_counts,
     )
 
 
@@ -265,8 +272,15 @@ def evaluate(
     *,
     warn_for: tuple[str, ...],
     caller: str,
+    keep_sample_ratios: bool = True,
 ) -> tuple[Selection, Averages]:
-    """Selection and aggregation for one ``average``."""
+    """Selection and aggregation for one ``average``.
+
+    ``keep_sample_ratios=False``: only the averages are wanted (see
+    :func:`~sklearn_macrof1._aggregation.aggregate`).
+    """
+    if not counts.class_counts and options.average != "samples":  # pragma: no cover
+        raise RuntimeError("per-class counts were not computed")
     selection = select(counts, options, caller=caller)
     samples = counts.samples
     if options.average == "samples" and samples is None:  # pragma: no cover
@@ -283,6 +297,7 @@ def evaluate(
         sample_true=None if samples is None else samples.true,
         sample_pred=None if samples is None else samples.pred,
         sample_weight=None if samples is None else samples.weight,
+        keep_sample_ratios=keep_sample_ratios,
     )
     return selection, averages
 
@@ -294,8 +309,13 @@ def count_for(
     *,
     sample_weight: Any,
     caller: str,
+    class_counts: bool = True,
 ) -> Counts:
-    """``prepare`` with the per-sample counts that ``options.average`` needs."""
+    """``prepare`` with the per-sample counts that ``options.average`` needs.
+
+    ``class_counts=False``: a lone score, which for ``average="samples"`` needs no
+    per-class counts.
+    """
     samplewise = options.average == "samples"
     return prepare(
         y_true,
@@ -303,6 +323,7 @@ def count_for(
         sample_weight=sample_weight,
         labels=options.labels if samplewise else None,
         samplewise=samplewise,
+        class_counts=class_counts,
         caller=caller,
     )
 
@@ -320,7 +341,11 @@ def score(
     sample_weight: Any,
     zero_division: Any,
 ) -> tuple[Counts, Selection, Averages, Options]:
-    """Validate, count once and aggregate: the body of every score function."""
+    """Validate, count once and aggregate: the body of every score function.
+
+    Only the two averages are wanted, so a multilabel ``average="samples"``
+    score counts no per-class totals and groups the samples by their counts.
+    """
     options = check_options(
         caller=caller,
         average=average,
@@ -330,7 +355,14 @@ def score(
         pos_label=pos_label,
     )
     counts = count_for(
-        y_true, y_pred, options, sample_weight=sample_weight, caller=caller
+        y_true,
+        y_pred,
+        options,
+        sample_weight=sample_weight,
+        caller=caller,
+        class_counts=False,
     )
-    selection, averages = evaluate(counts, options, warn_for=warn_for, caller=caller)
+    selection, averages = evaluate(
+        counts, options, warn_for=warn_for, caller=caller, keep_sample_ratios=False
+    )
     return counts, selection, averages, options

@@ -35,9 +35,10 @@ class Targets:
     ``[0, len(code_labels))`` and ``code_labels[c]`` is the label of code ``c``; codes
     may include values absent from both arrays (the integer fast path encodes a label
     ``v`` as ``v - min``), the counting core drops those. For multilabel targets
-    (``kind == "multilabel-indicator"``) ``true`` and ``pred`` are boolean indicator
-    matrices, dense ndarrays or CSR matrices, and ``code_labels`` is
-    ``arange(n_labels)``.
+    (``kind == "multilabel-indicator"``) ``true`` and ``pred`` are indicator
+    matrices, both dense bool ndarrays or both CSR matrices whose stored entries are
+    the labels (values nonzero, not necessarily bool: :func:`as_bool`), and
+    ``code_labels`` is ``arange(n_labels)``.
     """
 
     kind: str
@@ -222,6 +223,8 @@ def _is_fast_indicator(y: Any) -> bool:
     data = y.data
     if data.size == 0 or data.dtype.kind not in "biuf":
         return False
+    if data.dtype.kind == "b":
+        return bool(data.all())  # no temporary: every stored value is True
     first = data[0]
     if first == 0 or not np.isfinite(first) or first != np.trunc(first):
         return False
@@ -278,18 +281,28 @@ def _read_multilabel(yt: Any, yp: Any, n: int) -> Targets:
 
 
 def _indicator(y: Any) -> Any:
+    """The labels of an indicator matrix: bool array, or CSR matrix whose stored
+    entries are exactly the labels (their values may be any nonzero number: the
+    counting core reads only the structure, or converts with :func:`as_bool`)."""
     if sp.issparse(y):
         # A multilabel-indicator sparse matrix stores one value only (scikit-learn's
         # rule, checked by _kind): when it is nonzero, there is no zero to drop.
         if y.format == "csr" and (y.data.size == 0 or y.data[0] != 0):
-            data = np.ones(y.data.shape[0], dtype=bool)
-            return sp.csr_matrix((data, y.indices, y.indptr), shape=y.shape)
+            return y
         y = sp.csr_matrix(y, copy=True)
         y.eliminate_zeros()
         y.data = np.ones_like(y.data, dtype=bool)
         return y
     y = np.asarray(y)
     return y if y.dtype == bool else y != 0
+
+
+def as_bool(y: sp.csr_matrix) -> sp.csr_matrix:
+    """A CSR indicator from :func:`_indicator` with bool values (same structure)."""
+    if y.dtype == bool:
+        return y
+    data = np.ones(y.data.shape[0], dtype=bool)
+    return sp.csr_matrix((data, y.indices, y.indptr), shape=y.shape)
 
 
 def _column(y: np.ndarray) -> np.ndarray:
@@ -435,7 +448,7 @@ def _encode_sorted(yt: np.ndarray, yp: np.ndarray, n: int) -> Targets:
     return Targets("1d", inverse[:n], inverse[n:], classes, n)
 
 
-def _unsigned_max(y: np.ndarray) -> int:
+def unsigned_max(y: np.ndarray) -> int:
     """Largest label of an integer array, or -1 when some label is negative."""
     unsigned = np.dtype(y.dtype.str.replace("i", "u"))  # keeps the byte order
     top = int(y.view(unsigned).max())
@@ -452,7 +465,7 @@ def _read_numeric(yt: np.ndarray, yp: np.ndarray, n: int) -> Targets:
     if yt.dtype.kind in "iu" and yp.dtype.kind in "iu":
         # One pass per array: the largest value seen as unsigned is below the
         # sign bit exactly when no label is negative (negatives wrap to huge).
-        hi_t, hi_p = _unsigned_max(yt), _unsigned_max(yp)
+        hi_t, hi_p = unsigned_max(yt), unsigned_max(yp)
         hi = max(hi_t, hi_p)
         if min(hi_t, hi_p) >= 0 and (hi + 1) ** 2 <= limit:
             # Small non-negative integers are their own codes: no shifted copies

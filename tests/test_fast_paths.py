@@ -17,9 +17,11 @@ import warnings
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from _reference import assert_same_outcome, outcome, reference_fbeta_of_averages
 from sklearn.metrics import f1_score, precision_recall_fscore_support
 
-from sklearn_macrof1 import averaged_f1_score, fbeta_summary
+from sklearn_macrof1 import averaged_f1_score, f1_of_averages_score, fbeta_summary
+from sklearn_macrof1._counting import _index_counts
 from sklearn_macrof1._targets import _MIN_KEYED, _encode_by_key, read_targets
 
 AVERAGES_1D = ["macro", "micro", "weighted", None]
@@ -176,3 +178,102 @@ def test_csr_with_a_repeated_entry_matches_sklearn():
                 averaged_f1_score(y_true, y_pred, average=average),
                 f1_score(y_true, y_pred, average=average),
             )
+
+
+def _messages(caught) -> list[str]:
+    return sorted(str(w.message) for w in caught)
+
+
+@pytest.mark.parametrize(
+    ("n_labels", "fmt", "weighted"),
+    [
+        (20, "dense", False),
+        (20, "csr", False),
+        (63, "csr", False),  # up to 63 labels per sample: 64**3 code table
+        (70, "dense", False),  # a sample with 70 labels: not grouped
+        (20, "csr", True),  # weights: per-sample path
+    ],
+)
+@pytest.mark.parametrize("zero_division", ["warn", 0.0, 1.0, np.nan])
+def test_samples_average_grouped_by_count_triples(
+    n_labels, fmt, weighted, zero_division
+):
+    """A lone samples score groups samples by (tp, true, pred) (n >= 1024)."""
+    rng = np.random.default_rng(n_labels)
+    n = 3001
+    y_true, y_pred = _indicators(rng, n, n_labels, 0.05)  # some empty rows
+    y_true[0] = y_pred[0] = n_labels > 64  # the largest sample sets the table
+    weights = rng.random(n) if weighted else None
+    if fmt == "csr":
+        y_true, y_pred = sp.csr_matrix(y_true), sp.csr_matrix(y_pred)
+    kw = dict(average="samples", zero_division=zero_division, sample_weight=weights)
+    for labels in (None, [3, 0, 7]):
+        theirs = outcome(f1_score, y_true, y_pred, labels=labels, **kw)
+        ours = outcome(averaged_f1_score, y_true, y_pred, labels=labels, **kw)
+        assert_same_outcome(ours, theirs)
+        theirs = reference_fbeta_of_averages(
+            y_true, y_pred, beta=1.0, labels=labels, **kw
+        )
+        ours = outcome(f1_of_averages_score, y_true, y_pred, labels=labels, **kw)
+        assert_same_outcome(ours, theirs)
+
+
+@pytest.mark.parametrize("fmt", ["dense", "csr"])
+def test_samples_warning_text_when_every_sample_has_one_triple(fmt):
+    """2000 empty samples are one distinct triple; the warning still says
+    "in samples with", as scikit-learn's does for more than one sample."""
+    y_true = np.zeros((2000, 5), dtype=bool)
+    y_pred = y_true.copy()
+    if fmt == "csr":
+        y_true, y_pred = sp.csr_matrix(y_true), sp.csr_matrix(y_pred)
+    with warnings.catch_warnings(record=True) as ours:
+        warnings.simplefilter("always")
+        value = averaged_f1_score(y_true, y_pred, average="samples")
+    with warnings.catch_warnings(record=True) as theirs:
+        warnings.simplefilter("always")
+        expected = f1_score(y_true, y_pred, average="samples")
+    assert value == expected == 0.0
+    assert _messages(ours) == _messages(theirs)
+    assert any("in samples with" in m for m in _messages(ours))
+
+
+@pytest.mark.parametrize("m", [0, 1, 2047, 2048, 2049, 10_001])
+def test_column_index_counts_equal_bincount(m):
+    rng = np.random.default_rng(m)
+    for dtype in (np.int32, np.int64):
+        indices = rng.integers(0, 17, m).astype(dtype)
+        np.testing.assert_array_equal(
+            _index_counts(indices, 17), np.bincount(indices, minlength=17)
+        )
+
+
+def test_column_index_counts_of_a_malformed_matrix_are_not_folded():
+    """An index past the last column is not folded into another column's count
+    (the pairing would alias it): the plain bincount shows it, or raises."""
+    indices = np.zeros(5000, dtype=np.int32)
+    indices[17] = 20
+    counts = _index_counts(indices, 17)
+    np.testing.assert_array_equal(counts, np.bincount(indices, minlength=17))
+    assert counts.shape == (21,)
+    indices[17] = -1
+    with pytest.raises(ValueError):
+        _index_counts(indices, 17)
+
+
+def test_csr_values_other_than_one_are_labels_on_every_path():
+    """A CSR indicator storing one nonzero value (here 16 in int8, whose square
+    overflows to 0) counts its entries as labels on the row-mask path and on the
+    weighted path alike."""
+    rng = np.random.default_rng(3)
+    y_true, y_pred = _indicators(rng, 3000, 20, 0.1)
+    weights = rng.random(3000)
+    as_int8 = [sp.csr_matrix(y.astype(np.int8) * np.int8(16)) for y in (y_true, y_pred)]
+    as_bool = [sp.csr_matrix(y) for y in (y_true, y_pred)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for average in ("macro", "samples", None):
+            for w in (None, weights):
+                _same(
+                    averaged_f1_score(*as_int8, average=average, sample_weight=w),
+                    f1_score(*as_bool, average=average, sample_weight=w),
+                )
