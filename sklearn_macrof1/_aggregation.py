@@ -16,7 +16,9 @@ undefined entries are left out of the means.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -35,6 +37,13 @@ class Ratios:
     precision: np.ndarray
     recall: np.ndarray
     fbeta: np.ndarray
+    #: Where precision, recall and F-beta were ill-defined (for the warnings).
+    undefined: tuple[Any, Any, Any] = field(default=(None, None, None), repr=False)
+
+    @cached_property
+    def ill_defined(self) -> tuple[bool, bool, bool]:
+        """Whether precision, recall and F-beta are ill-defined anywhere."""
+        return tuple(u is not None and bool(u.any()) for u in self.undefined)
 
 
 @dataclass
@@ -72,10 +81,11 @@ def _divide(
     patched copy of the denominator.
     """
     undefined = np.equal(denominator, 0)
+    if not undefined.any():
+        return np.true_divide(numerator, denominator, dtype=np.float64), undefined
     with np.errstate(divide="ignore", invalid="ignore"):
         result = np.true_divide(numerator, denominator, dtype=np.float64)
-    if undefined.any():
-        np.copyto(result, fill, where=undefined)
+    np.copyto(result, fill, where=undefined)
     return result, undefined
 
 
@@ -115,15 +125,9 @@ def ratios(
     number of entries).
     """
     fill = zero_division_fill(zero_division)
-    warn = zero_division == "warn"
     precision, p_undefined = _divide(tp, pred, fill)
     recall, r_undefined = _divide(tp, true, fill)
-    if n_values is None:
-        n_values = int(np.shape(tp)[0])
-    if warn and "precision" in warn_for and p_undefined.any():
-        _warn("precision", average, n_values)
-    if warn and "recall" in warn_for and r_undefined.any():
-        _warn("recall", average, n_values)
+    f_undefined = None
     if math.isinf(beta):
         fbeta = recall
     elif beta == 0:
@@ -136,9 +140,35 @@ def ratios(
         fbeta, f_undefined = _divide(
             (1 + beta2) * np.asarray(tp, dtype=np.float64), denominator, fill
         )
-        if warn and "f-score" in warn_for and f_undefined.any():
-            _warn("f-score", average, n_values)
-    return Ratios(precision, recall, fbeta)
+    r = Ratios(precision, recall, fbeta, (p_undefined, r_undefined, f_undefined))
+    if n_values is None:
+        n_values = int(np.shape(tp)[0])
+    warn_undefined(
+        r,
+        average=average,
+        n_values=n_values,
+        warn_for=warn_for,
+        zero_division=zero_division,
+    )
+    return r
+
+
+def warn_undefined(
+    r: Ratios,
+    *,
+    average: str | None,
+    n_values: int,
+    warn_for: tuple[str, ...],
+    zero_division: Any,
+) -> None:
+    """scikit-learn's ``UndefinedMetricWarning`` for the ill-defined ratios of
+    ``r`` (only with ``zero_division="warn"``), in its order: precision, recall,
+    F-score."""
+    if zero_division != "warn" or not warn_for:
+        return
+    for metric, ill_defined in zip(ALL_METRICS, r.ill_defined, strict=True):
+        if ill_defined and metric in warn_for:
+            _warn(metric, average, n_values)
 
 
 def nan_average(values: np.ndarray, weights: np.ndarray | None = None) -> float:
@@ -273,6 +303,13 @@ def aggregate(
         warn_for=warn_for,
         n_values=n_values,
     )
+    return _average_ratios(r, average, weights, beta)
+
+
+def _average_ratios(
+    r: Ratios, average: str | None, weights: np.ndarray | None, beta: float
+) -> Averages:
+    """The averages of ``average`` from ratios (``weights`` for the means)."""
     if average is None:
         return Averages(
             r.precision,
@@ -290,6 +327,82 @@ def aggregate(
         harmonic_fbeta(precision, recall, beta),
         r,
     )
+
+
+def aggregate_many(
+    tp: np.ndarray,
+    true: np.ndarray,
+    pred: np.ndarray,
+    *,
+    averages: Sequence[str | None],
+    beta: float,
+    zero_division: Any,
+    warn_for: tuple[str, ...] = (),
+    sample_tp: np.ndarray | None = None,
+    sample_true: np.ndarray | None = None,
+    sample_pred: np.ndarray | None = None,
+    sample_weight: np.ndarray | None = None,
+) -> tuple[Ratios, dict[str | None, Averages]]:
+    """:func:`aggregate` for several ``averages`` of the same classes at once.
+
+    One :func:`ratios` call gives the per-class ratios (returned first; also the
+    per-class figures of the other averages) and, as one more entry, the pooled
+    "micro" ratios; None, "macro" and "weighted" average the shared per-class
+    ratios. "samples" has per-sample ratios of its own. Each average warns as
+    its own :func:`aggregate` call would, in the order given.
+    """
+    tp, true, pred = np.asarray(tp), np.asarray(true), np.asarray(pred)
+    k = int(tp.shape[0])
+    pooled = "micro" in averages
+    if pooled:  # one more column: the pooled counts
+        counts = np.stack((tp, true, pred))
+        counts = np.concatenate((counts, counts.sum(axis=1, keepdims=True)), axis=1)
+        both = ratios(*counts, beta=beta, zero_division=zero_division)
+    else:
+        both = ratios(tp, true, pred, beta=beta, zero_division=zero_division)
+    shared, micro = _split_ratios(both, k)
+    out: dict[str | None, Averages] = {}
+    for average in averages:
+        if average == "samples":
+            out[average] = aggregate(
+                tp,
+                true,
+                pred,
+                average=average,
+                beta=beta,
+                zero_division=zero_division,
+                warn_for=warn_for,
+                sample_tp=sample_tp,
+                sample_true=sample_true,
+                sample_pred=sample_pred,
+                sample_weight=sample_weight,
+            )
+            continue
+        r = micro if average == "micro" and pooled else shared
+        warn_undefined(
+            r,
+            average=average,
+            n_values=int(np.shape(r.precision)[0]),
+            warn_for=warn_for,
+            zero_division=zero_division,
+        )
+        weights = true if average == "weighted" else None
+        out[average] = _average_ratios(r, average, weights, beta)
+    return shared, out
+
+
+def _split_ratios(r: Ratios, k: int) -> tuple[Ratios, Ratios]:
+    """The first ``k`` entries of ``r`` and the rest (the pooled entry)."""
+
+    def part(index: slice) -> Ratios:
+        return Ratios(
+            r.precision[index],
+            r.recall[index],
+            r.fbeta[index],
+            tuple(None if u is None else u[index] for u in r.undefined),
+        )
+
+    return part(slice(0, k)), part(slice(k, None))
 
 
 def nan_average_rows(values: np.ndarray, weights: np.ndarray | None = None) -> Any:

@@ -13,6 +13,7 @@ which is what streaming and distributed evaluation rely on.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -104,25 +105,51 @@ _MAX_PAIR_CELLS = 1 << 18
 _MIN_PAIRED = 2048
 
 
+#: Pairs coded per block, and the per-thread buffer their codes go in.
+_PAIR_BLOCK = 1 << 18
+_local = threading.local()
+
+
+def _scratch(size: int) -> np.ndarray:
+    """An intp buffer of ``size`` items, kept by the thread for its next call.
+
+    Counting allocates no large temporary per call: where large allocations are
+    mapped fresh each time (Dask's workers set ``MALLOC_TRIM_THRESHOLD_``), a new
+    2 MiB array would cost more page faults than the count itself.
+    """
+    buffer = getattr(_local, "buffer", None)
+    if buffer is None or buffer.shape[0] < size:
+        buffer = np.empty(max(size, 1024), dtype=np.intp)
+        _local.buffer = buffer
+    return buffer[:size]
+
+
 def _paired_table(true: np.ndarray, pred: np.ndarray, k: int) -> np.ndarray:
     """The ``k x k`` joint count table, counting sample ``i`` and ``i + n/2`` together.
 
     Each pair of joint codes ``(a, b)`` becomes one code ``a * k**2 + b`` of a
-    ``k**4`` table (built in place, Horner style: one n/2 temporary), so
+    ``k**4`` table (built in place, Horner style, in blocks of ``_PAIR_BLOCK``
+    pairs in the thread's scratch buffer), so
     ``np.bincount`` makes half as many increments; the table's row sums count
     the first halves' codes, its column sums the second halves'.
     """
     n = true.shape[0]
     half = n // 2
-    code = np.multiply(true[:half], k, dtype=np.intp)
-    code += pred[:half]
-    code *= k
-    code += true[half : 2 * half]
-    code *= k
-    code += pred[half : 2 * half]
     k2 = k * k
-    pairs = np.bincount(code, minlength=k2 * k2).reshape(k2, k2)
-    del code
+    pairs = None
+    for start in range(0, half, _PAIR_BLOCK):
+        stop = min(start + _PAIR_BLOCK, half)
+        code = _scratch(stop - start)
+        np.multiply(true[start:stop], k, out=code, dtype=np.intp)
+        code += pred[start:stop]
+        code *= k
+        code += true[half + start : half + stop]
+        code *= k
+        code += pred[half + start : half + stop]
+        block = np.bincount(code, minlength=k2 * k2)
+        pairs = block if pairs is None else np.add(pairs, block, out=pairs)
+    assert pairs is not None  # half >= 1: only called with n >= _MIN_PAIRED
+    pairs = pairs.reshape(k2, k2)
     table = pairs.sum(axis=1) + pairs.sum(axis=0)
     if n % 2:
         table[int(true[-1]) * k + int(pred[-1])] += 1

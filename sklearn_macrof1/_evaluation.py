@@ -8,12 +8,13 @@ scorers, the CLI and the streaming accumulator all go through these three.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
-from ._aggregation import Averages, aggregate
+from ._aggregation import Averages, Ratios, aggregate, aggregate_many
 from ._counting import Counts, count_targets
 from ._targets import read_targets
 from ._validation import (
@@ -300,6 +301,43 @@ def evaluate(
         keep_sample_ratios=keep_sample_ratios,
     )
     return selection, averages
+
+
+def evaluate_averages(
+    counts: Counts,
+    options: Options,
+    averages: Sequence[str | None],
+    *,
+    warn_for: tuple[str, ...],
+    caller: str,
+) -> tuple[Selection, Ratios, dict[str | None, Averages]]:
+    """:func:`evaluate` for several averages of the same labels at once (a
+    report's rows): one selection, one computation of the per-class ratios.
+
+    ``options.average`` is ignored; ``averages`` may hold None, "micro",
+    "macro", "weighted" and (multilabel counts with per-sample counts)
+    "samples". Returns the selection, the per-class ratios and the averages.
+    """
+    if not counts.class_counts:  # pragma: no cover
+        raise RuntimeError("per-class counts were not computed")
+    selection = select(counts, replace(options, average=None), caller=caller)
+    samples = counts.samples
+    if "samples" in averages and samples is None:  # pragma: no cover
+        raise RuntimeError("per-sample counts were not computed")
+    shared, results = aggregate_many(
+        selection.tp,
+        selection.true,
+        selection.pred,
+        averages=averages,
+        beta=options.beta,
+        zero_division=options.zero_division,
+        warn_for=warn_for,
+        sample_tp=None if samples is None else samples.tp,
+        sample_true=None if samples is None else samples.true,
+        sample_pred=None if samples is None else samples.pred,
+        sample_weight=None if samples is None else samples.weight,
+    )
+    return selection, shared, results
 
 
 def count_for(

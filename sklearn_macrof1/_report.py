@@ -26,7 +26,7 @@ from ._confusion import counts_from_confusion_matrix
 from ._counting import Counts
 from ._evaluation import check_options, prepare
 from ._sklearn_private import InvalidParameterError
-from ._summary import FBetaSummary, build_summary
+from ._summary import FBetaSummary, build_summaries
 from ._validation import check_array_like, warn_user
 
 if TYPE_CHECKING:
@@ -86,18 +86,25 @@ def _check_report_options(digits: Any, output_dict: Any, *, caller: str) -> None
         )
 
 
-def _summary(
-    counts: Counts, labels: Any, average: str | None, zero_division: Any, caller: str
-) -> FBetaSummary:
+def _summaries(
+    counts: Counts,
+    labels: Any,
+    averages: list[str | None],
+    zero_division: Any,
+    caller: str,
+) -> dict[str | None, FBetaSummary]:
+    """The per-class figures (key None) and each averaged row, in one go."""
     options = check_options(
         caller=caller,
-        average=average,
+        average=None,
         beta=1.0,
         zero_division=zero_division,
         labels=labels,
         pos_label=None,
     )
-    return build_summary(counts, options, caller=caller, warn_for=ALL_METRICS)
+    return build_summaries(
+        counts, options, averages, caller=caller, warn_for=ALL_METRICS
+    )
 
 
 def _micro_is_accuracy(counts: Counts, labels: Any) -> bool:
@@ -142,8 +149,18 @@ def _rows(
     caller: str,
     interval: Callable[[str, FBetaSummary], FBetaInterval] | None = None,
 ) -> tuple[list[str], list[_Row], list[_Row]]:
-    """Per-class and averaged rows, each averaged row from one aggregation."""
-    per_class = _summary(counts, labels, None, zero_division, caller)
+    """Per-class and averaged rows, from one aggregation of the counts."""
+    averages: list[str | None] = ["micro", "macro", "weighted"]
+    if counts.kind == "multilabel-indicator":
+        if counts.samples is None:
+            raise ValueError(
+                "The counts of multilabel targets need per-sample counts "
+                "(Counts.samples) for the 'samples avg' row; count them with "
+                "samplewise=True over the reported label columns."
+            )
+        averages.append("samples")
+    summaries = _summaries(counts, labels, [None, *averages], zero_division, caller)
+    per_class = summaries[None]
     names = _target_names(
         per_class.labels, target_names, labels_given=labels_given, caller=caller
     )
@@ -159,19 +176,10 @@ def _rows(
         )
     ]
     support = np.sum(per_class.support)
-    averages = ["micro", "macro", "weighted"]
-    if counts.kind == "multilabel-indicator":
-        if counts.samples is None:
-            raise ValueError(
-                "The counts of multilabel targets need per-sample counts "
-                "(Counts.samples) for the 'samples avg' row; count them with "
-                "samplewise=True over the reported label columns."
-            )
-        averages.append("samples")
     accuracy = _micro_is_accuracy(counts, labels)
     average_rows = []
     for average in averages:
-        summary = _summary(counts, labels, average, zero_division, caller)
+        summary = summaries[average]
         is_accuracy = average == "micro" and accuracy
         extra: dict[str, float] = {}
         if not is_accuracy:

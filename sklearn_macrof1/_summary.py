@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from ._aggregation import ALL_METRICS, Averages, ratios
+from ._aggregation import ALL_METRICS, Averages, Ratios, ratios
 from ._counting import Counts
-from ._evaluation import Options, Selection, evaluate
+from ._evaluation import Options, Selection, evaluate, evaluate_averages
 from ._paper import gap_closed_form, gap_supremum
 
 
@@ -204,9 +205,41 @@ def build_summary(
             beta=options.beta,
             zero_division=options.zero_division,
         )
+    return _assemble(counts, options, options.average, selection, averages, per_class)
+
+
+def build_summaries(
+    counts: Counts,
+    options: Options,
+    averages: Sequence[str | None],
+    *,
+    caller: str,
+    warn_for: tuple[str, ...] = ALL_METRICS,
+) -> dict[str | None, FBetaSummary]:
+    """One summary per average of ``averages`` over the same labels (a report's
+    rows), from one selection and one computation of the per-class ratios."""
+    selection, per_class, results = evaluate_averages(
+        counts, options, averages, warn_for=warn_for, caller=caller
+    )
+    return {
+        average: _assemble(
+            counts, options, average, selection, results[average], per_class
+        )
+        for average in averages
+    }
+
+
+def _assemble(
+    counts: Counts,
+    options: Options,
+    average: str | None,
+    selection: Selection,
+    averages: Averages,
+    per_class: Ratios,
+) -> FBetaSummary:
     gap = np.subtract(averages.fbeta_of_averages, averages.averaged_fbeta)
     return FBetaSummary(
-        average=options.average,
+        average=average,
         beta=options.beta,
         averaged_fbeta=averages.averaged_fbeta,
         fbeta_of_averages=averages.fbeta_of_averages,

@@ -21,7 +21,7 @@ from _reference import assert_same_outcome, outcome, reference_fbeta_of_averages
 from sklearn.metrics import f1_score, precision_recall_fscore_support
 
 from sklearn_macrof1 import averaged_f1_score, f1_of_averages_score, fbeta_summary
-from sklearn_macrof1._counting import _index_counts
+from sklearn_macrof1._counting import _PAIR_BLOCK, _index_counts
 from sklearn_macrof1._targets import _MIN_KEYED, _encode_by_key, read_targets
 
 AVERAGES_1D = ["macro", "micro", "weighted", None]
@@ -277,3 +277,37 @@ def test_csr_values_other_than_one_are_labels_on_every_path():
                     averaged_f1_score(*as_int8, average=average, sample_weight=w),
                     f1_score(*as_bool, average=average, sample_weight=w),
                 )
+
+
+@pytest.mark.parametrize(("k", "dtype"), [(3, np.int64), (22, np.uint8)])
+def test_paired_counting_over_several_blocks(k, dtype):
+    """More than two blocks of pairs (and an odd n): the joint table is exact,
+    and codes up to k**4 - 1 do not overflow a small label dtype."""
+    n = 2 * 2 * _PAIR_BLOCK + 2 * 1000 + 1
+    rng = np.random.default_rng(k)
+    y_true = rng.integers(0, k, n).astype(dtype)
+    y_pred = np.where(rng.random(n) < 0.6, y_true, rng.integers(0, k, n)).astype(dtype)
+    y_true[-1], y_pred[-1] = k - 1, 0  # the unpaired last sample
+    expected = np.bincount(
+        y_true.astype(np.int64) * k + y_pred, minlength=k * k
+    ).reshape(k, k)
+    summary = fbeta_summary(y_true, y_pred, average=None)
+    np.testing.assert_array_equal(summary.confusion_matrix, expected)
+    np.testing.assert_array_equal(summary.true_positives, np.diag(expected))
+
+
+def test_counting_from_several_threads_at_once():
+    """Each thread codes its pairs in a buffer of its own."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    rng = np.random.default_rng(0)
+    pairs = [
+        (rng.integers(0, 10, 300_000 + i), rng.integers(0, 10, 300_000 + i))
+        for i in range(8)
+    ]
+    expected = [fbeta_summary(t, p).confusion_matrix for t, p in pairs]
+    with ThreadPoolExecutor(4) as pool:
+        for _ in range(3):
+            got = list(pool.map(lambda tp: fbeta_summary(*tp).confusion_matrix, pairs))
+            for a, b in zip(got, expected, strict=True):
+                np.testing.assert_array_equal(a, b)

@@ -312,3 +312,14 @@ def test_bad_matrix_orientation():
 def test_warns_like_sklearn():
     with pytest.warns(metrics._classification.UndefinedMetricWarning):
         classification_report([0, 0, 1], [0, 0, 0])
+
+
+def test_dict_with_no_labels_as_sklearn():
+    """labels=[]: no class rows; micro pools nothing (0.0), macro and weighted are
+    empty means (nan), as in scikit-learn's dict (its text report raises)."""
+    ours = _ours(Y_TRUE_MC, Y_PRED_MC, labels=[], output_dict=True)
+    theirs = _sklearn(Y_TRUE_MC, Y_PRED_MC, labels=[], output_dict=True)
+    assert list(ours) == list(theirs) == ["micro avg", "macro avg", "weighted avg"]
+    for row, values in theirs.items():
+        for key, number in values.items():
+            _assert_same_value(ours[row][key], number, (row, key))
