@@ -231,11 +231,11 @@ def _distinct_triples(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
     """The distinct ``(tp, true, pred)`` rows of unweighted per-sample counts.
 
-    A sample's precision, recall and F-beta depend only on its triple, so the
-    mean over samples is the mean over distinct triples weighted by their
-    multiplicities (the last array): the ratios are computed once per triple
-    instead of once per sample. None when that is not worth it (few samples) or
-    the code table would be large (more than 63 labels per sample).
+    A sample's precision, recall and F-beta depend only on its triple, so they
+    can be computed once per distinct triple and gathered back per sample with
+    the last array (each sample's row): the same values, hence the same means to
+    the last bit. None when that is not worth it (few samples) or the code table
+    would be large (more than 63 labels per sample).
     """
     n = tp.shape[0]
     if n < _MIN_TRIPLE_SAMPLES or true.dtype.kind not in "iu":
@@ -249,9 +249,11 @@ def _distinct_triples(
     code += pred
     histogram = np.bincount(code)
     distinct = np.flatnonzero(histogram)
+    row = histogram  # reused as the code -> row table
+    row[distinct] = np.arange(distinct.shape[0])
     d_tp, rest = np.divmod(distinct, size * size)
     d_true, d_pred = np.divmod(rest, size)
-    return d_tp, d_true, d_pred, histogram[distinct]
+    return d_tp, d_true, d_pred, row[code]
 
 
 def aggregate(
@@ -267,18 +269,15 @@ def aggregate(
     sample_true: np.ndarray | None = None,
     sample_pred: np.ndarray | None = None,
     sample_weight: np.ndarray | None = None,
-    keep_sample_ratios: bool = True,
 ) -> Averages:
     """Both scores (and the averaged precision and recall) from counts.
 
     ``tp``, ``true`` and ``pred`` are the counts of the selected classes (one
     class for ``average="binary"``). ``average="samples"`` uses the per-sample
-    counts instead; with ``keep_sample_ratios=False`` (only the means are
-    wanted) unweighted samples may be grouped by distinct ``(tp, true, pred)``
-    triple, and ``per_class`` then holds one entry per triple, not per sample.
+    counts instead (unweighted ones: ratios computed once per distinct
+    ``(tp, true, pred)`` triple, see :func:`_distinct_triples`).
     """
     weights = None
-    n_values = None
     if average == "micro":
         tp, true, pred = (np.atleast_1d(np.sum(a)) for a in (tp, true, pred))
     elif average == "samples":
@@ -286,11 +285,26 @@ def aggregate(
             raise ValueError("average='samples' needs per-sample counts")
         tp, true, pred = sample_tp, sample_true, sample_pred
         weights = sample_weight
-        if weights is None and not keep_sample_ratios:
-            distinct = _distinct_triples(tp, true, pred)
-            if distinct is not None:
-                n_values = int(tp.shape[0])
-                tp, true, pred, weights = distinct
+        grouped = None if weights is not None else _distinct_triples(tp, true, pred)
+        if grouped is not None:
+            d_tp, d_true, d_pred, row = grouped
+            r = ratios(
+                d_tp,
+                d_true,
+                d_pred,
+                beta=beta,
+                zero_division=zero_division,
+                average=average,
+                warn_for=warn_for,
+                n_values=int(row.shape[0]),
+            )
+            r = Ratios(
+                r.precision[row],
+                r.recall[row],
+                r.fbeta[row],
+                tuple(None if u is None else u[row] for u in r.undefined),
+            )
+            return _average_ratios(r, average, None, beta)
     elif average == "weighted":
         weights = true
     r = ratios(
@@ -301,7 +315,6 @@ def aggregate(
         zero_division=zero_division,
         average=average,
         warn_for=warn_for,
-        n_values=n_values,
     )
     return _average_ratios(r, average, weights, beta)
 

@@ -273,13 +273,8 @@ def evaluate(
     *,
     warn_for: tuple[str, ...],
     caller: str,
-    keep_sample_ratios: bool = True,
 ) -> tuple[Selection, Averages]:
-    """Selection and aggregation for one ``average``.
-
-    ``keep_sample_ratios=False``: only the averages are wanted (see
-    :func:`~sklearn_macrof1._aggregation.aggregate`).
-    """
+    """Selection and aggregation for one ``average``."""
     if not counts.class_counts and options.average != "samples":  # pragma: no cover
         raise RuntimeError("per-class counts were not computed")
     selection = select(counts, options, caller=caller)
@@ -298,7 +293,6 @@ def evaluate(
         sample_true=None if samples is None else samples.true,
         sample_pred=None if samples is None else samples.pred,
         sample_weight=None if samples is None else samples.weight,
-        keep_sample_ratios=keep_sample_ratios,
     )
     return selection, averages
 
@@ -382,7 +376,7 @@ def score(
     """Validate, count once and aggregate: the body of every score function.
 
     Only the two averages are wanted, so a multilabel ``average="samples"``
-    score counts no per-class totals and groups the samples by their counts.
+    score counts no per-class totals.
     """
     options = check_options(
         caller=caller,
@@ -400,7 +394,5 @@ def score(
         caller=caller,
         class_counts=False,
     )
-    selection, averages = evaluate(
-        counts, options, warn_for=warn_for, caller=caller, keep_sample_ratios=False
-    )
+    selection, averages = evaluate(counts, options, warn_for=warn_for, caller=caller)
     return counts, selection, averages, options

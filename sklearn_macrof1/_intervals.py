@@ -52,7 +52,7 @@ from ._aggregation import (
 from ._counting import Counts
 from ._evaluation import Options, Selection, check_options, count_for, evaluate, select
 from ._sklearn_private import InvalidParameterError
-from ._targets import Targets, read_targets
+from ._targets import Targets, as_bool, read_targets
 from ._validation import check_sample_weight, warn_user
 
 METHODS = ("delta", "bootstrap")
@@ -605,6 +605,7 @@ def _design_1d(
 def _design_multilabel(targets: Targets, weights: np.ndarray | None) -> Any:
     true, pred = targets.true, targets.pred
     if sp.issparse(true):
+        true, pred = as_bool(true), as_bool(pred)  # stored values are labels
         both = true.multiply(pred)
         design = sp.hstack([both, true, pred], format="csr").astype(np.float64)
         if weights is not None:

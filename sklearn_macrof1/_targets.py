@@ -486,7 +486,8 @@ def _read_numeric(yt: np.ndarray, yp: np.ndarray, n: int) -> Targets:
         inverse = inverse.reshape(-1)
         return Targets("1d", inverse[:n], inverse[n:], classes.astype(label_dtype), n)
     if lo != 0 or yt.dtype.kind == "f" or yp.dtype.kind == "f":
-        yt = (yt - lo).astype(np.intp, copy=False)
-        yp = (yp - lo).astype(np.intp, copy=False)
+        # In intp: in a narrow dtype the difference could wrap (int8 127 - -128).
+        yt = np.subtract(yt, lo, dtype=np.intp, casting="unsafe")
+        yp = np.subtract(yp, lo, dtype=np.intp, casting="unsafe")
     code_labels = (np.arange(span, dtype=np.int64) + int(lo)).astype(label_dtype)
     return Targets("1d", yt, yp, code_labels, n)

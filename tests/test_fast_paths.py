@@ -311,3 +311,49 @@ def test_counting_from_several_threads_at_once():
             got = list(pool.map(lambda tp: fbeta_summary(*tp).confusion_matrix, pairs))
             for a, b in zip(got, expected, strict=True):
                 np.testing.assert_array_equal(a, b)
+
+
+def test_grouped_samples_mean_is_sklearns_to_the_last_bit():
+    """The ratios of each distinct count triple are gathered back per sample, so
+    the mean is summed exactly as scikit-learn sums it."""
+    rng = np.random.default_rng(1)
+    y_true, y_pred = rng.random((1024, 5)) < 0.3, rng.random((1024, 5)) < 0.3
+    for zero_division in (0.0, 1.0):
+        ours = averaged_f1_score(
+            y_true, y_pred, average="samples", zero_division=zero_division
+        )
+        theirs = f1_score(
+            y_true, y_pred, average="samples", zero_division=zero_division
+        )
+        assert ours == theirs
+
+
+def test_narrow_integer_labels_do_not_wrap():
+    """int8 labels spanning -128..127 are shifted in intp (127 - -128 = 255)."""
+    y_true = np.int8([-128, -127, -127, 127])
+    y_pred = np.int8([-128, 127, -127, 127])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        _same(
+            averaged_f1_score(y_true, y_pred, average=None),
+            f1_score(y_true, y_pred, average=None),
+        )
+
+
+def test_intervals_of_csr_indicators_storing_another_value():
+    """A CSR indicator storing 3 for each label has the intervals of its 0/1 twin."""
+    from sklearn_macrof1 import fbeta_confidence_interval
+
+    rng = np.random.default_rng(0)
+    y_true = (rng.random((200, 5)) < 0.4).astype(int)
+    y_pred = (rng.random((200, 5)) < 0.4).astype(int)
+    for method in ("delta", "bootstrap"):
+        threes = fbeta_confidence_interval(
+            sp.csr_matrix(y_true * 3),
+            sp.csr_matrix(y_pred * 3),
+            method=method,
+            random_state=0,
+        )
+        ones = fbeta_confidence_interval(y_true, y_pred, method=method, random_state=0)
+        assert threes.averaged_fbeta.low == pytest.approx(ones.averaged_fbeta.low)
+        assert threes.averaged_fbeta.high == pytest.approx(ones.averaged_fbeta.high)
