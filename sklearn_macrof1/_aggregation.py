@@ -45,6 +45,15 @@ class Ratios:
         """Whether precision, recall and F-beta are ill-defined anywhere."""
         return tuple(u is not None and bool(u.any()) for u in self.undefined)
 
+    def take(self, index: Any) -> Ratios:
+        """The entries at ``index`` (a slice or an index array), masks included."""
+        return Ratios(
+            self.precision[index],
+            self.recall[index],
+            self.fbeta[index],
+            tuple(None if u is None else u[index] for u in self.undefined),
+        )
+
 
 @dataclass
 class Averages:
@@ -298,13 +307,7 @@ def aggregate(
                 warn_for=warn_for,
                 n_values=int(row.shape[0]),
             )
-            r = Ratios(
-                r.precision[row],
-                r.recall[row],
-                r.fbeta[row],
-                tuple(None if u is None else u[row] for u in r.undefined),
-            )
-            return _average_ratios(r, average, None, beta)
+            return _average_ratios(r.take(row), average, None, beta)
     elif average == "weighted":
         weights = true
     r = ratios(
@@ -366,14 +369,13 @@ def aggregate_many(
     """
     tp, true, pred = np.asarray(tp), np.asarray(true), np.asarray(pred)
     k = int(tp.shape[0])
-    pooled = "micro" in averages
-    if pooled:  # one more column: the pooled counts
+    if "micro" in averages:  # one more column: the pooled counts
         counts = np.stack((tp, true, pred))
         counts = np.concatenate((counts, counts.sum(axis=1, keepdims=True)), axis=1)
         both = ratios(*counts, beta=beta, zero_division=zero_division)
     else:
         both = ratios(tp, true, pred, beta=beta, zero_division=zero_division)
-    shared, micro = _split_ratios(both, k)
+    shared, micro = both.take(slice(0, k)), both.take(slice(k, None))
     out: dict[str | None, Averages] = {}
     for average in averages:
         if average == "samples":
@@ -391,7 +393,7 @@ def aggregate_many(
                 sample_weight=sample_weight,
             )
             continue
-        r = micro if average == "micro" and pooled else shared
+        r = micro if average == "micro" else shared
         warn_undefined(
             r,
             average=average,
@@ -402,20 +404,6 @@ def aggregate_many(
         weights = true if average == "weighted" else None
         out[average] = _average_ratios(r, average, weights, beta)
     return shared, out
-
-
-def _split_ratios(r: Ratios, k: int) -> tuple[Ratios, Ratios]:
-    """The first ``k`` entries of ``r`` and the rest (the pooled entry)."""
-
-    def part(index: slice) -> Ratios:
-        return Ratios(
-            r.precision[index],
-            r.recall[index],
-            r.fbeta[index],
-            tuple(None if u is None else u[index] for u in r.undefined),
-        )
-
-    return part(slice(0, k)), part(slice(k, None))
 
 
 def nan_average_rows(values: np.ndarray, weights: np.ndarray | None = None) -> Any:
