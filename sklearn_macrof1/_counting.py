@@ -1,11 +1,13 @@
 """The counting core: one pass over the targets gives every count the scores need.
 
-For 1-D targets the pass is a single ``np.bincount`` of the joint code
-``true * k + pred``: its ``k x k`` table is the confusion matrix (rows true,
-columns predicted), from which true positives (diagonal), true counts (row sums)
-and predicted counts (column sums) follow. For multilabel indicator targets it is
-one element-wise AND and three (weighted) column sums, plus row sums over the
-selected columns when ``average="samples"`` needs per-sample counts.
+For 1-D targets the pass is a single scatter-add of each sample's 1 (or weight) at
+``(true, pred)`` in a ``k x k`` table (:mod:`._scipy_private`; the same as
+``np.bincount`` of the joint code ``true * k + pred``, without the codes): the
+confusion matrix (rows true, columns predicted), from which true positives
+(diagonal), true counts (row sums) and predicted counts (column sums) follow. For
+multilabel indicator targets it is one element-wise AND and three (weighted) column
+sums, plus row sums over the selected columns when ``average="samples"`` needs
+per-sample counts.
 
 Counts are additive: two :class:`Counts` over the same labels merge by summing,
 which is what streaming and distributed evaluation rely on.
@@ -20,6 +22,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from . import _scipy_private
 from ._targets import MAX_JOINT_CELLS, Targets, as_bool, unsigned_max
 
 
@@ -100,111 +103,111 @@ def count_targets(
     return _count_1d(targets, weights)
 
 
-#: Few classes (k**4 cells) and enough samples: count samples two at a time.
-_MAX_PAIR_CELLS = 1 << 18
-_MIN_PAIRED = 2048
-
-
-#: Pairs coded per block, and the per-thread buffer their codes go in.
-_PAIR_BLOCK = 1 << 18
+#: Samples (or stored entries) added per call of the scatter-add.
+_BLOCK = 1 << 16
+#: The value each unweighted sample adds.
+_ONES = np.ones(_BLOCK, dtype=np.int64)
+_ONES.flags.writeable = False
 _local = threading.local()
 
 
-def _scratch(size: int) -> np.ndarray:
-    """An intp buffer of ``size`` items, kept by the thread for its next call.
+def _block(
+    values: np.ndarray, start: int, stop: int, dtype: Any, slot: int
+) -> np.ndarray:
+    """``values[start:stop]`` as a contiguous array of ``dtype``.
 
-    Counting allocates no large temporary per call: where large allocations are
-    mapped fresh each time (Dask's workers set ``MALLOC_TRIM_THRESHOLD_``), a new
-    2 MiB array would cost more page faults than the count itself.
+    A view when it already is one; else a copy into a buffer the thread keeps for
+    its next call (one per ``slot``). Counting thus allocates no large temporary
+    per call: where large allocations are mapped fresh each time (Dask's workers
+    set ``MALLOC_TRIM_THRESHOLD_``), a new array per block would cost more page
+    faults than the count itself.
     """
-    buffer = getattr(_local, "buffer", None)
-    if buffer is None or buffer.shape[0] < size:
-        buffer = np.empty(max(size, 1024), dtype=np.intp)
-        _local.buffer = buffer
-    return buffer[:size]
+    part = values[start:stop]
+    if part.dtype == dtype and part.flags.c_contiguous:
+        return part
+    buffers = getattr(_local, "buffers", None)
+    if buffers is None:
+        buffers = _local.buffers = {}
+    buffer = buffers.get((slot, np.dtype(dtype)))
+    if buffer is None:
+        buffer = buffers[slot, np.dtype(dtype)] = np.empty(_BLOCK, dtype=dtype)
+    out = buffer[: stop - start]
+    np.copyto(out, part, casting="unsafe")  # codes are small ints: exact
+    return out
 
 
-def _paired_table(true: np.ndarray, pred: np.ndarray, k: int) -> np.ndarray:
-    """The ``k x k`` joint count table, counting sample ``i`` and ``i + n/2`` together.
+def _index_dtype(*codes: np.ndarray) -> Any:
+    """The index type the scatter-add reads without converting: int32 or intp."""
+    return np.int32 if all(c.dtype == np.int32 for c in codes) else np.intp
 
-    Each pair of joint codes ``(a, b)`` becomes one code ``a * k**2 + b`` of a
-    ``k**4`` table (built in place, Horner style, in blocks of ``_PAIR_BLOCK``
-    pairs in the thread's scratch buffer), so
-    ``np.bincount`` makes half as many increments; the table's row sums count
-    the first halves' codes, its column sums the second halves'.
+
+def _joint_table(
+    true: np.ndarray, pred: np.ndarray, k: int, weights: np.ndarray | None
+) -> np.ndarray:
+    """The ``k x k`` (weighted) joint count table, rows true and columns predicted.
+
+    ``true`` and ``pred`` are codes in ``[0, k)`` (the :class:`Targets`
+    invariant, which the scatter-add relies on: it checks no bounds). Counted in
+    blocks of ``_BLOCK`` samples, each added in one compiled loop, in order.
     """
+    if not _scipy_private.AVAILABLE:
+        joint = np.multiply(true, k, dtype=np.intp)
+        joint += pred
+        table = np.bincount(joint, weights=weights, minlength=k * k)
+        return table.reshape(k, k)
+    index = _index_dtype(true, pred)
+    table = np.zeros((k, k), dtype=np.int64 if weights is None else np.float64)
     n = true.shape[0]
-    half = n // 2
-    k2 = k * k
-    pairs = None
-    for start in range(0, half, _PAIR_BLOCK):
-        stop = min(start + _PAIR_BLOCK, half)
-        code = _scratch(stop - start)
-        np.multiply(true[start:stop], k, out=code, dtype=np.intp)
-        code += pred[start:stop]
-        code *= k
-        code += true[half + start : half + stop]
-        code *= k
-        code += pred[half + start : half + stop]
-        block = np.bincount(code, minlength=k2 * k2)
-        pairs = block if pairs is None else np.add(pairs, block, out=pairs)
-    assert pairs is not None  # half >= 1: only called with n >= _MIN_PAIRED
-    pairs = pairs.reshape(k2, k2)
-    table = pairs.sum(axis=1) + pairs.sum(axis=0)
-    if n % 2:
-        table[int(true[-1]) * k + int(pred[-1])] += 1
-    return table.reshape(k, k)
+    for start in range(0, n, _BLOCK):
+        stop = min(start + _BLOCK, n)
+        if weights is None:
+            values = _ONES[: stop - start]
+        else:
+            values = _block(weights, start, stop, np.float64, 2)
+        _scipy_private.add_at_pairs(
+            table,
+            _block(true, start, stop, index, 0),
+            _block(pred, start, stop, index, 1),
+            values,
+        )
+    return table
 
 
 def _index_counts(indices: np.ndarray, n_columns: int) -> np.ndarray:
     """How often each column index in ``[0, n_columns)`` occurs (int64).
 
-    Like ``np.bincount(indices, minlength=n_columns)``, but for many entries and
-    few columns it counts entries ``j`` and ``j + m/2`` together (one code of an
-    ``n_columns**2`` table, one m/2 temporary), so half as many increments. An
-    index outside the range (a malformed sparse matrix) takes the plain bincount,
-    which then raises or returns a longer array, as before.
+    ``np.bincount(indices, minlength=n_columns)``, by the scatter-add when every
+    index is in range. An index outside the range (a malformed sparse matrix)
+    takes the bincount, which then raises or returns a longer array, as before.
     """
-    m = indices.shape[0]
     if (
-        m < _MIN_PAIRED
-        or n_columns * n_columns > _MAX_PAIR_CELLS
+        not _scipy_private.AVAILABLE
+        or indices.shape[0] == 0
         or not 0 <= unsigned_max(indices) < n_columns
     ):
         return np.bincount(indices, minlength=n_columns).astype(np.int64, copy=False)
-    half = m // 2
-    code = np.multiply(indices[:half], n_columns, dtype=np.intp)
-    code += indices[half : 2 * half]
-    pairs = np.bincount(code, minlength=n_columns * n_columns)
-    pairs = pairs.reshape(n_columns, n_columns)
-    out = pairs.sum(axis=1) + pairs.sum(axis=0)
-    if m % 2:
-        out[indices[-1]] += 1
-    return out.astype(np.int64, copy=False)
+    index = _index_dtype(indices)
+    out = np.zeros(n_columns, dtype=np.int64)
+    m = indices.shape[0]
+    for start in range(0, m, _BLOCK):
+        stop = min(start + _BLOCK, m)
+        block = _block(indices, start, stop, index, 0)
+        _scipy_private.add_at(out, block, _ONES[: stop - start])
+    return out
 
 
 def _count_1d(targets: Targets, weights: np.ndarray | None) -> Counts:
     k = targets.code_labels.shape[0]
     true, pred = targets.true, targets.pred
     if k * k <= max(MAX_JOINT_CELLS, 4 * targets.n_samples):
-        if weights is None and k**4 <= _MAX_PAIR_CELLS and len(true) >= _MIN_PAIRED:
-            table = _paired_table(true, pred, k)
-            true_sum = table.sum(axis=1)
-            pred_sum = table.sum(axis=0)
+        table = _joint_table(true, pred, k, weights)
+        true_sum = table.sum(axis=1)
+        pred_sum = table.sum(axis=0)
+        if weights is not None and not (weights > 0).all():
+            seen = _joint_table(true, pred, k, None)
+            present = (seen.sum(axis=1) != 0) | (seen.sum(axis=0) != 0)
+        else:  # each sample adds a positive amount: seen iff nonzero
             present = (true_sum != 0) | (pred_sum != 0)
-        else:
-            joint = np.multiply(true, k, dtype=np.intp)
-            joint += pred
-            table = np.bincount(joint, weights=weights, minlength=k * k)
-            table = table.reshape(k, k)
-            true_sum = table.sum(axis=1)
-            pred_sum = table.sum(axis=0)
-            if weights is not None and not (weights > 0).all():
-                seen = np.bincount(joint, minlength=k * k).reshape(k, k)
-                present = (seen.sum(axis=1) != 0) | (seen.sum(axis=0) != 0)
-            else:  # each sample adds a positive amount: seen iff nonzero
-                present = (true_sum != 0) | (pred_sum != 0)
-            del joint
         tp = table.diagonal().copy()
         if not present.all():
             table = table[present][:, present]

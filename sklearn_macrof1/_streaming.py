@@ -222,8 +222,15 @@ def _spread(values: np.ndarray, index: np.ndarray, size: int, dtype: Any) -> Any
     return out
 
 
+def _same_classes(a: np.ndarray, b: np.ndarray) -> bool:
+    # Strings are never numbers: not compared (numpy < 1.25 warns, then says False).
+    if a.shape != b.shape or (a.dtype.kind in "SU") != (b.dtype.kind in "SU"):
+        return False
+    return bool(np.all(a == b))
+
+
 def _merge_1d(a: CountState, b: CountState) -> CountState:
-    if a.classes.shape == b.classes.shape and bool(np.all(a.classes == b.classes)):
+    if _same_classes(a.classes, b.classes):
         classes = a.classes
         tp, true, pred = a.tp + b.tp, a.true + b.true, a.pred + b.pred
         confusion = None

@@ -20,8 +20,13 @@ import scipy.sparse as sp
 from _reference import assert_same_outcome, outcome, reference_fbeta_of_averages
 from sklearn.metrics import f1_score, precision_recall_fscore_support
 
-from sklearn_macrof1 import averaged_f1_score, f1_of_averages_score, fbeta_summary
-from sklearn_macrof1._counting import _PAIR_BLOCK, _index_counts
+from sklearn_macrof1 import (
+    _scipy_private,
+    averaged_f1_score,
+    f1_of_averages_score,
+    fbeta_summary,
+)
+from sklearn_macrof1._counting import _BLOCK, _index_counts, _joint_table
 from sklearn_macrof1._targets import _MIN_KEYED, _encode_by_key, read_targets
 
 AVERAGES_1D = ["macro", "micro", "weighted", None]
@@ -237,19 +242,22 @@ def test_samples_warning_text_when_every_sample_has_one_triple(fmt):
     assert any("in samples with" in m for m in _messages(ours))
 
 
-@pytest.mark.parametrize("m", [0, 1, 2047, 2048, 2049, 10_001])
-def test_column_index_counts_equal_bincount(m):
+@pytest.mark.parametrize("m", [0, 1, 2047, _BLOCK, 2 * _BLOCK + 5])
+def test_column_index_counts_equal_bincount(m, counting_routine):
     rng = np.random.default_rng(m)
     for dtype in (np.int32, np.int64):
         indices = rng.integers(0, 17, m).astype(dtype)
-        np.testing.assert_array_equal(
-            _index_counts(indices, 17), np.bincount(indices, minlength=17)
-        )
+        for view in (indices, indices[::2]):  # a strided view goes by copies
+            counts = _index_counts(view, 17)
+            assert counts.dtype == np.int64
+            np.testing.assert_array_equal(counts, np.bincount(view, minlength=17))
 
 
-def test_column_index_counts_of_a_malformed_matrix_are_not_folded():
-    """An index past the last column is not folded into another column's count
-    (the pairing would alias it): the plain bincount shows it, or raises."""
+def test_column_index_counts_of_a_malformed_matrix_are_not_written_out_of_place(
+    counting_routine,
+):
+    """An index past the last column (which the scatter-add would write outside
+    its table) takes the plain bincount, which shows it, or raises."""
     indices = np.zeros(5000, dtype=np.int32)
     indices[17] = 20
     counts = _index_counts(indices, 17)
@@ -279,33 +287,109 @@ def test_csr_values_other_than_one_are_labels_on_every_path():
                 )
 
 
-@pytest.mark.parametrize(("k", "dtype"), [(3, np.int64), (22, np.uint8)])
-def test_paired_counting_over_several_blocks(k, dtype):
-    """More than two blocks of pairs (and an odd n): the joint table is exact,
-    and codes up to k**4 - 1 do not overflow a small label dtype."""
-    n = 2 * 2 * _PAIR_BLOCK + 2 * 1000 + 1
-    rng = np.random.default_rng(k)
+@pytest.fixture(params=["scatter-add", "bincount"])
+def counting_routine(request, monkeypatch):
+    """Both ways of counting: SciPy's scatter-add, and np.bincount (used when
+    SciPy's private routines are not there)."""
+    if request.param == "bincount":
+        monkeypatch.setattr(_scipy_private, "AVAILABLE", False)
+    return request.param
+
+
+def test_scipy_private_routines_are_there_and_agree_with_bincount():
+    """Fails when SciPy moves its routines (counting would silently fall back to
+    the slower bincount): a signal to adapt _scipy_private."""
+    assert _scipy_private.AVAILABLE
+    rng = np.random.default_rng(0)
+    rows, cols = rng.integers(0, 3, 500), rng.integers(0, 4, 500)
+    weights = rng.random(500)
+    table = np.zeros((3, 4))
+    _scipy_private.add_at_pairs(table, rows, cols, weights)
+    expected = np.bincount(rows * 4 + cols, weights=weights, minlength=12)
+    np.testing.assert_array_equal(table.ravel(), expected)  # same order of sums
+    counts = np.zeros(4, dtype=np.int64)
+    _scipy_private.add_at(counts, cols.astype(np.int32), np.ones(500, dtype=np.int64))
+    np.testing.assert_array_equal(counts, np.bincount(cols, minlength=4))
+
+
+def _label_arrays(k, dtype, n, seed):
+    rng = np.random.default_rng(seed)
     y_true = rng.integers(0, k, n).astype(dtype)
     y_pred = np.where(rng.random(n) < 0.6, y_true, rng.integers(0, k, n)).astype(dtype)
-    y_true[-1], y_pred[-1] = k - 1, 0  # the unpaired last sample
-    expected = np.bincount(
-        y_true.astype(np.int64) * k + y_pred, minlength=k * k
-    ).reshape(k, k)
+    return y_true, y_pred
+
+
+@pytest.mark.parametrize(
+    ("k", "dtype_true", "dtype_pred"),
+    [
+        (3, np.int64, np.int64),
+        (22, np.uint8, np.uint8),
+        (5, np.int32, np.int32),
+        (7, np.int32, np.int64),
+        (4, np.int16, np.uint16),
+    ],
+)
+def test_joint_table_over_several_blocks(k, dtype_true, dtype_pred, counting_routine):
+    """More than two blocks (and a last partial one), codes of every integer
+    width: the joint table is np.bincount's, also with weights (to the bit)."""
+    n = 2 * _BLOCK + 1001
+    y_true, y_pred = _label_arrays(k, dtype_true, n, k)
+    y_pred = y_pred.astype(dtype_pred)
+    y_true[-1], y_pred[-1] = k - 1, 0  # in the last, partial block
+    codes = y_true.astype(np.int64) * k + y_pred
+    expected = np.bincount(codes, minlength=k * k).reshape(k, k)
     summary = fbeta_summary(y_true, y_pred, average=None)
     np.testing.assert_array_equal(summary.confusion_matrix, expected)
     np.testing.assert_array_equal(summary.true_positives, np.diag(expected))
+    weights = np.random.default_rng(1).random(n)
+    weighted = np.bincount(codes, weights=weights, minlength=k * k).reshape(k, k)
+    table = _joint_table(y_true, y_pred, k, weights)
+    assert table.dtype == np.float64
+    np.testing.assert_array_equal(table, weighted)
+
+
+def test_joint_table_of_strided_views(counting_routine):
+    """Columns of 2-D arrays and every-other-sample views are copied block by
+    block (into the thread's buffers), never read out of place."""
+    rng = np.random.default_rng(5)
+    n, k = _BLOCK + 333, 6
+    frame = rng.integers(0, k, (2 * n, 3))
+    y_true, y_pred = frame[::2, 0], frame[1::2, 2]
+    weights = rng.random((2 * n, 2))[::2, 1]
+    codes = y_true * k + y_pred
+    np.testing.assert_array_equal(
+        _joint_table(y_true, y_pred, k, None),
+        np.bincount(codes, minlength=k * k).reshape(k, k),
+    )
+    np.testing.assert_array_equal(
+        _joint_table(y_true, y_pred, k, weights),
+        np.bincount(codes, weights=weights, minlength=k * k).reshape(k, k),
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for average in AVERAGES_1D:
+            options = {"average": average, "sample_weight": weights}
+            _same(
+                averaged_f1_score(y_true, y_pred, **options),
+                f1_score(y_true, y_pred, **options),
+            )
 
 
 def test_counting_from_several_threads_at_once():
-    """Each thread codes its pairs in a buffer of its own."""
+    """Each thread converts its blocks in buffers of its own (uint8 and strided
+    labels go through them)."""
     from concurrent.futures import ThreadPoolExecutor
 
-    rng = np.random.default_rng(0)
-    pairs = [
-        (rng.integers(0, 10, 300_000 + i), rng.integers(0, 10, 300_000 + i))
-        for i in range(8)
+    pairs = []
+    for i in range(8):
+        y_true, y_pred = _label_arrays(10, np.uint8, 150_000 + i, i)
+        if i % 2:
+            y_true, y_pred = np.repeat(y_true, 2)[::2], y_pred.astype(np.int64)
+        pairs.append((y_true, y_pred))
+    expected = [
+        np.bincount(t.astype(np.int64) * 10 + p, minlength=100).reshape(10, 10)
+        for t, p in pairs
     ]
-    expected = [fbeta_summary(t, p).confusion_matrix for t, p in pairs]
     with ThreadPoolExecutor(4) as pool:
         for _ in range(3):
             got = list(pool.map(lambda tp: fbeta_summary(*tp).confusion_matrix, pairs))
