@@ -199,6 +199,12 @@ def _index_counts(indices: np.ndarray, n_columns: int) -> np.ndarray:
 def _count_1d(targets: Targets, weights: np.ndarray | None) -> Counts:
     k = targets.code_labels.shape[0]
     true, pred = targets.true, targets.pred
+    if not targets.in_range and not all(0 <= unsigned_max(c) < k for c in (true, pred)):
+        # The scatter-add checks no bounds: never let a stray code reach it.
+        raise RuntimeError(
+            f"label codes outside [0, {k}) reached the counting core; this is a "
+            "bug in sklearn-macrof1's label encoding, please report it"
+        )
     if k * k <= max(MAX_JOINT_CELLS, 4 * targets.n_samples):
         table = _joint_table(true, pred, k, weights)
         true_sum = table.sum(axis=1)

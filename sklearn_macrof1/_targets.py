@@ -39,6 +39,10 @@ class Targets:
     matrices, both dense bool ndarrays or both CSR matrices whose stored entries are
     the labels (values nonzero, not necessarily bool: :func:`as_bool`), and
     ``code_labels`` is ``arange(n_labels)``.
+
+    ``in_range`` is True when the encoding proves every code of 1-D targets lies in
+    ``[0, len(code_labels))`` (by construction, or checked); the counting core
+    adds at the codes without bounds checks and verifies them itself otherwise.
     """
 
     kind: str
@@ -46,6 +50,7 @@ class Targets:
     pred: Any
     code_labels: np.ndarray
     n_samples: int
+    in_range: bool = False
 
 
 def _num_samples(y: Any) -> int:
@@ -119,8 +124,10 @@ def _check_float_labels(y: np.ndarray, name: str) -> None:
             f"Input {name} contains {what}; class labels must be finite. "
             f"Accepted: {_ACCEPTED}."
         )
-    if not (y == np.trunc(y)).all():
-        example = y[y != np.trunc(y)].flat[0]
+    # scikit-learn's test is y == y.astype(int): whole numbers within int64.
+    whole = (y == np.trunc(y)) & (y >= -(2.0**63)) & (y < 2.0**63)
+    if not whole.all():
+        example = y[~whole].flat[0]
         raise ValueError(
             f"{name} contains continuous values (for example {example!r}); "
             f"classification metrics need {_ACCEPTED}. Threshold scores or "
@@ -191,8 +198,12 @@ def _kind(y: Any, name: str) -> str:
         if y.dtype.kind == "U" or _str_objects(y) is not None:
             return "1d"
     elif sp.issparse(y) and _is_fast_indicator(y):
-        return "multilabel-indicator"
+        return _UNIFORM_INDICATOR
     return _sklearn_kind(y, name)
+
+
+#: What :func:`_kind` says of a sparse indicator storing one nonzero value only.
+_UNIFORM_INDICATOR = "multilabel-indicator (one stored value)"
 
 
 def _str_objects(y: np.ndarray) -> set | None:
@@ -254,6 +265,11 @@ def read_targets(y_true: Any, y_pred: Any) -> Targets:
             "minimum of 1 sample is required."
         )
     kind_true, kind_pred = _kind(yt, "y_true"), _kind(yp, "y_pred")
+    uniform = (kind_true == _UNIFORM_INDICATOR, kind_pred == _UNIFORM_INDICATOR)
+    kind_true, kind_pred = (
+        "multilabel-indicator" if kind == _UNIFORM_INDICATOR else kind
+        for kind in (kind_true, kind_pred)
+    )
     if kind_true != kind_pred:
         raise ValueError(
             "Classification metrics can't handle a mix of "
@@ -262,32 +278,34 @@ def read_targets(y_true: Any, y_pred: Any) -> Targets:
             "indicator matrices with the same columns."
         )
     if kind_true == "multilabel-indicator":
-        return _read_multilabel(yt, yp, n_true)
+        return _read_multilabel(yt, yp, n_true, uniform)
     return _read_1d(yt, yp, n_true)
 
 
-def _read_multilabel(yt: Any, yp: Any, n: int) -> Targets:
+def _read_multilabel(yt: Any, yp: Any, n: int, uniform: tuple[bool, bool]) -> Targets:
     if yt.shape[1] != yp.shape[1]:
         raise ValueError(
             "Multi-label binary indicator input with different numbers of labels: "
             f"y_true has {yt.shape[1]} columns and y_pred has {yp.shape[1]}."
         )
     # Nonzero means "label set", as in scikit-learn's count_nonzero.
-    true = _indicator(yt)
-    pred = _indicator(yp)
+    true = _indicator(yt, uniform[0])
+    pred = _indicator(yp, uniform[1])
     if sp.issparse(true) != sp.issparse(pred):
         true, pred = sp.csr_matrix(true), sp.csr_matrix(pred)
     return Targets("multilabel-indicator", true, pred, np.arange(yt.shape[1]), n)
 
 
-def _indicator(y: Any) -> Any:
+def _indicator(y: Any, uniform: bool) -> Any:
     """The labels of an indicator matrix: bool array, or CSR matrix whose stored
     entries are exactly the labels (their values may be any nonzero number: the
-    counting core reads only the structure, or converts with :func:`as_bool`)."""
+    counting core reads only the structure, or converts with :func:`as_bool`).
+
+    ``uniform``: :func:`_kind` saw one nonzero stored value only, so there is no
+    stored zero to drop (else scikit-learn's rule allows stored zeros too).
+    """
     if sp.issparse(y):
-        # A multilabel-indicator sparse matrix stores one value only (scikit-learn's
-        # rule, checked by _kind): when it is nonzero, there is no zero to drop.
-        if y.format == "csr" and (y.data.size == 0 or y.data[0] != 0):
+        if y.format == "csr" and (y.data.size == 0 or uniform):
             return y
         y = sp.csr_matrix(y, copy=True)
         y.eliminate_zeros()
@@ -329,9 +347,28 @@ def _read_1d(yt: Any, yp: Any, n: int) -> Targets:
     classes = unique_labels(yt, yp)  # raises on a mix of strings and numbers
     yt = np.asarray(yt).reshape(-1)
     yp = np.asarray(yp).reshape(-1)
-    codes_t = np.searchsorted(classes, yt)
-    codes_p = np.searchsorted(classes, yp)
-    return Targets("1d", codes_t, codes_p, classes, n)
+    codes_t = _locate(classes, yt, "y_true")
+    codes_p = _locate(classes, yp, "y_pred")
+    return Targets("1d", codes_t, codes_p, classes, n, in_range=True)
+
+
+def _locate(classes: np.ndarray, y: np.ndarray, name: str) -> np.ndarray:
+    """The index of each label of ``y`` in ``classes``, checked: labels that do
+    not sort consistently (NaT, strings with trailing NUL characters, which numpy
+    string arrays drop) would otherwise get the index of another class."""
+    codes = np.searchsorted(classes, y)
+    if classes.shape[0] == 0 or codes.max(initial=0) >= classes.shape[0]:
+        found = False
+    else:
+        found = bool(np.all(classes[codes] == y))
+    if not found:
+        raise ValueError(
+            f"{name} holds labels that cannot be ordered consistently with the "
+            f"other labels (for example NaT, NaN among objects, or strings ending "
+            f"in NUL characters); classes found: {classes.tolist()!r}. Accepted: "
+            f"{_ACCEPTED}."
+        )
+    return codes
 
 
 def _encode_objects(yt: np.ndarray, yp: np.ndarray, values: set, n: int) -> Targets:
@@ -340,7 +377,7 @@ def _encode_objects(yt: np.ndarray, yp: np.ndarray, values: set, n: int) -> Targ
     code = {label: i for i, label in enumerate(classes)}.__getitem__
     codes_t = np.fromiter(map(code, yt.tolist()), dtype=np.intp, count=n)
     codes_p = np.fromiter(map(code, yp.tolist()), dtype=np.intp, count=n)
-    return Targets("1d", codes_t, codes_p, np.asarray(classes), n)
+    return Targets("1d", codes_t, codes_p, np.asarray(classes), n, in_range=True)
 
 
 #: Below this many samples, numpy string arrays are encoded by sorting.
@@ -386,6 +423,7 @@ def _encode_by_key(yt: np.ndarray, yp: np.ndarray, n: int) -> Targets | None:
     """
     if n < _MIN_KEYED:
         return None
+    yt, yp = np.ascontiguousarray(yt), np.ascontiguousarray(yp)  # for the views
     pt = yt.view(np.uint32).reshape(n, -1)
     pp = yp.view(np.uint32).reshape(n, -1)
     width = max(pt.shape[1], pp.shape[1])
@@ -439,13 +477,15 @@ def _encode_by_key(yt: np.ndarray, yp: np.ndarray, n: int) -> Targets | None:
     order = np.argsort(labels, kind="stable")
     rank = np.zeros(size, dtype=np.intp)
     rank[buckets[order]] = np.arange(buckets.shape[0])
-    return Targets("1d", rank[bucket_t], rank[bucket_p], labels[order], n)
+    return Targets(
+        "1d", rank[bucket_t], rank[bucket_p], labels[order], n, in_range=True
+    )
 
 
 def _encode_sorted(yt: np.ndarray, yp: np.ndarray, n: int) -> Targets:
     classes, inverse = np.unique(np.concatenate([yt, yp]), return_inverse=True)
     inverse = inverse.reshape(-1)
-    return Targets("1d", inverse[:n], inverse[n:], classes, n)
+    return Targets("1d", inverse[:n], inverse[n:], classes, n, in_range=True)
 
 
 def unsigned_max(y: np.ndarray) -> int:
@@ -477,17 +517,34 @@ def _read_numeric(yt: np.ndarray, yp: np.ndarray, n: int) -> Targets:
             if yp.dtype.kind == "u" and yp.dtype.itemsize == 8:
                 yp = yp.view(yp.dtype.str.replace("u", "i"))
             code_labels = np.arange(hi + 1, dtype=np.int64).astype(label_dtype)
-            return Targets("1d", yt, yp, code_labels, n)
+            return Targets("1d", yt, yp, code_labels, n, in_range=True)
+    if yt.dtype != yp.dtype and label_dtype.kind == "f":
+        # Ints with floats, or int64 with uint64, compare as float64 (scikit-learn
+        # merges them so, through np.unique): one dtype for both, so that the
+        # minimum, the maximum and the differences below are exact.
+        yt, yp = yt.astype(label_dtype), yp.astype(label_dtype)
     lo = min(yt.min(), yp.min())
     hi = max(yt.max(), yp.max())
     span = int(hi) - int(lo) + 1
-    if span * span > limit:
-        classes, inverse = np.unique(np.concatenate([yt, yp]), return_inverse=True)
-        inverse = inverse.reshape(-1)
-        return Targets("1d", inverse[:n], inverse[n:], classes.astype(label_dtype), n)
-    if lo != 0 or yt.dtype.kind == "f" or yp.dtype.kind == "f":
+    if span * span <= limit:
         # In intp: in a narrow dtype the difference could wrap (int8 127 - -128).
-        yt = np.subtract(yt, lo, dtype=np.intp, casting="unsafe")
-        yp = np.subtract(yp, lo, dtype=np.intp, casting="unsafe")
-    code_labels = (np.arange(span, dtype=np.int64) + int(lo)).astype(label_dtype)
-    return Targets("1d", yt, yp, code_labels, n)
+        # Floats of 2**63 or more do not cast: their codes fail the check below.
+        with np.errstate(invalid="ignore"):
+            codes = [
+                np.subtract(y, lo, dtype=np.intp, casting="unsafe") for y in (yt, yp)
+            ]
+        if all(0 <= unsigned_max(c) < span for c in codes):  # proven, not assumed
+            # lo + c, exact for the codes c of present labels (lo may be 2**63
+            # or more in uint64 and float64, or -2**63 in int64).
+            if label_dtype.kind == "f":
+                code_labels = np.arange(span, dtype=np.float64) + float(lo)
+            elif label_dtype == np.uint64:
+                code_labels = np.arange(span, dtype=np.uint64) + np.uint64(int(lo))
+            else:
+                code_labels = np.arange(span, dtype=np.int64) + int(lo)
+            code_labels = code_labels.astype(label_dtype)
+            return Targets("1d", codes[0], codes[1], code_labels, n, in_range=True)
+    classes, inverse = np.unique(np.concatenate([yt, yp]), return_inverse=True)
+    inverse = inverse.reshape(-1)
+    classes = classes.astype(label_dtype)
+    return Targets("1d", inverse[:n], inverse[n:], classes, n, in_range=True)

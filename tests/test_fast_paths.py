@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 from _reference import assert_same_outcome, outcome, reference_fbeta_of_averages
-from sklearn.metrics import f1_score, precision_recall_fscore_support
+from sklearn.metrics import confusion_matrix, f1_score, precision_recall_fscore_support
 
 from sklearn_macrof1 import (
     _scipy_private,
@@ -441,3 +441,120 @@ def test_intervals_of_csr_indicators_storing_another_value():
         ones = fbeta_confidence_interval(y_true, y_pred, method=method, random_state=0)
         assert threes.averaged_fbeta.low == pytest.approx(ones.averaged_fbeta.low)
         assert threes.averaged_fbeta.high == pytest.approx(ones.averaged_fbeta.high)
+
+
+# Label codes must lie in [0, k): the scatter-add writes where they point. These
+# inputs broke that before the encodings proved or checked their codes (found by
+# an independent review): crashes, or silently wrong scores.
+
+_IDS = np.array([1400000000000000001, 1400000000000000100, 1400000000000000300])
+
+
+@pytest.mark.parametrize(
+    ("y_true", "y_pred"),
+    [
+        (_IDS[[0, 1, 2, 0, 1, 2]], _IDS[[0, 1, 2, 0, 1, 2]].astype(np.float64)),
+        (np.array([2**62 + 1]), np.array([2.0**62])),
+        (
+            np.array([2**63, 2**63 + 1], dtype=np.uint64),
+            np.array([2**63] * 2, np.uint64),
+        ),
+        (np.array([-3, 2**60, 7]), np.array([7.0, -3.0, 2.0**60])),
+        (
+            np.array([5, -(2**62), 5], dtype=np.int64),
+            np.array([5, 5, 3], dtype=np.uint64),
+        ),
+    ],
+)
+def test_labels_of_two_dtypes_compare_in_their_common_dtype(y_true, y_pred):
+    """int64 with float64, or with uint64, compare as float64 (numpy's common
+    dtype). scikit-learn's own set of such labels holds the same float twice
+    (2**62 + 1 and 2.0**62 are distinct Python numbers, one float64), so the
+    reference is scikit-learn on both arrays in the common dtype."""
+    common = np.result_type(y_true, y_pred)
+    t, p = y_true.astype(common), y_pred.astype(common)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for average in ("macro", "micro", "weighted", None):
+            _same(
+                averaged_f1_score(y_true, y_pred, average=average),
+                f1_score(t, p, average=average),
+            )
+        expected = confusion_matrix(t, p)
+        summary = fbeta_summary(y_true, y_pred, average=None)
+    np.testing.assert_array_equal(summary.confusion_matrix, expected)
+
+
+def test_int64_and_uint64_labels_at_2_63_are_one_float():
+    y_true, y_pred = np.array([2**63], dtype=np.uint64), np.array([2**63 - 1])
+    assert averaged_f1_score(y_true, y_pred) == 1.0
+    assert fbeta_summary(y_true, y_pred).labels.tolist() == [2.0**63]
+
+
+def test_floats_beyond_int64_are_continuous_as_in_scikit_learn():
+    a = 2**63 - 2400
+    y_true, y_pred = np.array([a, a + 2000]), np.array([float(a), float(a + 2000)])
+    with pytest.raises(ValueError, match="continuous"), np.errstate(invalid="ignore"):
+        f1_score(y_true, y_pred, average="macro")
+    with pytest.raises(ValueError, match="continuous"):
+        averaged_f1_score(y_true, y_pred, average="macro")
+
+
+@pytest.mark.parametrize(
+    ("y_true", "y_pred"),
+    [
+        (np.array(["b\x00", "a"] * 3, dtype=object), np.array(["a", "b"] * 3)),
+        (
+            np.array(["2020-01-02", "NaT", "2020-01-01"], dtype="M8[D]"),
+            np.array(["2020-01-01", "2020-01-02", "NaT"], dtype="M8[D]"),
+        ),
+    ],
+)
+def test_labels_that_do_not_sort_consistently_are_refused(y_true, y_pred):
+    """NaT, or a trailing NUL that numpy strings drop, would give a label the code
+    of another class (or one past the last): a clear error instead."""
+    with pytest.raises(ValueError, match="cannot be ordered consistently"):
+        averaged_f1_score(y_true, y_pred, average="macro")
+
+
+def test_strided_numpy_strings_are_encoded_by_key():
+    y = np.array(["cat", "dog", "cow"] * 3000)
+    y_true, y_pred = y[::2], y[1::2]
+    assert y_true.shape[0] >= _MIN_KEYED
+    _check_1d(y_true, y_pred)
+
+
+def test_csr_stored_zeros_are_not_labels():
+    """scikit-learn's sparse indicators may store explicit zeros beside the ones.
+    The reference is the dense matrix: scikit-learn's own "samples" average
+    counts a stored zero of a sparse y_true (0.25 here, 1/3 on the dense one)."""
+    y_true = sp.csr_matrix(
+        (np.array([1.0, 0.0]), np.array([0, 1]), np.array([0, 2, 2])), shape=(2, 3)
+    )
+    y_pred = np.array([[1, 1, 0], [0, 0, 1]])
+    for average in ("macro", "samples", None):
+        expected = f1_score(y_true.toarray(), y_pred, average=average)
+        for y in (y_pred, sp.csr_matrix(y_pred)):
+            _same(averaged_f1_score(y_true, y, average=average), expected)
+
+
+def test_the_counting_core_refuses_codes_out_of_range():
+    """A stray code never reaches the scatter-add (it would write out of place)."""
+    from sklearn_macrof1._counting import count_targets
+    from sklearn_macrof1._targets import Targets
+
+    for bad in (np.array([0, 3]), np.array([0, -1])):
+        targets = Targets("1d", bad, np.array([0, 1]), np.arange(3), 2)
+        with pytest.raises(RuntimeError, match="outside"):
+            count_targets(targets, None)
+
+
+def test_streaming_mixed_int_and_float_batches_match_one_shot():
+    from sklearn_macrof1 import MacroF1Accumulator
+
+    acc = MacroF1Accumulator()
+    acc.update([2**62 + 1], [2**62 + 1])
+    acc.update(np.array([2**62 + 1]), np.array([2.0**62]))
+    y_true = np.array([2**62 + 1, 2**62 + 1])
+    y_pred = np.array([2.0**62 + 1, 2.0**62])
+    _same(acc.averaged_f1_score(), f1_score(y_true, y_pred, average="macro"))
