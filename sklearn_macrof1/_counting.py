@@ -307,11 +307,61 @@ def _row_bits(y: sp.csr_matrix) -> np.ndarray:
     return np.diff(running.take(y.indptr))
 
 
+#: Levels of the carry-save tree of :func:`_bit_column_counts`.
+_SLICE_LEVELS = 5
+
+
 def _bit_column_counts(bits: np.ndarray, n_columns: int) -> np.ndarray:
-    """Number of rows with bit j set, for each column j < n_columns."""
-    octets = bits.astype("<u8", copy=False).view(np.uint8)  # contiguous: fastest
-    unpacked = np.unpackbits(octets, bitorder="little").reshape(bits.shape[0], 64)
-    return _column_counts(unpacked)[:n_columns]
+    """Number of rows with bit j set, for each column j < n_columns (int64).
+
+    Unpacking every row to 64 bytes costs 64 bytes a row; instead the two halves
+    of the rows are first added as binary numbers whose digits are whole uint64
+    words (bit j of digit d is digit d of column j's count, a carry-save tree),
+    ``_SLICE_LEVELS`` times: then each group of 2**levels rows holds its counts in
+    levels + 1 digit words, and only those are unpacked and counted, weighted by
+    their place value. An odd row left over at a level is counted apart.
+    """
+    counts = np.zeros(64, dtype=np.int64)
+    digits = [bits.astype("<u8", copy=False)]
+    for _ in range(_SLICE_LEVELS):
+        n = digits[0].shape[0]
+        if n < 2:
+            break
+        if n % 2:
+            for place, digit in enumerate(digits):
+                counts += _unpacked_counts(digit[-1:]) << place
+            digits = [digit[:-1] for digit in digits]
+            n -= 1
+        half = n // 2
+        digits = _add_digits(
+            [digit[:half] for digit in digits], [digit[half:] for digit in digits]
+        )
+    for place, digit in enumerate(digits):
+        counts += _unpacked_counts(digit) << place
+    return counts[:n_columns]
+
+
+def _add_digits(a: list[np.ndarray], b: list[np.ndarray]) -> list[np.ndarray]:
+    """Sum of two bit-sliced numbers (lists of digit words, lowest first)."""
+    out = []
+    carry = None
+    for x, y in zip(a, b, strict=True):
+        partial = x ^ y
+        if carry is None:
+            out.append(partial)
+            carry = x & y
+        else:
+            out.append(partial ^ carry)
+            carry = np.bitwise_or(x & y, carry & partial, out=carry)
+    out.append(carry)
+    return out
+
+
+def _unpacked_counts(words: np.ndarray) -> np.ndarray:
+    """Number of words with bit j set, for each j < 64 (little-endian words)."""
+    octets = np.ascontiguousarray(words, dtype="<u8").view(np.uint8)
+    unpacked = np.unpackbits(octets, bitorder="little").reshape(words.shape[0], 64)
+    return _column_counts(unpacked)
 
 
 def _count_sparse_bits(

@@ -26,7 +26,12 @@ from sklearn_macrof1 import (
     f1_of_averages_score,
     fbeta_summary,
 )
-from sklearn_macrof1._counting import _BLOCK, _index_counts, _joint_table
+from sklearn_macrof1._counting import (
+    _BLOCK,
+    _bit_column_counts,
+    _index_counts,
+    _joint_table,
+)
 from sklearn_macrof1._targets import _MIN_KEYED, _encode_by_key, read_targets
 
 AVERAGES_1D = ["macro", "micro", "weighted", None]
@@ -558,3 +563,19 @@ def test_streaming_mixed_int_and_float_batches_match_one_shot():
     y_true = np.array([2**62 + 1, 2**62 + 1])
     y_pred = np.array([2.0**62 + 1, 2.0**62])
     _same(acc.averaged_f1_score(), f1_score(y_true, y_pred, average="macro"))
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 3, 31, 32, 33, 63, 64, 65, 1025, 4097])
+def test_bit_column_counts_add_every_row_once(n):
+    """The carry-save tree over row masks: odd rows left over at every level,
+    and all-ones rows whose counts carry through every digit."""
+    rng = np.random.default_rng(n)
+    random = rng.integers(0, 2**63, n, dtype=np.uint64) * np.uint64(2)
+    random += rng.integers(0, 2, n, dtype=np.uint64)
+    for bits in (random, np.full(n, 2**64 - 1, dtype=np.uint64), random[::-1]):
+        unpacked = np.unpackbits(
+            bits.astype("<u8").view(np.uint8), bitorder="little"
+        ).reshape(n, 64)
+        expected = unpacked.sum(axis=0, dtype=np.int64)
+        np.testing.assert_array_equal(_bit_column_counts(bits, 64), expected)
+        np.testing.assert_array_equal(_bit_column_counts(bits, 50), expected[:50])
