@@ -217,9 +217,16 @@ def _union(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def _spread(values: np.ndarray, index: np.ndarray, size: int, dtype: Any) -> Any:
+    # Added, not assigned: two classes of a batch may be one class of the union
+    # (int64 labels 2**62 + 1 and 2**62 + 2 are one float64 label).
     out = np.zeros(size, dtype=dtype)
-    out[index] = values
+    np.add.at(out, index, values)
     return out
+
+
+def _folds(index: np.ndarray) -> bool:
+    """Whether two classes of a state became one class of the union."""
+    return np.unique(index).shape[0] < index.shape[0]
 
 
 def _same_classes(a: np.ndarray, b: np.ndarray) -> bool:
@@ -252,8 +259,20 @@ def _merge_1d(a: CountState, b: CountState) -> CountState:
             and b.confusion is not None
         ):
             confusion = np.zeros((k, k), dtype=dtype)
-            confusion[np.ix_(ia, ia)] += a.confusion
-            confusion[np.ix_(ib, ib)] += b.confusion
+            np.add.at(confusion, (ia[:, None], ia[None, :]), a.confusion)
+            np.add.at(confusion, (ib[:, None], ib[None, :]), b.confusion)
+        if _folds(ia) or _folds(ib):
+            # Samples that confused two folded labels are now hits: the true
+            # positives are the folded table's diagonal.
+            if confusion is None:
+                raise ValueError(
+                    "Batches whose labels compare as one value only in a common "
+                    f"dtype (labels {a.classes.tolist()[:5]!r} and "
+                    f"{b.classes.tolist()[:5]!r}, for example int64 above 2**53 "
+                    "and float64) cannot be merged without a confusion matrix; "
+                    "give every batch labels of one dtype."
+                )
+            tp = confusion.diagonal().copy()
     return CountState(
         _ONE_D,
         classes,
@@ -448,9 +467,9 @@ class MacroF1Accumulator:
         universe = self._universe()
         if universe is None or state.kind != _ONE_D:
             return
-        merged = _union(universe, state.classes)
-        if merged.shape[0] != universe.shape[0]:
-            unknown = np.setdiff1d(state.classes, universe)
+        _union(universe, state.classes)  # raises on strings mixed with numbers
+        unknown = np.setdiff1d(state.classes, universe)
+        if unknown.size:
             raise ValueError(
                 f"This batch holds labels {unknown.tolist()[:10]!r} that are not in "
                 f"the accumulator's labels {self.labels.tolist()!r}; pass every "

@@ -124,8 +124,16 @@ def _check_float_labels(y: np.ndarray, name: str) -> None:
             f"Input {name} contains {what}; class labels must be finite. "
             f"Accepted: {_ACCEPTED}."
         )
-    # scikit-learn's test is y == y.astype(int): whole numbers within int64.
-    whole = (y == np.trunc(y)) & (y >= -(2.0**63)) & (y < 2.0**63)
+    whole = y == np.trunc(y)
+    if float(np.finfo(y.dtype).max) >= 2.0**63:  # (float16 cannot hold 2**63)
+        within = (y >= -(2.0**63)) & (y < 2.0**63)
+        if not within.all():
+            example = y[~within].flat[0]
+            raise ValueError(
+                f"{name} contains whole numbers beyond the int64 range (for example "
+                f"{example!r}), which scikit-learn calls continuous values; "
+                f"classification metrics need {_ACCEPTED}: pass them as integers."
+            )
     if not whole.all():
         example = y[~whole].flat[0]
         raise ValueError(
@@ -180,7 +188,8 @@ def _is_column(y: np.ndarray) -> bool:
 
 
 def _kind(y: Any, name: str) -> str:
-    """ "1d" or "multilabel-indicator" (raises for every other target type).
+    """ "1d", "multilabel-indicator" or ``_UNIFORM_INDICATOR`` (a sparse indicator
+    storing one nonzero value only); raises for every other target type.
 
     Numeric arrays, numpy string arrays and object arrays holding only strings
     are classified here (scikit-learn's ``type_of_target`` sorts the values, which
@@ -347,28 +356,26 @@ def _read_1d(yt: Any, yp: Any, n: int) -> Targets:
     classes = unique_labels(yt, yp)  # raises on a mix of strings and numbers
     yt = np.asarray(yt).reshape(-1)
     yp = np.asarray(yp).reshape(-1)
-    codes_t = _locate(classes, yt, "y_true")
-    codes_p = _locate(classes, yp, "y_pred")
+    codes_t, codes_p = _locate(classes, yt), _locate(classes, yp)
+    if codes_t is None or codes_p is None:
+        shown = classes[:10].tolist()
+        raise ValueError(
+            "y_true and y_pred hold labels that cannot be ordered consistently "
+            "(for example NaT, or strings ending in NUL characters, which numpy "
+            f"string arrays drop); classes found ({classes.shape[0]}, first 10): "
+            f"{shown!r}. Accepted: {_ACCEPTED}."
+        )
     return Targets("1d", codes_t, codes_p, classes, n, in_range=True)
 
 
-def _locate(classes: np.ndarray, y: np.ndarray, name: str) -> np.ndarray:
-    """The index of each label of ``y`` in ``classes``, checked: labels that do
-    not sort consistently (NaT, strings with trailing NUL characters, which numpy
-    string arrays drop) would otherwise get the index of another class."""
+def _locate(classes: np.ndarray, y: np.ndarray) -> np.ndarray | None:
+    """The index of each label of ``y`` in ``classes``, checked (None when a label
+    is not found where the sort puts it: labels that do not sort consistently
+    would otherwise get the index of another class, or one past the last)."""
     codes = np.searchsorted(classes, y)
     if classes.shape[0] == 0 or codes.max(initial=0) >= classes.shape[0]:
-        found = False
-    else:
-        found = bool(np.all(classes[codes] == y))
-    if not found:
-        raise ValueError(
-            f"{name} holds labels that cannot be ordered consistently with the "
-            f"other labels (for example NaT, NaN among objects, or strings ending "
-            f"in NUL characters); classes found: {classes.tolist()!r}. Accepted: "
-            f"{_ACCEPTED}."
-        )
-    return codes
+        return None
+    return codes if bool(np.all(classes[codes] == y)) else None
 
 
 def _encode_objects(yt: np.ndarray, yp: np.ndarray, values: set, n: int) -> Targets:
@@ -423,7 +430,10 @@ def _encode_by_key(yt: np.ndarray, yp: np.ndarray, n: int) -> Targets | None:
     """
     if n < _MIN_KEYED:
         return None
-    yt, yp = np.ascontiguousarray(yt), np.ascontiguousarray(yp)  # for the views
+    # Contiguous, in native byte order: the code points are read through a view.
+    yt, yp = (
+        np.ascontiguousarray(y, dtype=y.dtype.newbyteorder("=")) for y in (yt, yp)
+    )
     pt = yt.view(np.uint32).reshape(n, -1)
     pp = yp.view(np.uint32).reshape(n, -1)
     width = max(pt.shape[1], pp.shape[1])
@@ -519,10 +529,12 @@ def _read_numeric(yt: np.ndarray, yp: np.ndarray, n: int) -> Targets:
             code_labels = np.arange(hi + 1, dtype=np.int64).astype(label_dtype)
             return Targets("1d", yt, yp, code_labels, n, in_range=True)
     if yt.dtype != yp.dtype and label_dtype.kind == "f":
-        # Ints with floats, or int64 with uint64, compare as float64 (scikit-learn
-        # merges them so, through np.unique): one dtype for both, so that the
-        # minimum, the maximum and the differences below are exact.
-        yt, yp = yt.astype(label_dtype), yp.astype(label_dtype)
+        # Ints with floats, or int64 with uint64, compare in numpy's common dtype
+        # (float64): one dtype for both, so that the minimum, the maximum and the
+        # differences below are exact. (scikit-learn's label set would hold the
+        # same float several times: 2**62 + 1 and 2.0**62 are distinct numbers.)
+        yt = yt.astype(label_dtype, copy=False)
+        yp = yp.astype(label_dtype, copy=False)
     lo = min(yt.min(), yp.min())
     hi = max(yt.max(), yp.max())
     span = int(hi) - int(lo) + 1
@@ -533,7 +545,10 @@ def _read_numeric(yt: np.ndarray, yp: np.ndarray, n: int) -> Targets:
             codes = [
                 np.subtract(y, lo, dtype=np.intp, casting="unsafe") for y in (yt, yp)
             ]
-        if all(0 <= unsigned_max(c) < span for c in codes):  # proven, not assumed
+        # Integers of one dtype cast to intp exactly (uint64 wraps, but both
+        # operands alike), so min and max prove the codes; floats of 2**63 or
+        # more do not cast: their codes are checked.
+        if label_dtype.kind in "iu" or all(0 <= unsigned_max(c) < span for c in codes):
             # lo + c, exact for the codes c of present labels (lo may be 2**63
             # or more in uint64 and float64, or -2**63 in int64).
             if label_dtype.kind == "f":

@@ -579,3 +579,57 @@ def test_bit_column_counts_add_every_row_once(n):
         expected = unpacked.sum(axis=0, dtype=np.int64)
         np.testing.assert_array_equal(_bit_column_counts(bits, 64), expected)
         np.testing.assert_array_equal(_bit_column_counts(bits, 50), expected[:50])
+
+
+def test_streaming_batches_whose_labels_fold_into_one_class_keep_every_count():
+    """Two int64 labels that are one float64 label (2**62 + 1, 2**62 + 2) merge
+    into one class of the union: their counts add up, as in one call."""
+    from sklearn_macrof1 import MacroF1Accumulator
+
+    a, b = 2**62 + 1, 2**62 + 2
+    batches = [
+        (np.array([a, b, a]), np.array([a, b, b])),
+        (np.array([a]), np.array([float(a)])),
+    ]
+    y_true = np.concatenate([t for t, _ in batches])
+    y_pred = np.concatenate([p for _, p in batches])
+    expected = fbeta_summary(y_true, y_pred, average="macro")
+    for labels in (None, [a, b]):
+        acc = MacroF1Accumulator(labels=labels)
+        for t, p in batches:
+            acc.update(t, p)
+        got = acc.summary(average="macro")
+        assert got.averaged_fbeta == expected.averaged_fbeta == 1.0
+        np.testing.assert_array_equal(got.confusion_matrix, expected.confusion_matrix)
+        left, right = MacroF1Accumulator(), MacroF1Accumulator()
+        left.update(*batches[0])
+        right.update(*batches[1])
+        assert (left + right).averaged_f1_score() == 1.0
+
+
+def test_float16_labels_warn_nothing():
+    y = np.array([1, 2, 3, 2], dtype=np.float16)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert averaged_f1_score(y, y) == 1.0
+
+
+def test_numpy_strings_of_two_byte_orders_are_one_label_each():
+    y_true = np.array(["a", "bc"] * 3000)
+    y_pred = y_true.astype(">U2")
+    assert y_true.shape[0] >= _MIN_KEYED
+    assert averaged_f1_score(y_true, y_pred) == 1.0
+    assert fbeta_summary(y_true, y_pred).labels.tolist() == ["a", "bc"]
+
+
+def test_folding_batches_without_a_confusion_matrix_are_refused(monkeypatch):
+    """Without the joint table the folded true positives are unknown: an error,
+    never a silently wrong count."""
+    from sklearn_macrof1 import MacroF1Accumulator, _streaming
+
+    monkeypatch.setattr(_streaming, "MAX_CONFUSION_CLASSES", 0)
+    a, b = 2**62 + 1, 2**62 + 2
+    acc = MacroF1Accumulator()
+    acc.update(np.array([a, b, a]), np.array([a, b, b]))
+    with pytest.raises(ValueError, match="compare as one value only"):
+        acc.update(np.array([a]), np.array([float(a)]))
