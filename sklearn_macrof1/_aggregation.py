@@ -37,7 +37,8 @@ class Ratios:
     precision: np.ndarray
     recall: np.ndarray
     fbeta: np.ndarray
-    #: Where precision, recall and F-beta were ill-defined (for the warnings).
+    #: Where precision, recall and F-beta were ill-defined (for the warnings);
+    #: None where nothing was.
     undefined: tuple[Any, Any, Any] = field(default=(None, None, None), repr=False)
 
     @cached_property
@@ -82,8 +83,9 @@ def _divide(
     numerator: np.ndarray,
     denominator: np.ndarray,
     fill: float,
-) -> tuple[np.ndarray, np.ndarray]:
-    """``numerator / denominator`` as float64, ``fill`` where the denominator is 0.
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """``numerator / denominator`` as float64, ``fill`` where the denominator is 0,
+    and the mask of those entries (None when there is none).
 
     Divides everything (a 0 denominator gives inf or nan, silenced) and then
     overwrites the undefined entries in place: two passes over the arrays, no
@@ -91,7 +93,7 @@ def _divide(
     """
     undefined = np.equal(denominator, 0)
     if not undefined.any():
-        return np.true_divide(numerator, denominator, dtype=np.float64), undefined
+        return np.true_divide(numerator, denominator, dtype=np.float64), None
     with np.errstate(divide="ignore", invalid="ignore"):
         result = np.true_divide(numerator, denominator, dtype=np.float64)
     np.copyto(result, fill, where=undefined)
@@ -189,20 +191,22 @@ def nan_average(values: np.ndarray, weights: np.ndarray | None = None) -> float:
     values = np.asarray(values, dtype=np.float64)
     if values.shape[0] == 0:
         return math.nan
-    if math.isnan(values.sum()):  # one cheap test; look for nan entries only then
+    value_sum = values.sum()
+    if math.isnan(value_sum):  # one cheap test; look for nan entries only then
         defined = ~np.isnan(values)
         if not defined.any():
             return math.nan
         if not defined.all():
             values = values[defined]
+            value_sum = values.sum()
             if weights is not None:
                 weights = np.asarray(weights)[defined]
     if weights is None:
-        return float(values.sum() / values.shape[0])  # exactly what np.mean does
+        return float(value_sum / values.shape[0])  # exactly what np.mean does
     weights = np.asarray(weights, dtype=np.float64)
     total = weights.sum()
     if total == 0:
-        return float(values.sum() / values.shape[0])
+        return float(value_sum / values.shape[0])
     return float(np.multiply(values, weights).sum() / total)
 
 
@@ -212,6 +216,17 @@ def harmonic_fbeta(precision: Any, recall: Any, beta: float) -> Any:
     0 where P = R = 0; P for beta = 0; R for beta = inf; nan where P or R is nan.
     Works on floats and arrays alike.
     """
+    if type(precision) is float and type(recall) is float:
+        # The same IEEE operations, in the same order, as the array code below.
+        if beta == 0:
+            return precision
+        if math.isinf(beta):
+            return recall
+        beta2 = beta * beta
+        denominator = beta2 * precision + recall
+        if denominator == 0:  # never where P or R is nan: nan propagates
+            return 0.0
+        return (1 + beta2) * precision * recall / denominator
     p = np.asarray(precision, dtype=np.float64)
     r = np.asarray(recall, dtype=np.float64)
     if beta == 0:
