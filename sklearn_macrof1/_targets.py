@@ -545,9 +545,9 @@ def _read_numeric(yt: np.ndarray, yp: np.ndarray, n: int) -> Targets:
             codes = [
                 np.subtract(y, lo, dtype=np.intp, casting="unsafe") for y in (yt, yp)
             ]
-        # Integers of one dtype cast to intp exactly (uint64 wraps, but both
-        # operands alike), so min and max prove the codes; floats of 2**63 or
-        # more do not cast: their codes are checked.
+        # Integer labels cast to intp exactly (uint64 of 2**63 or more wraps, and
+        # so does lo: the difference is exact), so min and max prove the codes;
+        # floats of 2**63 or more do not cast: their codes are checked.
         if label_dtype.kind in "iu" or all(0 <= unsigned_max(c) < span for c in codes):
             # lo + c, exact for the codes c of present labels (lo may be 2**63
             # or more in uint64 and float64, or -2**63 in int64).
