@@ -12,16 +12,25 @@ They can differ by up to 0.5 and rank classifiers differently (Opitz & Burst,
 ``average`` scikit-learn knows, plus their gap, its closed form and its bound.
 """
 
-from ._comparison import ClassifierComparison, ScoreDifference, compare_classifiers
-from ._confusion import fbeta_summary_from_confusion_matrix
-from ._display import MacroF1Display
-from ._intervals import FBetaInterval, ScoreInterval, fbeta_confidence_interval
-from ._paper import gap_closed_form, gap_supremum, supremum_confusion_matrix
-from ._report import (
+from ._core._paper import gap_closed_form, gap_supremum, supremum_confusion_matrix
+from ._inference._comparison import (
+    ClassifierComparison,
+    ScoreDifference,
+    compare_classifiers,
+)
+from ._inference._intervals import (
+    FBetaInterval,
+    ScoreInterval,
+    fbeta_confidence_interval,
+)
+from ._integrations._streaming import MacroF1Accumulator
+from ._presentation._confusion import fbeta_summary_from_confusion_matrix
+from ._presentation._display import MacroF1Display
+from ._presentation._report import (
     classification_report,
     classification_report_from_confusion_matrix,
 )
-from ._scorers import (
+from ._presentation._scorers import (
     MACRO_F1_SCORING,
     get_scorer,
     get_scorer_names,
@@ -29,15 +38,14 @@ from ._scorers import (
     make_fbeta_of_averages_scorer,
     make_macro_f1_scoring,
 )
-from ._scores import (
+from ._presentation._scores import (
     averaged_f1_score,
     averaged_fbeta_score,
     f1_of_averages_score,
     fbeta_of_averages_score,
     fbeta_summary,
 )
-from ._streaming import MacroF1Accumulator
-from ._summary import FBetaSummary
+from ._presentation._summary import FBetaSummary
 
 __version__ = "0.1.0"
 

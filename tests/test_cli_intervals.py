@@ -12,7 +12,7 @@ from sklearn_macrof1 import (
     fbeta_confidence_interval,
     fbeta_summary_from_confusion_matrix,
 )
-from sklearn_macrof1._cli import run
+from sklearn_macrof1._presentation._cli import run
 
 RNG = np.random.default_rng(5)
 Y_TRUE = RNG.choice(["cat", "dog", "bird"], 150)

@@ -21,18 +21,18 @@ from _reference import assert_same_outcome, outcome, reference_fbeta_of_averages
 from sklearn.metrics import confusion_matrix, f1_score, precision_recall_fscore_support
 
 from sklearn_macrof1 import (
-    _scipy_private,
     averaged_f1_score,
     f1_of_averages_score,
     fbeta_summary,
 )
-from sklearn_macrof1._counting import (
+from sklearn_macrof1._core import _scipy_private
+from sklearn_macrof1._core._counting import (
     _BLOCK,
     _bit_column_counts,
     _index_counts,
     _joint_table,
 )
-from sklearn_macrof1._targets import _MIN_KEYED, _encode_by_key, read_targets
+from sklearn_macrof1._core._targets import _MIN_KEYED, _encode_by_key, read_targets
 
 AVERAGES_1D = ["macro", "micro", "weighted", None]
 
@@ -545,8 +545,8 @@ def test_csr_stored_zeros_are_not_labels():
 
 def test_the_counting_core_refuses_codes_out_of_range():
     """A stray code never reaches the scatter-add (it would write out of place)."""
-    from sklearn_macrof1._counting import count_targets
-    from sklearn_macrof1._targets import Targets
+    from sklearn_macrof1._core._counting import count_targets
+    from sklearn_macrof1._core._targets import Targets
 
     for bad in (np.array([0, 3]), np.array([0, -1])):
         targets = Targets("1d", bad, np.array([0, 1]), np.arange(3), 2)
@@ -625,7 +625,8 @@ def test_numpy_strings_of_two_byte_orders_are_one_label_each():
 def test_folding_batches_without_a_confusion_matrix_are_refused(monkeypatch):
     """Without the joint table the folded true positives are unknown: an error,
     never a silently wrong count."""
-    from sklearn_macrof1 import MacroF1Accumulator, _streaming
+    from sklearn_macrof1 import MacroF1Accumulator
+    from sklearn_macrof1._integrations import _streaming
 
     monkeypatch.setattr(_streaming, "MAX_CONFUSION_CLASSES", 0)
     a, b = 2**62 + 1, 2**62 + 2

@@ -14,10 +14,14 @@ from sklearn_macrof1 import (
     fbeta_summary,
     fbeta_summary_from_confusion_matrix,
 )
-from sklearn_macrof1._aggregation import aggregate, aggregate_rows, nan_average
-from sklearn_macrof1._counting import Counts
-from sklearn_macrof1._evaluation import Options, evaluate
-from sklearn_macrof1._intervals import _scatter, _silent_select, score_gradients
+from sklearn_macrof1._core._aggregation import aggregate, aggregate_rows, nan_average
+from sklearn_macrof1._core._counting import Counts
+from sklearn_macrof1._core._evaluation import Options, evaluate
+from sklearn_macrof1._inference._intervals import (
+    _scatter,
+    _silent_select,
+    score_gradients,
+)
 
 
 def _data(n, k=4, accuracy=0.7, seed=0, skew=0.0):
@@ -290,7 +294,7 @@ def test_coverage_of_a_small_simulation():
 
 
 def test_intervals_for_report_rows():
-    from sklearn_macrof1._intervals import intervals_for_averages
+    from sklearn_macrof1._inference._intervals import intervals_for_averages
 
     y, p = _data(900, k=3, seed=10)
     rows = intervals_for_averages(
@@ -314,8 +318,11 @@ def test_intervals_for_report_rows():
 def test_bootstrap_replicates_are_the_scores_of_the_resamples(average, weighted):
     """A replicate is exactly what the score functions give on the resample,
     including classes that vanish from a resample (rare classes, labels=None)."""
-    from sklearn_macrof1._evaluation import check_options
-    from sklearn_macrof1._intervals import draw_multiplicities, evaluation_for
+    from sklearn_macrof1._core._evaluation import check_options
+    from sklearn_macrof1._inference._intervals import (
+        draw_multiplicities,
+        evaluation_for,
+    )
 
     y, p = _data(300, k=8, seed=11, skew=0.6)
     y[0], p[0], p[1] = 8, 8, 9  # classes 8 and 9 appear in one sample each

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._aggregation import ALL_METRICS
-from ._evaluation import check_options, count_for, score
+from .._core._aggregation import ALL_METRICS
+from .._core._evaluation import check_options, count_for, score
 from ._summary import FBetaSummary, build_summary
 
 _PARAMETERS = """

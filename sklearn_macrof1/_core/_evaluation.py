@@ -122,7 +122,7 @@ def prepare(
     ``samplewise`` asks for the per-sample counts of ``average="samples"``
     (multilabel targets; over the columns named by ``labels``, when given);
     ``class_counts=False`` then skips the per-class counts of multilabel targets
-    (see :func:`~sklearn_macrof1._counting.count_targets`).
+    (see :func:`~sklearn_macrof1._core._counting.count_targets`).
     """
     check_array_like(y_true, name="y_true", caller=caller, sparse=True)
     check_array_like(y_pred, name="y_pred", caller=caller, sparse=True)
@@ -136,7 +136,7 @@ def prepare(
         check_array_like(
             sample_weight, name="sample_weight", caller=caller, sparse=False
         )
-    from ._dask import count_dask, is_dask_collection  # imports no Dask
+    from .._integrations._dask import count_dask, is_dask_collection  # imports no Dask
 
     if any(is_dask_collection(v) for v in (y_true, y_pred, sample_weight)):
         return count_dask(

@@ -6,9 +6,9 @@ from typing import Any
 
 import numpy as np
 
-from ._aggregation import ALL_METRICS
-from ._counting import Counts
-from ._evaluation import check_options
+from .._core._aggregation import ALL_METRICS
+from .._core._counting import Counts
+from .._core._evaluation import check_options
 from ._summary import FBetaSummary, build_summary
 
 ORIENTATIONS = ("true", "predicted")

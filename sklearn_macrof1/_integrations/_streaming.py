@@ -1,7 +1,8 @@
 """Streaming evaluation: counts accumulated batch by batch, merged exactly.
 
 Every score of the package is a function of additive counts, so a stream of
-batches (or the chunks of a Dask array, see :mod:`~sklearn_macrof1._dask`) can be
+batches (or the chunks of a Dask array, see
+:mod:`~sklearn_macrof1._integrations._dask`) can be
 counted piece by piece and the pieces merged by summation:
 
 - 1-D targets: per-class true positives, true and predicted counts, and the
@@ -12,8 +13,8 @@ counted piece by piece and the pieces merged by summation:
   by the number of distinct triples, not by the number of samples.
 
 Each batch is read and counted by the counting core
-(:func:`~sklearn_macrof1._evaluation.prepare`); the merged counts are turned back
-into a :class:`~sklearn_macrof1._counting.Counts` and go through the same
+(:func:`~sklearn_macrof1._core._evaluation.prepare`); the merged counts are turned back
+into a :class:`~sklearn_macrof1._core._counting.Counts` and go through the same
 selection, aggregation and summary code as a one-shot call.
 """
 
@@ -24,11 +25,11 @@ from typing import Any
 
 import numpy as np
 
-from ._aggregation import ALL_METRICS
-from ._counting import Counts, SampleCounts
-from ._evaluation import Options, check_options, evaluate, prepare
-from ._summary import FBetaSummary, build_summary
-from ._validation import check_array_like
+from .._core._aggregation import ALL_METRICS
+from .._core._counting import Counts, SampleCounts
+from .._core._evaluation import Options, check_options, evaluate, prepare
+from .._core._validation import check_array_like
+from .._presentation._summary import FBetaSummary, build_summary
 
 #: Largest number of classes for which the confusion matrix is kept (as in the
 #: counting core, which gives no matrix above it).
@@ -559,7 +560,7 @@ class MacroF1Accumulator:
 
     @property
     def counts(self) -> Counts:
-        """The accumulated :class:`~sklearn_macrof1._counting.Counts`."""
+        """The accumulated :class:`~sklearn_macrof1._core._counting.Counts`."""
         if self._state is None:
             raise ValueError(
                 "This MacroF1Accumulator has no samples yet; call update() with at "
@@ -731,7 +732,7 @@ class MacroF1Accumulator:
         zero_division: Any = "warn",
     ) -> str | dict[str, Any]:
         """:func:`classification_report` of all the batches concatenated."""
-        from ._report import report_from_counts
+        from .._presentation._report import report_from_counts
 
         caller = "MacroF1Accumulator.classification_report"
         counts, options = self._options(

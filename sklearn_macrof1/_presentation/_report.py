@@ -7,7 +7,8 @@ row the gap between them and Theorem 3's bound on it.
 
 Everything comes from one counting pass: :func:`classification_report` counts
 the targets once and :func:`report_from_counts` runs the aggregation
-(:func:`~sklearn_macrof1._summary.build_summary`) once per row on those counts.
+(:func:`~sklearn_macrof1._presentation._summary.build_summary`) once per row on
+those counts.
 The CLI and the streaming accumulator call :func:`report_from_counts` with
 counts they built themselves.
 """
@@ -21,18 +22,18 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._aggregation import ALL_METRICS
+from .._core._aggregation import ALL_METRICS
+from .._core._counting import Counts
+from .._core._evaluation import check_options, prepare
+from .._core._sklearn_private import InvalidParameterError
+from .._core._validation import check_array_like, warn_user
 from ._confusion import counts_from_confusion_matrix
-from ._counting import Counts
-from ._evaluation import check_options, prepare
-from ._sklearn_private import InvalidParameterError
 from ._summary import FBetaSummary, build_summaries
-from ._validation import check_array_like, warn_user
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from ._intervals import FBetaInterval
+    from .._inference._intervals import FBetaInterval
 
 #: scikit-learn's columns, in its order.
 HEADERS = ("precision", "recall", "f1-score", "support")
@@ -326,7 +327,7 @@ def _check_interval_request(
     caller: str,
 ) -> tuple[float, str, int, np.random.Generator | None]:
     """Validate the report's interval options (before any counting)."""
-    from ._intervals import check_interval_options, check_random_state
+    from .._inference._intervals import check_interval_options, check_random_state
 
     if not isinstance(interval_method, str) or interval_method not in INTERVAL_METHODS:
         raise InvalidParameterError(
@@ -389,7 +390,7 @@ def report_from_counts(
 ) -> str | dict[str, Any]:
     """The report of :func:`classification_report` from ready counts.
 
-    ``counts`` is a :class:`~sklearn_macrof1._counting.Counts`; for multilabel
+    ``counts`` is a :class:`~sklearn_macrof1._core._counting.Counts`; for multilabel
     targets it must carry the per-sample counts (``Counts.samples``, counted over
     the columns named by ``labels`` when given) for the samples avg row. The
     options mean what they mean in :func:`classification_report`. ``caller``
@@ -397,7 +398,7 @@ def report_from_counts(
     ``labels is not None``) says whether the user chose ``labels``, which makes
     a ``target_names`` length mismatch a warning instead of an error, as in
     scikit-learn. ``interval``, when given, maps ``(average, row summary)`` to
-    the row's :class:`~sklearn_macrof1._intervals.FBetaInterval`: the report
+    the row's :class:`~sklearn_macrof1._inference._intervals.FBetaInterval`: the report
     then has the interval columns (``f1-score-ci``, ``f1-of-averages-ci``).
     """
     _check_report_options(digits, output_dict, caller=caller)
@@ -568,7 +569,7 @@ shape (n_samples, n_labels)
     )
     interval = None
     if confidence is not None:
-        from ._intervals import intervals_for_averages
+        from .._inference._intervals import intervals_for_averages
 
         averages = ["micro", "macro", "weighted"]
         if counts.kind == "multilabel-indicator":
@@ -663,7 +664,7 @@ def classification_report_from_confusion_matrix(
     _check_report_options(digits, output_dict, caller=caller)
     interval = None
     if confidence is not None:
-        from ._intervals import summary_confidence_interval
+        from .._inference._intervals import summary_confidence_interval
 
         level, method, resamples, rng = _check_interval_request(
             confidence, interval_method, n_resamples, random_state, caller=caller

@@ -3,7 +3,8 @@
 ``y_true`` and ``y_pred`` (and ``sample_weight``) may be Dask arrays or Dask
 Series / DataFrames. They are aligned chunk by chunk (``y_pred`` is rechunked to
 ``y_true``'s row chunks), each pair of chunks is counted on a worker by the
-counting core (:func:`~sklearn_macrof1._streaming.batch_state`), and the per-chunk
+counting core
+(:func:`~sklearn_macrof1._integrations._streaming.batch_state`), and the per-chunk
 counts are merged in a tree on the workers; only the final counts (a few small
 arrays) reach the calling process. The label arrays are never gathered.
 
@@ -19,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from ._counting import Counts
+from .._core._counting import Counts
 from ._streaming import CountState, batch_state, counts_from_state, merge_states
 
 
@@ -47,7 +48,7 @@ def _from_local(value: Any, rows: tuple[int, ...], name: str) -> Any:
     """A local array-like cut into the given row chunks (shipped to the workers)."""
     import dask.array as da
 
-    from ._targets import _to_array
+    from .._core._targets import _to_array
 
     array = _to_array(value, name)
     if array.ndim == 0 or array.shape[0] != sum(rows):
@@ -142,7 +143,7 @@ def count_dask(
     samplewise: bool = False,
     caller: str = "this function",
 ) -> Counts:
-    """:func:`~sklearn_macrof1._evaluation.prepare` for Dask collections."""
+    """:func:`~sklearn_macrof1._core._evaluation.prepare` for Dask collections."""
     state = state_from_dask(
         y_true,
         y_pred,

@@ -42,18 +42,25 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.special import ndtri
 
-from ._aggregation import (
+from .._core._aggregation import (
     ALL_METRICS,
     Averages,
     aggregate_rows,
     harmonic_fbeta,
     nan_average_rows,
 )
-from ._counting import Counts
-from ._evaluation import Options, Selection, check_options, count_for, evaluate, select
-from ._sklearn_private import InvalidParameterError
-from ._targets import Targets, as_bool, read_targets
-from ._validation import check_sample_weight, warn_user
+from .._core._counting import Counts
+from .._core._evaluation import (
+    Options,
+    Selection,
+    check_options,
+    count_for,
+    evaluate,
+    select,
+)
+from .._core._sklearn_private import InvalidParameterError
+from .._core._targets import Targets, as_bool, read_targets
+from .._core._validation import check_sample_weight, warn_user
 
 METHODS = ("delta", "bootstrap")
 

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 from scipy.special import ndtr
 
-from ._aggregation import ALL_METRICS
+from .._core._aggregation import ALL_METRICS
 from ._intervals import (
     _BLOCK,
     _z,

@@ -496,7 +496,7 @@ def score_predictions(args: argparse.Namespace, stdin: Any = None) -> Scored:
     )
     interval = None
     if args.confidence is not None and summary.average is not None:
-        from ._intervals import fbeta_confidence_interval
+        from .._inference._intervals import fbeta_confidence_interval
 
         interval = fbeta_confidence_interval(
             data["y_true"],
@@ -656,7 +656,7 @@ def _score_name(beta: float) -> str:
 
 def result_dict(command: str, scored: Scored) -> dict[str, Any]:
     """The JSON document (schema in docs/cli.md)."""
-    from . import __version__
+    from .. import __version__
 
     s = scored.summary
     classes = [
@@ -866,7 +866,7 @@ def format_csv(scored: Scored) -> str:
 
 
 def example_dict(result: Any) -> dict[str, Any]:
-    from . import __version__
+    from .. import __version__
     from ._example import conclusion
 
     return {
@@ -1076,7 +1076,7 @@ def build_parser() -> argparse.ArgumentParser:
         ),
         epilog="Exit status: 0 success, 1 data error, 2 usage error. See docs/cli.md.",
     )
-    from . import __version__
+    from .. import __version__
 
     parser.add_argument(
         "--version", action="version", version=f"%(prog)s {__version__}"

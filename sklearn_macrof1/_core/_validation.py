@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import numbers
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -178,7 +179,8 @@ def check_consistent_lengths(n_true: int, n_pred: int) -> None:
         )
 
 
-_PACKAGE_DIR = __file__.rsplit("/", 1)[0].rsplit("\\", 1)[0]
+# The package folder (this file is in sklearn_macrof1/_core/): warnings point past it.
+_PACKAGE_DIR = str(Path(__file__).resolve().parents[1])
 
 
 def warn_user(message: str, category: type[Warning]) -> None:

@@ -29,7 +29,7 @@ from sklearn.metrics import get_scorer as _sklearn_get_scorer
 from sklearn.metrics import get_scorer_names as _sklearn_get_scorer_names
 from sklearn.metrics import make_scorer
 
-from ._evaluation import check_options
+from .._core._evaluation import check_options
 from ._scores import (
     averaged_f1_score,
     averaged_fbeta_score,

@@ -9,10 +9,10 @@ from typing import Any
 
 import numpy as np
 
-from ._aggregation import ALL_METRICS, Averages, Ratios, ratios
-from ._counting import Counts
-from ._evaluation import Options, Selection, evaluate, evaluate_averages
-from ._paper import gap_closed_form, gap_supremum
+from .._core._aggregation import ALL_METRICS, Averages, Ratios, ratios
+from .._core._counting import Counts
+from .._core._evaluation import Options, Selection, evaluate, evaluate_averages
+from .._core._paper import gap_closed_form, gap_supremum
 
 
 def _plain(value: Any) -> Any:
@@ -143,7 +143,7 @@ class FBetaSummary:
         >>> ci.averaged_fbeta.low < s.averaged_fbeta < ci.averaged_fbeta.high
         True
         """
-        from ._intervals import summary_confidence_interval
+        from .._inference._intervals import summary_confidence_interval
 
         return summary_confidence_interval(
             self,

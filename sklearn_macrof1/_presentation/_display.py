@@ -3,7 +3,7 @@
 Every score shown comes from :class:`FBetaSummary` (one counting pass, the
 aggregation module). The only arithmetic here is the geometry of the curves
 drawn: the recall-precision points of constant F-beta, which
-:func:`~sklearn_macrof1._aggregation.harmonic_fbeta` maps back to their level.
+:func:`~sklearn_macrof1._core._aggregation.harmonic_fbeta` maps back to their level.
 
 matplotlib is an optional extra (``pip install "sklearn-macrof1[plot]"``); it is
 imported inside the methods that draw, never when the package is imported.

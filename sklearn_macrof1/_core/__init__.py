@@ -1,0 +1,5 @@
+"""Core layer.
+
+Read and validate targets, count them once into the count record, divide and
+aggregate.
+"""

@@ -1,0 +1,4 @@
+"""Integrations layer.
+
+Streaming batches and Dask collections, counted where the data live.
+"""
