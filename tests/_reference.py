@@ -69,7 +69,7 @@ def outcome(func: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple:
 
 
 def fbeta_of(precision: Any, recall: Any, beta: float) -> Any:
-    """design.md's F-beta of averages, written out independently of the package."""
+    """The F-beta of averages, written out independently of the package."""
     p = np.asarray(precision, dtype=float)
     r = np.asarray(recall, dtype=float)
     out = np.empty(np.broadcast(p, r).shape)

@@ -1,6 +1,6 @@
 """The reference paper (Opitz & Burst, "Macro F1 and Macro F1"): its tables,
 its Lemma (closed-form gap), its Theorem (sign, equality, supremum), and the
-facts of design.md (micro, binary and None)."""
+facts the two scores obey for micro, binary and None averaging."""
 
 from __future__ import annotations
 

@@ -1074,7 +1074,10 @@ def build_parser() -> argparse.ArgumentParser:
             "and F1 of averages (harmonic mean of macro precision and recall) - "
             "their gap and its bound. Without a command: the built-in example."
         ),
-        epilog="Exit status: 0 success, 1 data error, 2 usage error. See docs/cli.md.",
+        epilog=(
+            "Run 'macrof1 COMMAND --help' for the options of a command. "
+            "Exit status: 0 success, 1 data error, 2 usage error."
+        ),
     )
     from .. import __version__
 
