@@ -24,7 +24,11 @@ from ._inference._intervals import (
     fbeta_confidence_interval,
 )
 from ._integrations._streaming import MacroF1Accumulator
-from ._presentation._confusion import fbeta_summary_from_confusion_matrix
+from ._presentation._attribution import GapAttribution
+from ._presentation._confusion import (
+    fbeta_summary_from_confusion_matrix,
+    gap_attribution_from_confusion_matrix,
+)
 from ._presentation._display import MacroF1Display
 from ._presentation._report import (
     classification_report,
@@ -53,6 +57,7 @@ __all__ = [
     "ClassifierComparison",
     "FBetaInterval",
     "FBetaSummary",
+    "GapAttribution",
     "ScoreDifference",
     "ScoreInterval",
     "MACRO_F1_SCORING",
@@ -68,6 +73,7 @@ __all__ = [
     "fbeta_confidence_interval",
     "fbeta_summary",
     "fbeta_summary_from_confusion_matrix",
+    "gap_attribution_from_confusion_matrix",
     "gap_closed_form",
     "gap_supremum",
     "get_scorer",

@@ -9,6 +9,7 @@ import numpy as np
 from .._core._aggregation import ALL_METRICS
 from .._core._counting import Counts
 from .._core._evaluation import check_options
+from ._attribution import GapAttribution
 from ._summary import FBetaSummary, build_summary
 
 ORIENTATIONS = ("true", "predicted")
@@ -148,3 +149,69 @@ def fbeta_summary_from_confusion_matrix(
         )
     counts = counts_from_confusion_matrix(matrix, rows=rows, class_names=class_names)
     return build_summary(counts, options, caller=caller, warn_for=ALL_METRICS)
+
+
+def gap_attribution_from_confusion_matrix(
+    matrix: Any,
+    *,
+    rows: str,
+    beta: float = 1.0,
+    class_names: Any = None,
+    labels: Any = None,
+    average: str = "macro",
+    zero_division: Any = "warn",
+) -> GapAttribution:
+    """Which class pairs make the two F-beta formulas differ, from a matrix.
+
+    The reference paper's Lemma writes the macro F1 gap (F1 of averages minus
+    averaged F1) as a sum of non-negative class-pair terms; this returns that
+    table (k x k, summing to the gap), per-class shares and the largest
+    contributors, for macro or weighted averaging and any beta (the same
+    algebra with class weights; see :class:`GapAttribution`).
+
+    Parameters
+    ----------
+    matrix : array-like of shape (n_classes, n_classes)
+        Counts (ints, or floats for weighted counts).
+    rows : {"true", "predicted"}
+        Required: what the rows are. "true" is ``sklearn.metrics.confusion_matrix``'s
+        orientation, "predicted" the reference paper's. Nothing is guessed.
+    beta : float, default=1.0
+        Weight of recall against precision.
+    class_names : array-like of shape (n_classes,), default=None
+        Names of the classes, in the order of the rows; ``0 .. n-1`` by default.
+    labels : array-like, default=None
+        Subset (and order) of ``class_names`` to average over.
+    average : {"macro", "weighted"}, default="macro"
+        The per-class mean whose gap is split.
+    zero_division : {"warn", 0.0, 1.0}, default="warn"
+        Value of ill-defined ratios (``np.nan`` leaves classes out of the means
+        and the gap is then no sum over pairs: a ValueError).
+
+    Returns
+    -------
+    attribution : GapAttribution
+
+    Examples
+    --------
+    The reference paper's Table 1 (rows are predictions): gap 0.485342651...,
+    all of it from the one pair.
+
+    >>> from sklearn_macrof1 import gap_attribution_from_confusion_matrix
+    >>> att = gap_attribution_from_confusion_matrix(
+    ...     [[100, 10000], [0, 100]], rows="predicted")
+    >>> round(att.gap, 9), att.pair_contributions.round(6).tolist()
+    (0.485342652, [[0.0, 0.242671], [0.242671, 0.0]])
+    >>> att.class_contributions.round(6)
+    array([0.242671, 0.242671])
+    """
+    summary = fbeta_summary_from_confusion_matrix(
+        matrix,
+        rows=rows,
+        beta=beta,
+        class_names=class_names,
+        labels=labels,
+        average=average,
+        zero_division=zero_division,
+    )
+    return summary.gap_attribution()

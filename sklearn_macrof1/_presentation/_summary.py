@@ -13,6 +13,7 @@ from .._core._aggregation import ALL_METRICS, Averages, Ratios, ratios
 from .._core._counting import Counts
 from .._core._evaluation import Options, Selection, evaluate, evaluate_averages
 from .._core._paper import gap_closed_form, gap_supremum
+from ._attribution import GapAttribution, attribution_from_summary
 
 
 def _plain(value: Any) -> Any:
@@ -120,6 +121,35 @@ class FBetaSummary:
         if p.size == 0 or np.isnan(p).any() or np.isnan(r).any():
             return None
         return gap_closed_form(p, r)
+
+    def gap_attribution(self) -> GapAttribution:
+        """The gap split over class pairs and classes (the paper's Lemma).
+
+        For ``average="macro"`` or ``"weighted"`` and any beta: a k x k table
+        of non-negative class-pair terms that sums to ``gap``, per-class shares
+        (half of each pair's term to each class) and the largest contributors.
+        See :class:`GapAttribution` for the formula.
+
+        Raises
+        ------
+        ValueError
+            For another ``average``, or when ``zero_division=np.nan`` left
+            undefined per-class values (the gap is then no sum over pairs).
+
+        Examples
+        --------
+        The reference paper's Table 1 (rows are predictions): one pair, the
+        whole gap.
+
+        >>> from sklearn_macrof1 import fbeta_summary_from_confusion_matrix
+        >>> s = fbeta_summary_from_confusion_matrix(
+        ...     [[100, 10000], [0, 100]], rows="predicted", class_names=["a", "b"])
+        >>> print(s.gap_attribution())
+        GapAttribution(average='macro', beta=1, 2 classes): gap 0.485343
+          class pairs: a & b 0.4853 (100%)
+          classes:     a 0.2427 (50%), b 0.2427 (50%)
+        """
+        return attribution_from_summary(self)
 
     def confidence_interval(
         self,

@@ -1,0 +1,245 @@
+"""Gap attribution: the Lemma's class-pair decomposition of the gap, generalised
+to any beta and to the support-weighted average, summing to the direct gap."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+from sklearn_macrof1 import (
+    GapAttribution,
+    fbeta_summary,
+    fbeta_summary_from_confusion_matrix,
+    gap_attribution_from_confusion_matrix,
+)
+
+TABLE_1 = [[100, 10000], [0, 100]]  # rows are predictions (the paper's orientation)
+
+
+def test_table_1_one_pair_holds_the_whole_gap():
+    att = gap_attribution_from_confusion_matrix(
+        TABLE_1, rows="predicted", class_names=["a", "b"]
+    )
+    assert att.gap == pytest.approx(0.485342651912250, abs=1e-12)
+    assert att.direct_gap == pytest.approx(0.485342651912250, abs=1e-12)
+    half = 0.485342651912250 / 2
+    np.testing.assert_allclose(att.pair_contributions, [[0, half], [half, 0]])
+    np.testing.assert_allclose(att.class_contributions, [half, half])
+    assert att.top_pairs() == [("a", "b", pytest.approx(2 * half))]
+    assert att.headline() == "largest gap contributors: a & b 0.4853 (100%)"
+    # the same matrix read the other way round is a different classifier
+    other = gap_attribution_from_confusion_matrix(TABLE_1, rows="true")
+    assert other.gap == pytest.approx(0.485342651912250, abs=1e-12)
+    np.testing.assert_allclose(other.class_precision, [1.0, 100 / 10100])
+
+
+def test_table_2_balanced_errors_give_no_gap():
+    att = gap_attribution_from_confusion_matrix(
+        [[100, 5000], [5000, 100]], rows="predicted"
+    )
+    assert att.gap == 0.0
+    assert att.top_pairs() == []
+    assert att.headline() == "gap contributors: none (the gap is 0)"
+
+
+def lemma_terms(p, r):
+    """The Lemma's (x, y) summands, each over n * sum(P + R), written out."""
+    n = len(p)
+    total = sum(p[i] + r[i] for i in range(n) if p[i] + r[i] > 0)
+    out = np.zeros((n, n))
+    for x in range(n):
+        for y in range(n):
+            if p[x] + r[x] > 0 and p[y] + r[y] > 0:
+                out[x, y] = (p[x] * r[y] - p[y] * r[x]) ** 2 / (
+                    (p[x] + r[x]) * (p[y] + r[y])
+                )
+    return out / (n * total)
+
+
+def test_macro_f1_table_is_the_lemma_term_by_term():
+    m = np.array([[30, 5, 0, 2], [10, 40, 3, 0], [0, 20, 5, 1], [0, 0, 0, 0]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        s = fbeta_summary_from_confusion_matrix(m, rows="true")
+    att = s.gap_attribution()
+    lemma = lemma_terms(s.class_precision, s.class_recall)
+    np.testing.assert_allclose(att.pair_contributions, lemma, rtol=1e-12, atol=0)
+    assert att.gap == pytest.approx(s.gap_closed_form, abs=1e-15)
+    assert att.gap == pytest.approx(s.gap, abs=1e-12)
+    # class 3 (no samples, P = R = 0) takes no share
+    assert att.class_contributions[3] == 0
+
+
+matrices = st.integers(2, 6).flatmap(
+    lambda k: hnp.arrays(
+        np.int64,
+        (k, k),
+        elements=st.one_of(st.just(0), st.integers(0, 60), st.integers(0, 5000)),
+    )
+)
+float_matrices = st.integers(2, 5).flatmap(
+    lambda k: hnp.arrays(
+        np.float64,
+        (k, k),
+        elements=st.one_of(
+            st.just(0.0),
+            st.floats(0, 1e4, allow_nan=False, allow_infinity=False),
+        ),
+    )
+)
+betas = st.one_of(
+    st.sampled_from([1.0, 0.5, 2.0, 3.0]),
+    st.floats(0.05, 20, allow_nan=False, allow_infinity=False),
+)
+
+
+def check_decomposition(m, beta, average, zero_division):
+    if np.asarray(m).sum() == 0:
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        s = fbeta_summary_from_confusion_matrix(
+            m, rows="true", beta=beta, average=average, zero_division=zero_division
+        )
+    att = s.gap_attribution()
+    t = att.pair_contributions
+    assert (t >= 0).all()
+    np.testing.assert_array_equal(t, t.T)
+    np.testing.assert_array_equal(np.diagonal(t), 0)
+    # the decomposition sums to the direct difference of the two scores
+    direct = s.fbeta_of_averages - s.averaged_fbeta
+    assert abs(t.sum() - direct) <= 1e-12
+    assert abs(att.class_contributions.sum() - direct) <= 1e-12
+    assert att.gap == pytest.approx(t.sum(), abs=0)
+    if average == "macro" and beta == 1:
+        assert abs(att.gap - s.gap_closed_form) <= 1e-12
+
+
+@given(
+    matrices,
+    betas,
+    st.sampled_from(["macro", "weighted"]),
+    st.sampled_from(["warn", 0.0, 1.0]),
+)
+def test_decomposition_sums_to_the_gap(m, beta, average, zero_division):
+    check_decomposition(m, beta, average, zero_division)
+
+
+@given(float_matrices, betas, st.sampled_from(["macro", "weighted"]))
+def test_decomposition_sums_to_the_gap_weighted_counts(m, beta, average):
+    check_decomposition(m, beta, average, 0.0)
+
+
+@given(
+    st.integers(2, 5).flatmap(
+        lambda k: st.tuples(
+            hnp.arrays(np.int64, (60,), elements=st.integers(0, k - 1)),
+            hnp.arrays(np.int64, (60,), elements=st.integers(0, k - 1)),
+        )
+    ),
+    betas,
+    st.sampled_from(["macro", "weighted"]),
+)
+def test_decomposition_from_labels_with_sample_weight(pair, beta, average):
+    y_true, y_pred = pair
+    w = np.linspace(0.2, 3.0, y_true.shape[0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        s = fbeta_summary(y_true, y_pred, beta=beta, average=average, sample_weight=w)
+    att = s.gap_attribution()
+    assert abs(att.gap - (s.fbeta_of_averages - s.averaged_fbeta)) <= 1e-12
+
+
+def test_multilabel_and_label_subsets():
+    rng = np.random.default_rng(0)
+    y_true = rng.integers(0, 2, (200, 4))
+    y_pred = np.where(rng.random((200, 4)) < 0.3, 1 - y_true, y_true)
+    y_pred[:, 0] = 1  # column 0 over-predicted: high recall, low precision
+    s = fbeta_summary(y_true, y_pred, average="macro")
+    att = s.gap_attribution()
+    assert att.gap == pytest.approx(s.gap, abs=1e-12)
+    assert att.top_classes(1)[0][0] == 0
+    sub = fbeta_summary(y_true, y_pred, labels=[2, 0], average="weighted")
+    att = sub.gap_attribution()
+    assert att.labels.tolist() == [2, 0]
+    assert att.gap == pytest.approx(sub.gap, abs=1e-12)
+
+
+def test_beta_zero_and_infinity_have_no_gap():
+    for beta in (0.0, np.inf):
+        att = gap_attribution_from_confusion_matrix(
+            TABLE_1, rows="predicted", beta=beta
+        )
+        assert att.gap == 0.0
+        assert att.direct_gap == pytest.approx(0.0, abs=1e-12)
+
+
+@pytest.mark.parametrize("average", ["micro", "binary", "samples", None])
+def test_other_averages_are_refused(average):
+    if average == "samples":
+        y = np.array([[1, 0], [0, 1], [1, 1]])
+        s = fbeta_summary(y, y[::-1], average="samples")
+    else:
+        s = fbeta_summary([0, 1, 1, 0], [0, 1, 0, 0], average=average)
+    with pytest.raises(ValueError, match="average='macro' and average='weighted'"):
+        s.gap_attribution()
+    if average in ("micro", None):
+        with pytest.raises(ValueError, match="average"):
+            gap_attribution_from_confusion_matrix(
+                [[1, 2], [3, 4]], rows="true", average=average
+            )
+
+
+def test_nan_zero_division_with_undefined_values_is_refused():
+    m = [[5, 0, 0], [2, 3, 0], [0, 0, 0]]
+    with pytest.raises(ValueError, match="zero_division"):
+        gap_attribution_from_confusion_matrix(m, rows="true", zero_division=np.nan)
+    # without undefined values, nan changes nothing
+    att = gap_attribution_from_confusion_matrix(
+        [[5, 1], [2, 3]], rows="true", zero_division=np.nan
+    )
+    assert att.gap > 0
+
+
+def test_orientation_is_required():
+    with pytest.raises(TypeError):
+        gap_attribution_from_confusion_matrix(TABLE_1)  # type: ignore[call-arg]
+    with pytest.raises(ValueError, match="rows must say"):
+        gap_attribution_from_confusion_matrix(TABLE_1, rows="gold")
+
+
+def test_views():
+    m = [[50, 10, 0], [0, 30, 20], [5, 0, 40]]
+    att = gap_attribution_from_confusion_matrix(
+        m, rows="true", class_names=["x", "y", "z"]
+    )
+    assert isinstance(att, GapAttribution)
+    text = str(att)
+    assert text.splitlines()[0].endswith(f"gap {att.gap:.6f}")
+    assert "class pairs:" in text and "classes:" in text
+    assert repr(att).startswith("GapAttribution(average='macro'")
+    pairs = att.top_pairs(10)
+    assert [p[2] for p in pairs] == sorted((p[2] for p in pairs), reverse=True)
+    assert sum(p[2] for p in pairs) == pytest.approx(att.gap, abs=1e-15)
+    html = att._repr_html_()
+    assert html.count("<tr>") == 4 and "<table>" in html
+    pd = pytest.importorskip("pandas")
+    frame = att.to_frame()
+    assert list(frame.columns) == ["precision", "recall", "weight", "contribution"] + [
+        "share"
+    ]
+    assert frame.index.tolist() == ["x", "y", "z"]
+    assert frame["share"].sum() == pytest.approx(1.0)
+    by_pair = att.to_frame(by="pair")
+    assert isinstance(by_pair, pd.DataFrame)
+    assert by_pair["contribution"].sum() == pytest.approx(att.gap)
+    with pytest.raises(ValueError, match="by must be"):
+        att.to_frame(by="classes")
+    # result objects compare without raising
+    assert att != gap_attribution_from_confusion_matrix(m, rows="true")
+    assert att == att
