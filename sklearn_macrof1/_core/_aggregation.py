@@ -79,6 +79,20 @@ def zero_division_fill(zero_division: Any) -> float:
     return 0.0 if isinstance(zero_division, str) else float(zero_division)
 
 
+def table_counts(table: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(tp, true, pred)`` of a confusion table, rows true and columns predicted.
+
+    The diagonal, the row sums and the column sums over the last two axes, so a
+    stack of tables (bootstrap replicates) gives stacked counts.
+    """
+    table = np.asarray(table)
+    return (
+        np.diagonal(table, axis1=-2, axis2=-1).copy(),
+        table.sum(axis=-1),
+        table.sum(axis=-2),
+    )
+
+
 def _divide(
     numerator: np.ndarray,
     denominator: np.ndarray,
@@ -182,51 +196,53 @@ def warn_undefined(
             _warn(metric, average, n_values)
 
 
-def nan_average(values: np.ndarray, weights: np.ndarray | None = None) -> float:
-    """Weighted mean leaving nan entries out (scikit-learn's ``_nanaverage``).
+def nan_average(values: np.ndarray, weights: Any = None) -> Any:
+    """Weighted mean over the last axis, leaving nan entries out.
 
-    nan for an empty or all-nan input; the plain mean when the weights of the
-    defined entries sum to zero.
+    scikit-learn's ``_nanaverage``, batched: ``values`` (and ``weights``, which
+    broadcast to its shape) may hold one row or a stack of rows (bootstrap
+    replicates). A row with no defined entry averages to nan; where the weights of
+    the defined entries sum to zero the plain mean is taken. Returns a float for
+    1-D ``values``, else an array of the leading shape.
     """
     values = np.asarray(values, dtype=np.float64)
-    if values.shape[0] == 0:
-        return math.nan
-    value_sum = values.sum()
-    if math.isnan(value_sum):  # one cheap test; look for nan entries only then
+    if weights is not None:
+        values, weights = np.broadcast_arrays(values, np.asarray(weights, np.float64))
+    total = values.sum(axis=-1)
+    n_defined: Any = values.shape[-1]
+    if np.isnan(total).any():  # one cheap test; mask the nan entries only then
         defined = ~np.isnan(values)
-        if not defined.any():
-            return math.nan
-        if not defined.all():
-            values = values[defined]
-            value_sum = values.sum()
-            if weights is not None:
-                weights = np.asarray(weights)[defined]
-    if weights is None:
-        return float(value_sum / values.shape[0])  # exactly what np.mean does
-    weights = np.asarray(weights, dtype=np.float64)
-    total = weights.sum()
-    if total == 0:
-        return float(value_sum / values.shape[0])
-    return float(np.multiply(values, weights).sum() / total)
+        values = np.where(defined, values, 0.0)
+        n_defined = defined.sum(axis=-1)
+        if weights is not None:
+            weights = np.where(defined, weights, 0.0)
+        total = values.sum(axis=-1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = total / n_defined  # nan for a row without a defined entry
+        if weights is not None:
+            weight_sum = weights.sum(axis=-1)
+            weighted = np.multiply(values, weights).sum(axis=-1) / weight_sum
+            out = np.where(weight_sum == 0, out, weighted)
+    return float(out) if np.ndim(out) == 0 else out
+
+
+def fbeta_weights(beta: float) -> tuple[float, float]:
+    """``(a, b)`` with ``1 / H_beta(P, R) = a / P + b / R`` and ``a + b = 1``.
+
+    ``a = 1 / (1 + beta**2)``: (1, 0) for beta = 0 (F-beta is precision), (0, 1)
+    for beta = inf (F-beta is recall), with no special case. The derivatives of
+    F-beta (intervals) are written with these weights.
+    """
+    a = 1.0 / (1.0 + beta * beta)
+    return a, 1.0 - a
 
 
 def harmonic_fbeta(precision: Any, recall: Any, beta: float) -> Any:
     """The weighted harmonic mean ``(1+b²) P R / (b² P + R)``.
 
     0 where P = R = 0; P for beta = 0; R for beta = inf; nan where P or R is nan.
-    Works on floats and arrays alike.
+    Works on floats and arrays alike (a float in, a float out).
     """
-    if type(precision) is float and type(recall) is float:
-        # The same IEEE operations, in the same order, as the array code below.
-        if beta == 0:
-            return precision
-        if math.isinf(beta):
-            return recall
-        beta2 = beta * beta
-        denominator = beta2 * precision + recall
-        if denominator == 0:  # never where P or R is nan: nan propagates
-            return 0.0
-        return (1 + beta2) * precision * recall / denominator
     p = np.asarray(precision, dtype=np.float64)
     r = np.asarray(recall, dtype=np.float64)
     if beta == 0:
@@ -236,12 +252,10 @@ def harmonic_fbeta(precision: Any, recall: Any, beta: float) -> Any:
     else:
         beta2 = beta * beta
         denominator = beta2 * p + r
-        zero = denominator == 0  # never where P or R is nan: nan propagates
-        if zero.any():
-            with np.errstate(divide="ignore", invalid="ignore"):
-                out = np.where(zero, 0.0, (1 + beta2) * p * r / denominator)
-        else:
+        with np.errstate(divide="ignore", invalid="ignore"):
             out = (1 + beta2) * p * r / denominator
+        # never where P or R is nan: nan propagates
+        out = np.where(denominator == 0, 0.0, out)
     return float(out) if out.ndim == 0 else out
 
 
@@ -421,30 +435,6 @@ def aggregate_many(
     return shared, out
 
 
-def nan_average_rows(values: np.ndarray, weights: np.ndarray | None = None) -> Any:
-    """:func:`nan_average` of each row of ``values`` (batched, for resampling).
-
-    ``values`` and ``weights`` broadcast to a common ``(n_rows, n)`` shape; the
-    rules are those of :func:`nan_average` row by row: nan entries left out, nan
-    for a row with no defined entry, the plain mean where the weights of the
-    defined entries sum to zero.
-    """
-    values = np.asarray(values, dtype=np.float64)
-    defined = ~np.isnan(values)
-    filled = np.where(defined, values, 0.0)
-    n_defined = defined.sum(axis=-1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        plain = filled.sum(axis=-1) / n_defined
-        if weights is None:
-            out = plain
-        else:
-            w = np.where(defined, np.asarray(weights, dtype=np.float64), 0.0)
-            total = w.sum(axis=-1)
-            weighted = (filled * w).sum(axis=-1) / np.where(total == 0, 1.0, total)
-            out = np.where(total == 0, plain, weighted)
-    return np.where(n_defined == 0, np.nan, out)
-
-
 def aggregate_rows(
     tp: np.ndarray,
     true: np.ndarray,
@@ -467,7 +457,7 @@ def aggregate_rows(
     elif average == "weighted":
         weights = true
     r = ratios(tp, true, pred, beta=beta, zero_division=zero_division)
-    precision = nan_average_rows(r.precision, weights)
-    recall = nan_average_rows(r.recall, weights)
-    averaged = nan_average_rows(r.fbeta, weights)
+    precision = nan_average(r.precision, weights)
+    recall = nan_average(r.recall, weights)
+    averaged = nan_average(r.fbeta, weights)
     return averaged, np.asarray(harmonic_fbeta(precision, recall, beta))

@@ -70,11 +70,6 @@ def check_zero_division(zero_division: Any, *, caller: str) -> str | float:
     )
 
 
-def zero_division_value(zero_division: str | float) -> float:
-    """The number an ill-defined ratio takes: 0.0 for "warn", else the option."""
-    return 0.0 if zero_division == "warn" else float(zero_division)
-
-
 def check_pos_label(pos_label: Any, *, caller: str) -> Any:
     """``pos_label`` must be a number, a string, a bool or None (as in sklearn)."""
     if pos_label is None or isinstance(pos_label, numbers.Real | str | np.bool_):
@@ -164,19 +159,6 @@ def check_sample_weight(sample_weight: Any, n_samples: int) -> np.ndarray | None
             f"{n_samples} weights are zero."
         )
     return weights
-
-
-def check_consistent_lengths(n_true: int, n_pred: int) -> None:
-    if n_true != n_pred:
-        raise ValueError(
-            "Found input variables with inconsistent numbers of samples: "
-            f"y_true has {n_true} and y_pred has {n_pred}; they must be equal."
-        )
-    if n_true < 1:
-        raise ValueError(
-            "Found empty input array (y_true and y_pred have 0 samples) while a "
-            "minimum of 1 sample is required."
-        )
 
 
 # The package folder (this file is in sklearn_macrof1/_core/): warnings point past it.

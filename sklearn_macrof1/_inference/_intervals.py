@@ -46,8 +46,10 @@ from .._core._aggregation import (
     ALL_METRICS,
     Averages,
     aggregate_rows,
+    fbeta_weights,
     harmonic_fbeta,
-    nan_average_rows,
+    nan_average,
+    table_counts,
 )
 from .._core._counting import Counts
 from .._core._evaluation import (
@@ -301,7 +303,9 @@ def _ratio_gradients(
     """Partial derivatives of P_i, R_i and F_i in (tp_i, true_i, pred_i).
 
     ``P = tp/pred``: (1/pred, 0, -P/pred); ``R = tp/true``: (1/true, -R/true, 0);
-    ``F = (1+b²) tp / D`` with ``D = b² true + pred``: ((1+b²)/D, -b² F/D, -F/D).
+    ``F = tp / D`` with ``D = a pred + b true`` (``a, b`` of
+    :func:`~sklearn_macrof1._core._aggregation.fbeta_weights`): (1/D, -b F/D,
+    -a F/D).
     Zero where the denominator is zero (the ratio is the constant
     ``zero_division`` there). ``values`` are the ratios from the aggregation.
     """
@@ -312,14 +316,10 @@ def _ratio_gradients(
     inv_pred, inv_true = _reciprocal(pred), _reciprocal(true)
     g_p = Gradient(inv_pred, zero, -p * inv_pred)
     g_r = Gradient(inv_true, -r * inv_true, zero)
-    if beta == 0:
-        g_f = g_p
-    elif math.isinf(beta):
-        g_f = g_r
-    else:
-        beta2 = beta * beta
-        inv_d = _reciprocal(beta2 * true + pred)
-        g_f = Gradient((1 + beta2) * inv_d, -beta2 * f * inv_d, -f * inv_d)
+    # F = tp / (a pred + b true) (:func:`fbeta_weights`): P at beta = 0, R at inf
+    a, b = fbeta_weights(beta)
+    inv_d = _reciprocal(a * pred + b * true)
+    g_f = Gradient(inv_d, -b * f * inv_d, -a * f * inv_d)
     return g_p, g_r, g_f
 
 
@@ -332,11 +332,10 @@ def _mean_gradient(
         w = np.where(defined, true, 0.0)
         total = w.sum()
         if total != 0:
-            x = np.where(defined, values, 0.0)
-            mean = float((x * w).sum() / total)
+            mean = nan_average(values, true)
             out = grad.scaled(w / total)
             # the weights are the supports: d mean / d true_i also moves them
-            out.true = out.true + np.where(defined, (x - mean) / total, 0.0)
+            out.true = out.true + np.where(defined, (values - mean) / total, 0.0)
             return out
     m = int(defined.sum())
     return grad.scaled(defined / m if m else np.zeros_like(values))
@@ -345,19 +344,17 @@ def _mean_gradient(
 def _harmonic_partials(
     precision: float, recall: float, beta: float
 ) -> tuple[float, float]:
-    """(dH/dP, dH/dR) of ``H = (1+b²) P R / (b² P + R)``."""
-    if beta == 0:
-        return 1.0, 0.0
-    if math.isinf(beta):
-        return 0.0, 1.0
-    beta2 = beta * beta
-    den = beta2 * precision + recall
+    """(dH/dP, dH/dR) of ``H = (1+b²) P R / (b² P + R) = P R / (a R + b P)``.
+
+    ``(a (R/D)², b (P/D)²)`` with ``D = a R + b P`` (``a, b`` of
+    :func:`~sklearn_macrof1._core._aggregation.fbeta_weights`). Where D is 0 or
+    nan: (a, b) at beta = 0 or inf (H is then P or R itself), else (0, 0).
+    """
+    a, b = fbeta_weights(beta)
+    den = a * recall + b * precision
     if not den or math.isnan(den):
-        return 0.0, 0.0
-    return (
-        (1 + beta2) * recall * recall / (den * den),
-        (1 + beta2) * beta2 * precision * precision / (den * den),
-    )
+        return (a, b) if a * b == 0 else (0.0, 0.0)
+    return a * (recall / den) ** 2, b * (precision / den) ** 2
 
 
 def score_gradients(
@@ -411,9 +408,7 @@ def _mean_influence(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
         total = w.sum()
     if total == 0:
         return np.zeros_like(values)
-    x = np.where(defined, values, 0.0)
-    mean = (x * w).sum() / total
-    return w * (x - mean) / total
+    return w * (np.where(defined, values, 0.0) - nan_average(values, weights)) / total
 
 
 # -------------------------------------------------------------------- the evaluation
@@ -542,15 +537,7 @@ class Evaluation:
             rest -= probs[j]
         if nonzero.shape[0]:
             drawn[:, nonzero[-1]] = remaining
-        table = drawn.reshape(n_resamples, k, k)
-        totals = np.stack(
-            [
-                np.diagonal(table, axis1=1, axis2=2),
-                table.sum(axis=2),
-                table.sum(axis=1),
-            ],
-            axis=1,
-        )
+        totals = np.stack(table_counts(drawn.reshape(n_resamples, k, k)), axis=1)
         return self._scores_of_totals(totals)
 
     def replicates_from_multiplicities(
@@ -560,9 +547,9 @@ class Evaluation:
         if self.options.average == "samples":
             per = self.averages.per_class
             w = multiplicity * self.sample_weight[None, :]
-            precision = nan_average_rows(per.precision[None, :], w)
-            recall = nan_average_rows(per.recall[None, :], w)
-            averaged = nan_average_rows(per.fbeta[None, :], w)
+            precision = nan_average(per.precision, w)
+            recall = nan_average(per.recall, w)
+            averaged = nan_average(per.fbeta, w)
             return averaged, np.asarray(
                 harmonic_fbeta(precision, recall, self.options.beta)
             )
@@ -903,14 +890,7 @@ def summary_confidence_interval(
             "fbeta_confidence_interval(y_true, y_pred, sample_weight=...)."
         )
     classes = summary.classes
-    counts = Counts(
-        summary.target_type,
-        classes,
-        np.diagonal(matrix).copy(),
-        matrix.sum(axis=1),
-        matrix.sum(axis=0),
-        matrix,
-    )
+    counts = Counts(summary.target_type, classes, *table_counts(matrix), matrix)
     if summary.average == "binary":
         options = Options(
             "binary", summary.beta, summary.zero_division, None, summary.labels[0]

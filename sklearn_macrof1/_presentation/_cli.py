@@ -654,38 +654,55 @@ def _score_name(beta: float) -> str:
     return "F1" if beta == 1 else f"F{beta:g}"
 
 
+#: The summary's values in the "scores" object of the JSON document, in order.
+SCORE_KEYS = (
+    "averaged_fbeta",
+    "fbeta_of_averages",
+    "gap",
+    "gap_closed_form",
+    "gap_bound",
+    "precision",
+    "recall",
+    "n_classes",
+)
+
+#: Each class's object in the JSON document, and the summary value behind it.
+CLASS_FIELDS = (
+    "label",
+    "precision",
+    "recall",
+    "fbeta",
+    "support",
+    "true_positives",
+    "predicted",
+)
+CLASS_KEYS = (
+    "labels",
+    "class_precision",
+    "class_recall",
+    "class_fbeta",
+    "support",
+    "true_positives",
+    "predicted",
+)
+
+
 def result_dict(command: str, scored: Scored) -> dict[str, Any]:
     """The JSON document (schema in docs/cli.md)."""
     from .. import __version__
 
-    s = scored.summary
+    s = _plain_nested(scored.summary.to_dict())  # the summary's own serialisation
+    names = scored.json_labels if scored.json_labels is not None else scored.names
+    columns = [names] + [s[key] for key in CLASS_KEYS[1:]]
     classes = [
-        {
-            "label": name,
-            "precision": _plain(p),
-            "recall": _plain(r),
-            "fbeta": _plain(f),
-            "support": _plain(n),
-            "true_positives": _plain(tp),
-            "predicted": _plain(pr),
-        }
-        for name, p, r, f, n, tp, pr in zip(
-            scored.json_labels if scored.json_labels is not None else scored.names,
-            s.class_precision,
-            s.class_recall,
-            s.class_fbeta,
-            s.support,
-            s.true_positives,
-            s.predicted,
-            strict=True,
-        )
+        dict(zip(CLASS_FIELDS, row, strict=True)) for row in zip(*columns, strict=True)
     ]
     confusion = None
-    if s.confusion_matrix is not None:
+    if s["confusion_matrix"] is not None:
         confusion = {
             "rows": "true",
-            "labels": _plain(s.classes),
-            "matrix": _plain(s.confusion_matrix),
+            "labels": s["classes"],
+            "matrix": s["confusion_matrix"],
         }
     document = {
         "schema_version": SCHEMA_VERSION,
@@ -694,16 +711,7 @@ def result_dict(command: str, scored: Scored) -> dict[str, Any]:
         "command": command,
         "input": _plain_dict(scored.input),
         "options": _plain_dict(scored.options),
-        "scores": {
-            "averaged_fbeta": _plain(s.averaged_fbeta),
-            "fbeta_of_averages": _plain(s.fbeta_of_averages),
-            "gap": _plain(s.gap),
-            "gap_closed_form": _plain(s.gap_closed_form),
-            "gap_bound": _plain(s.gap_bound),
-            "precision": _plain(s.precision),
-            "recall": _plain(s.recall),
-            "n_classes": s.n_classes,
-        },
+        "scores": {key: s[key] for key in SCORE_KEYS},
         "classes": classes,
         "confusion_matrix": confusion,
     }

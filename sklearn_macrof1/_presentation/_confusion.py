@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from .._core._aggregation import ALL_METRICS
+from .._core._aggregation import ALL_METRICS, table_counts
 from .._core._counting import Counts
 from .._core._evaluation import check_options
 from ._attribution import GapAttribution
@@ -71,14 +71,7 @@ def counts_from_confusion_matrix(
         order = np.argsort(classes, kind="stable")
         classes, m = classes[order], m[np.ix_(order, order)]
     kind = "binary" if k <= 2 else "multiclass"
-    return Counts(
-        kind,
-        classes,
-        np.diagonal(m).copy(),
-        m.sum(axis=1),
-        m.sum(axis=0),
-        m,
-    )
+    return Counts(kind, classes, *table_counts(m), m)
 
 
 def fbeta_summary_from_confusion_matrix(

@@ -110,7 +110,19 @@ def _build_scorer(kind: str, caller: str, **options: Any) -> Any:
     return make_scorer(fbeta_function if "beta" in kwargs else f1_function, **kwargs)
 
 
-_SCORER_PARAMETERS = """
+def make_averaged_fbeta_scorer(
+    *,
+    beta: float = 1.0,
+    average: str | None = "macro",
+    labels: Any = None,
+    pos_label: Any = 1,
+    zero_division: Any = "warn",
+) -> Any:
+    """Scorer of the averaged F-beta (per-class mean).
+
+    For ``average="macro"`` and ``beta=1`` this is the macro F1 of
+    ``sklearn.metrics.f1_score`` and of the ``"f1_macro"`` scorer.
+
     Parameters
     ----------
     beta : float, default=1.0
@@ -133,26 +145,7 @@ default="macro"
         ``scorer(estimator, X, y_true, sample_weight=None)``, a scikit-learn
         scorer: it calls ``estimator.predict(X)``, pickles, and accepts
         ``set_score_request(sample_weight=True)`` under metadata routing.
-"""
 
-
-def make_averaged_fbeta_scorer(
-    *,
-    beta: float = 1.0,
-    average: str | None = "macro",
-    labels: Any = None,
-    pos_label: Any = 1,
-    zero_division: Any = "warn",
-) -> Any:
-    options = locals()  # the keyword arguments, as given
-    return _build_scorer("averaged", "make_averaged_fbeta_scorer", **options)
-
-
-make_averaged_fbeta_scorer.__doc__ = f"""Scorer of the averaged F-beta (per-class mean).
-
-    For ``average="macro"`` and ``beta=1`` this is the macro F1 of
-    ``sklearn.metrics.f1_score`` and of the ``"f1_macro"`` scorer.
-{_SCORER_PARAMETERS}
     See Also
     --------
     make_fbeta_of_averages_scorer : The other macro F-beta.
@@ -173,6 +166,8 @@ average=weighted, beta=2.0, pos_label=None)
     ...                 scoring=scorer).round(3)
     array([0.776, 0.824, 0.932])
     """
+    options = locals()  # the keyword arguments, as given
+    return _build_scorer("averaged", "make_averaged_fbeta_scorer", **options)
 
 
 def make_fbeta_of_averages_scorer(
@@ -183,15 +178,34 @@ def make_fbeta_of_averages_scorer(
     pos_label: Any = 1,
     zero_division: Any = "warn",
 ) -> Any:
-    options = locals()  # the keyword arguments, as given
-    return _build_scorer("of_averages", "make_fbeta_of_averages_scorer", **options)
-
-
-make_fbeta_of_averages_scorer.__doc__ = f"""Scorer of the F-beta of averages.
+    """Scorer of the F-beta of averages.
 
     The F-beta (weighted harmonic mean) of the averaged precision and the
     averaged recall, ``(1 + b²) P R / (b² P + R)``: the other "macro F1".
-{_SCORER_PARAMETERS}
+
+    Parameters
+    ----------
+    beta : float, default=1.0
+        Weight of recall against precision (1 gives F1).
+    average : {"macro", "micro", "weighted", "samples", "binary"} or None, \
+default="macro"
+        As in ``sklearn.metrics.fbeta_score``. ``"samples"`` needs multilabel
+        targets (``MultiOutputClassifier``, ``OneVsRestClassifier`` on indicator
+        matrices ...), ``"binary"`` two classes and ``pos_label``.
+    labels : array-like, default=None
+        The labels to average over (column indices for multilabel targets).
+    pos_label : int, float, bool or str, default=1
+        The positive class for ``average="binary"`` (a string with string labels).
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+        Value of ill-defined ratios (small CV folds often have some).
+
+    Returns
+    -------
+    scorer : callable
+        ``scorer(estimator, X, y_true, sample_weight=None)``, a scikit-learn
+        scorer: it calls ``estimator.predict(X)``, pickles, and accepts
+        ``set_score_request(sample_weight=True)`` under metadata routing.
+
     See Also
     --------
     make_averaged_fbeta_scorer : The mean of per-class F-beta.
@@ -205,11 +219,13 @@ make_fbeta_of_averages_scorer.__doc__ = f"""Scorer of the F-beta of averages.
     >>> from sklearn_macrof1 import make_fbeta_of_averages_scorer
     >>> X, y = load_iris(return_X_y=True)
     >>> search = GridSearchCV(
-    ...     DecisionTreeClassifier(random_state=0), {{"max_depth": [2, 3, 4]}},
+    ...     DecisionTreeClassifier(random_state=0), {"max_depth": [2, 3, 4]},
     ...     scoring=make_fbeta_of_averages_scorer(), cv=3).fit(X, y)
     >>> search.best_params_
-    {{'max_depth': 4}}
+    {'max_depth': 4}
     """
+    options = locals()  # the keyword arguments, as given
+    return _build_scorer("of_averages", "make_fbeta_of_averages_scorer", **options)
 
 
 def _parse(name: str) -> tuple[str, float, str] | None:

@@ -8,41 +8,6 @@ from .._core._aggregation import ALL_METRICS
 from .._core._evaluation import check_options, count_for, score
 from ._summary import FBetaSummary, build_summary
 
-_PARAMETERS = """
-    Parameters
-    ----------
-    y_true : array-like of shape (n_samples,) or {{array-like, sparse matrix}} of \
-shape (n_samples, n_labels)
-        Ground truth: class labels (ints, strings, bools; a list, numpy array or
-        pandas Series), or a 0/1 indicator matrix for multilabel targets.
-    y_pred : same kind as ``y_true``
-        Predicted labels, as returned by a classifier.
-{beta}    labels : array-like, default=None
-        The labels to include (and their order for ``average=None``); labels absent
-        from the data count as empty classes. Column indices for multilabel
-        targets. Ignored for ``average="binary"``.
-    pos_label : int, float, bool or str, default=1
-        The class to report when ``average="binary"``.
-    average : {{"macro", "micro", "weighted", "samples", "binary"}} or None, \
-default="macro"
-        How per-class (or per-sample) values are averaged, exactly as in
-        ``sklearn.metrics.fbeta_score``; None returns per-class arrays.
-    sample_weight : array-like of shape (n_samples,), default=None
-        Sample weights.
-    zero_division : {{"warn", 0.0, 1.0, np.nan}}, default="warn"
-        Value of an ill-defined ratio (no predicted or no true samples); "warn"
-        acts as 0 and raises ``UndefinedMetricWarning``; nan values are left out
-        of the averages.
-"""
-
-_BETA = """    beta : float
-        Weight of recall against precision: 1 gives F1, 0 precision, inf recall.
-"""
-
-
-def _parameters(with_beta: bool) -> str:
-    return _PARAMETERS.format(beta=_BETA if with_beta else "")
-
 
 def averaged_fbeta_score(
     y_true: Any,
@@ -55,28 +20,40 @@ def averaged_fbeta_score(
     sample_weight: Any = None,
     zero_division: Any = "warn",
 ) -> Any:
-    _, _, averages, _ = score(
-        y_true,
-        y_pred,
-        caller="averaged_fbeta_score",
-        warn_for=("f-score",),
-        beta=beta,
-        labels=labels,
-        pos_label=pos_label,
-        average=average,
-        sample_weight=sample_weight,
-        zero_division=zero_division,
-    )
-    return averages.averaged_fbeta
-
-
-averaged_fbeta_score.__doc__ = f"""Arithmetic mean of the per-class F-beta scores.
+    """Arithmetic mean of the per-class F-beta scores.
 
     The "averaged F-beta" of the reference paper: F-beta is computed for each
     class, then averaged. This is what ``sklearn.metrics.fbeta_score`` computes,
     with the same result for every input it accepts, and here ``average``
     defaults to "macro".
-{_parameters(True)}
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or {array-like, sparse matrix} of \
+shape (n_samples, n_labels)
+        Ground truth: class labels (ints, strings, bools; a list, numpy array or
+        pandas Series), or a 0/1 indicator matrix for multilabel targets.
+    y_pred : same kind as ``y_true``
+        Predicted labels, as returned by a classifier.
+    beta : float
+        Weight of recall against precision: 1 gives F1, 0 precision, inf recall.
+    labels : array-like, default=None
+        The labels to include (and their order for ``average=None``); labels absent
+        from the data count as empty classes. Column indices for multilabel
+        targets. Ignored for ``average="binary"``.
+    pos_label : int, float, bool or str, default=1
+        The class to report when ``average="binary"``.
+    average : {"macro", "micro", "weighted", "samples", "binary"} or None, \
+default="macro"
+        How per-class (or per-sample) values are averaged, exactly as in
+        ``sklearn.metrics.fbeta_score``; None returns per-class arrays.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Sample weights.
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+        Value of an ill-defined ratio (no predicted or no true samples); "warn"
+        acts as 0 and raises ``UndefinedMetricWarning``; nan values are left out
+        of the averages.
+
     Returns
     -------
     score : float, or ndarray of shape (n_labels,) when ``average=None``
@@ -94,6 +71,19 @@ averaged_fbeta_score.__doc__ = f"""Arithmetic mean of the per-class F-beta score
     >>> round(averaged_fbeta_score(y_true, y_pred, beta=0.5), 4)
     0.2381
     """
+    _, _, averages, _ = score(
+        y_true,
+        y_pred,
+        caller="averaged_fbeta_score",
+        warn_for=("f-score",),
+        beta=beta,
+        labels=labels,
+        pos_label=pos_label,
+        average=average,
+        sample_weight=sample_weight,
+        zero_division=zero_division,
+    )
+    return averages.averaged_fbeta
 
 
 def averaged_f1_score(
@@ -106,24 +96,37 @@ def averaged_f1_score(
     sample_weight: Any = None,
     zero_division: Any = "warn",
 ) -> Any:
-    return averaged_fbeta_score(
-        y_true,
-        y_pred,
-        beta=1.0,
-        labels=labels,
-        pos_label=pos_label,
-        average=average,
-        sample_weight=sample_weight,
-        zero_division=zero_division,
-    )
-
-
-averaged_f1_score.__doc__ = f"""Arithmetic mean of per-class F1 scores ("averaged F1").
+    """Arithmetic mean of per-class F1 scores ("averaged F1").
 
     Equal to ``sklearn.metrics.f1_score`` for every input, with ``average``
     defaulting to "macro". The paper recommends this one: it does not reward a
     classifier for a skewed distribution of error types.
-{_parameters(False)}
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or {array-like, sparse matrix} of \
+shape (n_samples, n_labels)
+        Ground truth: class labels (ints, strings, bools; a list, numpy array or
+        pandas Series), or a 0/1 indicator matrix for multilabel targets.
+    y_pred : same kind as ``y_true``
+        Predicted labels, as returned by a classifier.
+    labels : array-like, default=None
+        The labels to include (and their order for ``average=None``); labels absent
+        from the data count as empty classes. Column indices for multilabel
+        targets. Ignored for ``average="binary"``.
+    pos_label : int, float, bool or str, default=1
+        The class to report when ``average="binary"``.
+    average : {"macro", "micro", "weighted", "samples", "binary"} or None, \
+default="macro"
+        How per-class (or per-sample) values are averaged, exactly as in
+        ``sklearn.metrics.fbeta_score``; None returns per-class arrays.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Sample weights.
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+        Value of an ill-defined ratio (no predicted or no true samples); "warn"
+        acts as 0 and raises ``UndefinedMetricWarning``; nan values are left out
+        of the averages.
+
     Returns
     -------
     score : float, or ndarray of shape (n_labels,) when ``average=None``
@@ -139,6 +142,16 @@ averaged_f1_score.__doc__ = f"""Arithmetic mean of per-class F1 scores ("average
     >>> round(averaged_f1_score(y_true, y_pred), 6)
     0.019608
     """
+    return averaged_fbeta_score(
+        y_true,
+        y_pred,
+        beta=1.0,
+        labels=labels,
+        pos_label=pos_label,
+        average=average,
+        sample_weight=sample_weight,
+        zero_division=zero_division,
+    )
 
 
 def fbeta_of_averages_score(
@@ -152,6 +165,56 @@ def fbeta_of_averages_score(
     sample_weight: Any = None,
     zero_division: Any = "warn",
 ) -> Any:
+    """F-beta of averaged precision and recall.
+
+    The "F-beta of averages" of the reference paper:
+    ``(1 + beta**2) * P * R / (beta**2 * P + R)`` where ``P`` and ``R`` are what
+    ``sklearn.metrics.precision_score`` and ``recall_score`` return for the same
+    arguments. 0 when ``P = R = 0``; ``P`` for ``beta = 0``; ``R`` for
+    ``beta = inf``; nan when ``P`` or ``R`` is nan. For macro, weighted and samples
+    averaging it is never below :func:`averaged_fbeta_score`.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or {array-like, sparse matrix} of \
+shape (n_samples, n_labels)
+        Ground truth: class labels (ints, strings, bools; a list, numpy array or
+        pandas Series), or a 0/1 indicator matrix for multilabel targets.
+    y_pred : same kind as ``y_true``
+        Predicted labels, as returned by a classifier.
+    beta : float
+        Weight of recall against precision: 1 gives F1, 0 precision, inf recall.
+    labels : array-like, default=None
+        The labels to include (and their order for ``average=None``); labels absent
+        from the data count as empty classes. Column indices for multilabel
+        targets. Ignored for ``average="binary"``.
+    pos_label : int, float, bool or str, default=1
+        The class to report when ``average="binary"``.
+    average : {"macro", "micro", "weighted", "samples", "binary"} or None, \
+default="macro"
+        How per-class (or per-sample) values are averaged, exactly as in
+        ``sklearn.metrics.fbeta_score``; None returns per-class arrays.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Sample weights.
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+        Value of an ill-defined ratio (no predicted or no true samples); "warn"
+        acts as 0 and raises ``UndefinedMetricWarning``; nan values are left out
+        of the averages.
+
+    Returns
+    -------
+    score : float, or ndarray of shape (n_labels,) when ``average=None``
+
+    Examples
+    --------
+    >>> from sklearn_macrof1 import averaged_fbeta_score, fbeta_of_averages_score
+    >>> y_true = [0, 0, 1, 1, 2, 2]
+    >>> y_pred = [0, 1, 1, 1, 2, 0]
+    >>> round(fbeta_of_averages_score(y_true, y_pred, beta=0.5), 4)
+    0.7104
+    >>> round(averaged_fbeta_score(y_true, y_pred, beta=0.5), 4)
+    0.6825
+    """
     _, _, averages, _ = score(
         y_true,
         y_pred,
@@ -167,31 +230,6 @@ def fbeta_of_averages_score(
     return averages.fbeta_of_averages
 
 
-fbeta_of_averages_score.__doc__ = f"""F-beta of averaged precision and recall.
-
-    The "F-beta of averages" of the reference paper:
-    ``(1 + beta**2) * P * R / (beta**2 * P + R)`` where ``P`` and ``R`` are what
-    ``sklearn.metrics.precision_score`` and ``recall_score`` return for the same
-    arguments. 0 when ``P = R = 0``; ``P`` for ``beta = 0``; ``R`` for
-    ``beta = inf``; nan when ``P`` or ``R`` is nan. For macro, weighted and samples
-    averaging it is never below :func:`averaged_fbeta_score`.
-{_parameters(True)}
-    Returns
-    -------
-    score : float, or ndarray of shape (n_labels,) when ``average=None``
-
-    Examples
-    --------
-    >>> from sklearn_macrof1 import averaged_fbeta_score, fbeta_of_averages_score
-    >>> y_true = [0, 0, 1, 1, 2, 2]
-    >>> y_pred = [0, 1, 1, 1, 2, 0]
-    >>> round(fbeta_of_averages_score(y_true, y_pred, beta=0.5), 4)
-    0.7104
-    >>> round(averaged_fbeta_score(y_true, y_pred, beta=0.5), 4)
-    0.6825
-    """
-
-
 def f1_of_averages_score(
     y_true: Any,
     y_pred: Any,
@@ -202,25 +240,38 @@ def f1_of_averages_score(
     sample_weight: Any = None,
     zero_division: Any = "warn",
 ) -> Any:
-    return fbeta_of_averages_score(
-        y_true,
-        y_pred,
-        beta=1.0,
-        labels=labels,
-        pos_label=pos_label,
-        average=average,
-        sample_weight=sample_weight,
-        zero_division=zero_division,
-    )
-
-
-f1_of_averages_score.__doc__ = f"""F1 of averaged precision and recall.
+    """F1 of averaged precision and recall.
 
     ``2 * P * R / (P + R)`` with ``P`` and ``R`` the averaged precision and
     recall (``sklearn.metrics.precision_score`` / ``recall_score``). The paper
     shows it can exceed the averaged F1 by up to 0.5 for a classifier with
     skewed error types.
-{_parameters(False)}
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or {array-like, sparse matrix} of \
+shape (n_samples, n_labels)
+        Ground truth: class labels (ints, strings, bools; a list, numpy array or
+        pandas Series), or a 0/1 indicator matrix for multilabel targets.
+    y_pred : same kind as ``y_true``
+        Predicted labels, as returned by a classifier.
+    labels : array-like, default=None
+        The labels to include (and their order for ``average=None``); labels absent
+        from the data count as empty classes. Column indices for multilabel
+        targets. Ignored for ``average="binary"``.
+    pos_label : int, float, bool or str, default=1
+        The class to report when ``average="binary"``.
+    average : {"macro", "micro", "weighted", "samples", "binary"} or None, \
+default="macro"
+        How per-class (or per-sample) values are averaged, exactly as in
+        ``sklearn.metrics.fbeta_score``; None returns per-class arrays.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Sample weights.
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+        Value of an ill-defined ratio (no predicted or no true samples); "warn"
+        acts as 0 and raises ``UndefinedMetricWarning``; nan values are left out
+        of the averages.
+
     Returns
     -------
     score : float, or ndarray of shape (n_labels,) when ``average=None``
@@ -236,6 +287,16 @@ f1_of_averages_score.__doc__ = f"""F1 of averaged precision and recall.
     >>> round(f1_of_averages_score(y_true, y_pred), 6)
     0.50495
     """
+    return fbeta_of_averages_score(
+        y_true,
+        y_pred,
+        beta=1.0,
+        labels=labels,
+        pos_label=pos_label,
+        average=average,
+        sample_weight=sample_weight,
+        zero_division=zero_division,
+    )
 
 
 def fbeta_summary(
@@ -249,28 +310,40 @@ def fbeta_summary(
     sample_weight: Any = None,
     zero_division: Any = "warn",
 ) -> FBetaSummary:
-    caller = "fbeta_summary"
-    options = check_options(
-        caller=caller,
-        average=average,
-        beta=beta,
-        zero_division=zero_division,
-        labels=labels,
-        pos_label=pos_label,
-    )
-    counts = count_for(
-        y_true, y_pred, options, sample_weight=sample_weight, caller=caller
-    )
-    return build_summary(counts, options, caller=caller, warn_for=ALL_METRICS)
-
-
-fbeta_summary.__doc__ = f"""Both F-beta scores, their gap and per-class figures.
+    """Both F-beta scores, their gap and per-class figures.
 
     One validation and one counting pass give the averaged F-beta, the F-beta of
     averages, their gap, the averaged precision and recall, and per-class
     precision, recall, F-beta and support (with their labels), plus the confusion
     matrix for 1-D targets.
-{_parameters(True).replace("    beta : float", "    beta : float, default=1.0")}
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or {array-like, sparse matrix} of \
+shape (n_samples, n_labels)
+        Ground truth: class labels (ints, strings, bools; a list, numpy array or
+        pandas Series), or a 0/1 indicator matrix for multilabel targets.
+    y_pred : same kind as ``y_true``
+        Predicted labels, as returned by a classifier.
+    beta : float, default=1.0
+        Weight of recall against precision: 1 gives F1, 0 precision, inf recall.
+    labels : array-like, default=None
+        The labels to include (and their order for ``average=None``); labels absent
+        from the data count as empty classes. Column indices for multilabel
+        targets. Ignored for ``average="binary"``.
+    pos_label : int, float, bool or str, default=1
+        The class to report when ``average="binary"``.
+    average : {"macro", "micro", "weighted", "samples", "binary"} or None, \
+default="macro"
+        How per-class (or per-sample) values are averaged, exactly as in
+        ``sklearn.metrics.fbeta_score``; None returns per-class arrays.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Sample weights.
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+        Value of an ill-defined ratio (no predicted or no true samples); "warn"
+        acts as 0 and raises ``UndefinedMetricWarning``; nan values are left out
+        of the averages.
+
     Returns
     -------
     summary : FBetaSummary
@@ -284,3 +357,16 @@ fbeta_summary.__doc__ = f"""Both F-beta scores, their gap and per-class figures.
     >>> s.labels
     array([0, 1, 2])
     """
+    caller = "fbeta_summary"
+    options = check_options(
+        caller=caller,
+        average=average,
+        beta=beta,
+        zero_division=zero_division,
+        labels=labels,
+        pos_label=pos_label,
+    )
+    counts = count_for(
+        y_true, y_pred, options, sample_weight=sample_weight, caller=caller
+    )
+    return build_summary(counts, options, caller=caller, warn_for=ALL_METRICS)
