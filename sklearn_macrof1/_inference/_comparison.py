@@ -25,6 +25,8 @@ import numpy as np
 from scipy.special import ndtr
 
 from .._core._aggregation import ALL_METRICS
+from .._core._sklearn_private import InvalidParameterError
+from .._core._tables import Table, ValueEquality, format_p_value, frame, render_html
 from ._intervals import (
     _BLOCK,
     _z,
@@ -32,10 +34,11 @@ from ._intervals import (
     draw_multiplicities,
     evaluation_for,
 )
+from ._progress import Progress, check_verbose
 
 
-@dataclass(frozen=True)
-class ScoreDifference:
+@dataclass(frozen=True, eq=False)
+class ScoreDifference(ValueEquality):
     """One formula's scores of A and B and their difference ``A - B``.
 
     Attributes
@@ -52,6 +55,10 @@ class ScoreDifference:
         Two-sided p-value of "no difference".
     p_greater, p_less : float
         One-sided p-values of "A is not better" and "A is not worse".
+    p_resolution : float or None
+        The smallest p-value the method can give: ``1 / (B + 1)`` for a
+        bootstrap of ``B`` resamples (a p-value at this floor means "below
+        it"), None for the delta method.
     """
 
     score_a: float
@@ -63,16 +70,36 @@ class ScoreDifference:
     p_value: float
     p_greater: float
     p_less: float
+    p_resolution: float | None = None
+
+    @property
+    def p_value_text(self) -> str:
+        """The p-value as text; ``"< 0.001"`` at a bootstrap's resolution."""
+        return format_p_value(self.p_value, self.p_resolution)
+
+    def describe(self, name_a: str = "A", name_b: str = "B") -> str:
+        """One line: both scores, the difference, its interval and p-value."""
+        p = self.p_value_text
+        p = f"p {p}" if p.startswith("<") else f"p={p}"
+        return (
+            f"{name_a} {self.score_a:.4f}  {name_b} {self.score_b:.4f}  "
+            f"{name_a}-{name_b} {self.difference:+.4f} "
+            f"[{self.low:+.4f}, {self.high:+.4f}]  {p}"
+        )
 
     def __str__(self) -> str:
+        return self.describe()
+
+    def __repr__(self) -> str:
         return (
-            f"A {self.score_a:.4f}  B {self.score_b:.4f}  A-B {self.difference:+.4f} "
-            f"[{self.low:+.4f}, {self.high:+.4f}]  p={self.p_value:.3g}"
+            f"ScoreDifference(difference={self.difference:+.4g}, "
+            f"low={self.low:+.4g}, high={self.high:+.4g}, "
+            f"p_value={self.p_value:.4g})"
         )
 
 
-@dataclass(frozen=True)
-class ClassifierComparison:
+@dataclass(frozen=True, eq=False)
+class ClassifierComparison(ValueEquality):
     """Paired comparison of classifiers A and B under both formulas.
 
     Returned by :func:`compare_classifiers`.
@@ -93,6 +120,13 @@ class ClassifierComparison:
     reversal_p_value : float or None
         p-value of the intersection-union test that the ranking reversal is
         real (the larger one-sided p-value); None when the rankings agree.
+    names : tuple of str
+        The names of A and B (``names`` of :func:`compare_classifiers`).
+
+    Notes
+    -----
+    Equal when every attribute is (nan equal to nan), hashable. In a notebook
+    the comparison shows as a table; :meth:`to_frame` gives it to pandas.
     """
 
     averaged_fbeta: ScoreDifference
@@ -105,25 +139,37 @@ class ClassifierComparison:
     n_resamples: int | None
     rankings_differ: bool
     reversal_p_value: float | None
+    names: tuple[str, str] = ("A", "B")
+
+    def _formulas(self) -> tuple[tuple[str, ScoreDifference], ...]:
+        name = "F1" if self.beta == 1 else f"F{self.beta:g}"
+        return (
+            (f"averaged {name}", self.averaged_fbeta),
+            (f"{name} of averages", self.fbeta_of_averages),
+        )
+
+    def _how(self) -> str:
+        if self.method == "delta":
+            return "delta method"
+        return f"paired bootstrap, {self.n_resamples} resamples"
 
     @property
     def statement(self) -> str:
         """A plain-language answer: which classifier each formula prefers."""
         alpha = 1 - self.confidence
-        name = "F1" if self.beta == 1 else f"F{self.beta:g}"
+        name_a, name_b = self.names
         parts = []
-        for label, d in (
-            (f"averaged {name}", self.averaged_fbeta),
-            (f"{name} of averages", self.fbeta_of_averages),
-        ):
+        for label, d in self._formulas():
             if d.difference == 0:
-                verdict = "does not separate A and B"
+                verdict = f"does not separate {name_a} and {name_b}"
             else:
-                better = "A" if d.difference > 0 else "B"
+                better = name_a if d.difference > 0 else name_b
                 sig = "significant" if d.p_value < alpha else "not significant"
+                p = d.p_value_text
+                p = f"p {p}" if p.startswith("<") else f"p={p}"
                 verdict = (
                     f"prefers {better} by {abs(d.difference):.4f} "
-                    f"(p={d.p_value:.3g}, {sig} at {alpha:.0%})"
+                    f"({p}, {sig} at {alpha:.0%})"
                 )
             parts.append(f"{label} {verdict}")
         text = "; ".join(parts) + ". "
@@ -144,20 +190,105 @@ class ClassifierComparison:
         return text
 
     def __str__(self) -> str:
-        name = "F1" if self.beta == 1 else f"F{self.beta:g}"
-        how = (
-            "delta method"
-            if self.method == "delta"
-            else f"paired bootstrap, {self.n_resamples} resamples"
-        )
+        name_a, name_b = self.names
+        (label_avg, d_avg), (label_foa, d_foa) = self._formulas()
         return "\n".join(
             [
-                f"A vs B (average={self.average!r}, {how}, n={self.n_samples}, "
-                f"{self.confidence:.0%} intervals)",
-                f"  averaged {name}     {self.averaged_fbeta}",
-                f"  {name} of averages  {self.fbeta_of_averages}",
+                f"{name_a} vs {name_b} (average={self.average!r}, {self._how()}, "
+                f"n={self.n_samples}, {self.confidence:.0%} intervals)",
+                f"  {label_avg}     {d_avg.describe(name_a, name_b)}",
+                f"  {label_foa}  {d_foa.describe(name_a, name_b)}",
                 self.statement,
             ]
+        )
+
+    def __repr__(self) -> str:
+        name_a, name_b = self.names
+        return (
+            f"ClassifierComparison({name_a!r} vs {name_b!r}, "
+            f"average={self.average!r}, method={self.method!r}, "
+            f"n_samples={self.n_samples}, "
+            f"averaged_fbeta={self.averaged_fbeta!r}, "
+            f"fbeta_of_averages={self.fbeta_of_averages!r}, "
+            f"rankings_differ={self.rankings_differ})"
+        )
+
+    def _tables(self) -> list[Table]:
+        name_a, name_b = self.names
+        level = f"{self.confidence:.0%}"
+        table = Table(
+            f"{name_a} vs {name_b} ({self.average} average, beta={self.beta:g})",
+            [
+                name_a,
+                name_b,
+                f"{name_a} - {name_b}",
+                f"{level} CI low",
+                f"{level} CI high",
+                "p-value",
+            ],
+            index="score",
+        )
+        for label, d in self._formulas():
+            table.add_row(
+                label,
+                [d.score_a, d.score_b, d.difference, d.low, d.high, d.p_value_text],
+            )
+        table.notes.append(f"{self._how()}, n={self.n_samples} samples.")
+        resolution = self.averaged_fbeta.p_resolution
+        if resolution is not None:
+            table.notes.append(
+                f"A bootstrap p-value cannot resolve values below {resolution:.2g} "
+                "(2 / (resamples + 1)): '<' marks that floor."
+            )
+        return [table]
+
+    def _repr_html_(self) -> str:
+        return render_html(self._tables(), [self.statement])
+
+    def to_frame(self) -> Any:
+        """The comparison as a ``pandas.DataFrame`` (needs pandas).
+
+        One row per formula (index ``averaged_fbeta``, ``fbeta_of_averages``);
+        columns ``model_a``, ``model_b`` (the names), ``score_a``, ``score_b``,
+        ``difference``, ``low``, ``high``, ``std_error``, ``p_value``,
+        ``p_greater``, ``p_less`` and ``p_resolution`` (nan for the delta
+        method).
+
+        Examples
+        --------
+        >>> from sklearn_macrof1 import compare_classifiers
+        >>> y = [0, 0, 1, 1, 2, 2, 2, 2] * 25
+        >>> a = [0, 1, 1, 1, 2, 0, 2, 2] * 25
+        >>> b = [0, 0, 1, 2, 2, 0, 1, 2] * 25
+        >>> df = compare_classifiers(y, a, b, names=("lr", "gnb")).to_frame()
+        >>> df.loc["averaged_fbeta", ["model_a", "model_b"]].tolist()
+        ['lr', 'gnb']
+        >>> round(float(df.loc["averaged_fbeta", "difference"]), 4)
+        0.0952
+        """
+        name_a, name_b = self.names
+        records = [
+            {
+                "model_a": name_a,
+                "model_b": name_b,
+                "score_a": d.score_a,
+                "score_b": d.score_b,
+                "difference": d.difference,
+                "low": d.low,
+                "high": d.high,
+                "std_error": d.std_error,
+                "p_value": d.p_value,
+                "p_greater": d.p_greater,
+                "p_less": d.p_less,
+                "p_resolution": d.p_resolution,
+            }
+            for d in (self.averaged_fbeta, self.fbeta_of_averages)
+        ]
+        return frame(
+            records,
+            index=["averaged_fbeta", "fbeta_of_averages"],
+            index_name="score",
+            caller="ClassifierComparison.to_frame",
         )
 
 
@@ -203,7 +334,24 @@ def _from_replicates(
         p,
         p_greater,
         p_less,
+        # the two-sided p-value's floor is twice the one-sided one
+        2 / (m + 1),
     )
+
+
+def _check_names(names: Any, *, caller: str) -> tuple[str, str]:
+    if isinstance(names, str) or not hasattr(names, "__len__") or len(names) != 2:
+        raise InvalidParameterError(
+            f"The 'names' parameter of {caller} must be a pair of names of the "
+            f"two classifiers, e.g. ('lr', 'gnb'). Got {names!r} instead."
+        )
+    out = (str(names[0]), str(names[1]))
+    if out[0] == out[1]:
+        raise ValueError(
+            f"The 'names' parameter of {caller} must name two different "
+            f"classifiers; got {names!r}."
+        )
+    return out
 
 
 def compare_classifiers(
@@ -221,6 +369,8 @@ def compare_classifiers(
     method: str = "delta",
     n_resamples: int = 1000,
     random_state: Any = None,
+    names: Any = ("A", "B"),
+    verbose: int = 0,
 ) -> ClassifierComparison:
     """Is classifier A better than B, under each of the two F-beta formulas?
 
@@ -260,6 +410,12 @@ shape (n_samples, n_labels)
         Bootstrap replicates.
     random_state : None, int, numpy.random.Generator or RandomState, default=None
         Seed of the bootstrap.
+    names : pair of str, default=("A", "B")
+        The names of the two classifiers, used in the printed comparison, its
+        statement, its notebook table and ``to_frame()``.
+    verbose : int, default=0
+        Progress of the bootstrap on standard error: 0 prints nothing, 1 about
+        every tenth of the resamples, 2 and more every block of resamples.
 
     Returns
     -------
@@ -280,12 +436,20 @@ shape (n_samples, n_labels)
     (True, True)
     >>> c.rankings_differ
     False
+
+    Named classifiers:
+
+    >>> c = compare_classifiers(y, a, b, names=("lr", "gnb"))
+    >>> print(c.averaged_fbeta.describe(*c.names))
+    lr 0.8750  gnb 0.7918  lr-gnb +0.0832 [+0.0504, +0.1160]  p=6.8e-07
     """
     caller = "compare_classifiers"
     options, confidence, method, n_resamples, rng = check_call(
         caller, beta, labels, pos_label, average, zero_division,
         confidence, method, n_resamples, random_state,
     )  # fmt: skip
+    names = _check_names(names, caller=caller)
+    verbose = check_verbose(verbose, caller=caller)
     ev_a, ev_b = (
         evaluation_for(
             y_true,
@@ -320,6 +484,9 @@ shape (n_samples, n_labels)
     else:
         assert rng is not None
         reps: list[list[np.ndarray]] = [[], []]
+        progress = Progress(
+            verbose, n_resamples, caller=caller, what="paired bootstrap"
+        )
         for start in range(0, n_resamples, _BLOCK):
             rows = min(_BLOCK, n_resamples - start)
             m = draw_multiplicities(rng, n, rows)
@@ -331,6 +498,7 @@ shape (n_samples, n_labels)
                 )
             ):
                 reps[j].append(ra - rb)
+            progress.update(start + rows)
         diffs = [
             _from_replicates(a, b, np.concatenate(r), confidence)
             for r, a, b in zip(reps, est_a, est_b, strict=True)
@@ -355,4 +523,5 @@ shape (n_samples, n_labels)
         resamples,
         bool(differ),
         reversal,
+        names,
     )

@@ -61,8 +61,10 @@ from .._core._evaluation import (
     select,
 )
 from .._core._sklearn_private import InvalidParameterError
+from .._core._tables import Table, ValueEquality, frame, render_html
 from .._core._targets import Targets, as_bool, read_targets
 from .._core._validation import check_sample_weight, warn_user
+from ._progress import Progress, check_verbose
 
 METHODS = ("delta", "bootstrap")
 
@@ -74,8 +76,12 @@ _BLOCK = 64
 # --------------------------------------------------------------------------- results
 
 
-@dataclass(frozen=True)
-class ScoreInterval:
+def _short(value: float) -> str:
+    return f"{float(value):.4g}"
+
+
+@dataclass(frozen=True, eq=False)
+class ScoreInterval(ValueEquality):
     """A point estimate with its confidence interval.
 
     Attributes
@@ -105,9 +111,15 @@ class ScoreInterval:
     def __str__(self) -> str:
         return f"{self.estimate:.4f} [{self.low:.4f}, {self.high:.4f}]"
 
+    def __repr__(self) -> str:
+        return (
+            f"ScoreInterval(estimate={_short(self.estimate)}, low={_short(self.low)}, "
+            f"high={_short(self.high)}, std_error={_short(self.std_error)})"
+        )
 
-@dataclass(frozen=True)
-class FBetaInterval:
+
+@dataclass(frozen=True, eq=False)
+class FBetaInterval(ValueEquality):
     """Confidence intervals of both F-beta scores of one classifier.
 
     Returned by :func:`fbeta_confidence_interval` and
@@ -131,6 +143,21 @@ class FBetaInterval:
         Number of samples behind the counts.
     n_resamples : int or None
         Bootstrap replicates (None for the delta method).
+
+    Notes
+    -----
+    Equal when every attribute is (nan equal to nan), hashable. In a notebook
+    the interval shows as a table; :meth:`to_frame` gives it to pandas.
+
+    Examples
+    --------
+    >>> from sklearn_macrof1 import fbeta_confidence_interval
+    >>> y_true = [0, 0, 1, 1, 2, 2, 2, 2] * 25
+    >>> y_pred = [0, 1, 1, 1, 2, 0, 2, 2] * 25
+    >>> ci = fbeta_confidence_interval(y_true, y_pred)
+    >>> ci
+    FBetaInterval(average='macro', confidence=0.95, method='delta', n_samples=200, \
+averaged_fbeta=0.7190 [0.6574, 0.7807], fbeta_of_averages=0.7358 [0.6811, 0.7906])
     """
 
     averaged_fbeta: ScoreInterval
@@ -159,18 +186,83 @@ class FBetaInterval:
 
     def __str__(self) -> str:
         name = "F1" if self.beta == 1 else f"F{self.beta:g}"
-        how = (
-            "delta method"
-            if self.method == "delta"
-            else (f"percentile bootstrap, {self.n_resamples} resamples")
-        )
         return "\n".join(
             [
                 f"{self.confidence:.0%} confidence intervals (average="
-                f"{self.average!r}, {how}, n={self.n_samples})",
+                f"{self.average!r}, {self._how()}, n={self.n_samples})",
                 f"  averaged {name}     {self.averaged_fbeta}",
                 f"  {name} of averages  {self.fbeta_of_averages}",
             ]
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"FBetaInterval(average={self.average!r}, confidence={self.confidence:g}, "
+            f"method={self.method!r}, n_samples={self.n_samples}, "
+            f"averaged_fbeta={self.averaged_fbeta}, "
+            f"fbeta_of_averages={self.fbeta_of_averages})"
+        )
+
+    def _how(self) -> str:
+        if self.method == "delta":
+            return "delta method"
+        return f"percentile bootstrap, {self.n_resamples} resamples"
+
+    def _tables(self) -> list[Table]:
+        name = "F1" if self.beta == 1 else f"F{self.beta:g}"
+        table = Table(
+            f"{self.confidence:.0%} confidence intervals ({self.average} average, "
+            f"beta={self.beta:g})",
+            ["estimate", "low", "high", "std error"],
+            index="score",
+        )
+        for label, ci in (
+            (f"averaged {name}", self.averaged_fbeta),
+            (f"{name} of averages", self.fbeta_of_averages),
+        ):
+            table.add_row(label, [ci.estimate, ci.low, ci.high, ci.std_error])
+        table.notes.append(f"{self._how()}, n={self.n_samples} samples.")
+        return [table]
+
+    def _repr_html_(self) -> str:
+        return render_html(self._tables())
+
+    def to_frame(self) -> Any:
+        """Both intervals as a ``pandas.DataFrame`` (needs pandas).
+
+        One row per score (index ``averaged_fbeta``, ``fbeta_of_averages``);
+        columns ``estimate``, ``low``, ``high``, ``std_error``, and the
+        ``average``, ``confidence`` and ``method`` they were computed with.
+
+        Examples
+        --------
+        >>> from sklearn_macrof1 import fbeta_confidence_interval
+        >>> y_true = [0, 0, 1, 1, 2, 2, 2, 2] * 25
+        >>> y_pred = [0, 1, 1, 1, 2, 0, 2, 2] * 25
+        >>> df = fbeta_confidence_interval(y_true, y_pred).to_frame()
+        >>> df.loc["fbeta_of_averages", ["estimate", "low", "high"]].round(4)
+        estimate    0.7358
+        low         0.6811
+        high        0.7906
+        Name: fbeta_of_averages, dtype: float64
+        """
+        records = [
+            {
+                "estimate": ci.estimate,
+                "low": ci.low,
+                "high": ci.high,
+                "std_error": ci.std_error,
+                "average": self.average,
+                "confidence": self.confidence,
+                "method": self.method,
+            }
+            for ci in (self.averaged_fbeta, self.fbeta_of_averages)
+        ]
+        return frame(
+            records,
+            index=["averaged_fbeta", "fbeta_of_averages"],
+            index_name="score",
+            caller="FBetaInterval.to_frame",
         )
 
 
@@ -694,11 +786,17 @@ def _percentile_interval(
 
 
 def bootstrap_replicates(
-    evaluation: Evaluation, rng: np.random.Generator, n_resamples: int
+    evaluation: Evaluation,
+    rng: np.random.Generator,
+    n_resamples: int,
+    progress: Progress | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Replicates of both scores (cells when possible, else samples)."""
     if evaluation.design is None and evaluation.options.average != "samples":
-        return evaluation.replicates_from_cells(rng, n_resamples)
+        out = evaluation.replicates_from_cells(rng, n_resamples)
+        if progress is not None:
+            progress.update(n_resamples)
+        return out
     averaged, of_averages = [], []
     for start in range(0, n_resamples, _BLOCK):
         rows = min(_BLOCK, n_resamples - start)
@@ -706,6 +804,8 @@ def bootstrap_replicates(
         a, b = evaluation.replicates_from_multiplicities(m)
         averaged.append(a)
         of_averages.append(b)
+        if progress is not None:
+            progress.update(start + rows)
     return np.concatenate(averaged), np.concatenate(of_averages)
 
 
@@ -716,6 +816,7 @@ def interval_of(
     method: str,
     n_resamples: int,
     rng: np.random.Generator | None,
+    progress: Progress | None = None,
 ) -> FBetaInterval:
     """Both intervals of one evaluated classifier (options already checked)."""
     est_avg, est_foa = evaluation.estimates
@@ -727,7 +828,7 @@ def interval_of(
         resamples = None
     else:
         assert rng is not None
-        rep_avg, rep_foa = bootstrap_replicates(evaluation, rng, n_resamples)
+        rep_avg, rep_foa = bootstrap_replicates(evaluation, rng, n_resamples, progress)
         ci_avg = _percentile_interval(est_avg, rep_avg, confidence)
         ci_foa = _percentile_interval(est_foa, rep_foa, confidence)
         resamples = n_resamples
@@ -765,6 +866,7 @@ def fbeta_confidence_interval(
     method: str = "delta",
     n_resamples: int = 1000,
     random_state: Any = None,
+    verbose: int = 0,
 ) -> FBetaInterval:
     """Confidence intervals for the averaged F-beta and the F-beta of averages.
 
@@ -802,6 +904,9 @@ shape (n_samples, n_labels)
         Bootstrap replicates (ignored by the delta method).
     random_state : None, int, numpy.random.Generator or RandomState, default=None
         Seed of the bootstrap, for reproducible intervals.
+    verbose : int, default=0
+        Progress of the bootstrap on standard error: 0 prints nothing, 1 about
+        every tenth of the resamples, 2 and more every block of resamples.
 
     Returns
     -------
@@ -836,6 +941,7 @@ shape (n_samples, n_labels)
         caller, beta, labels, pos_label, average, zero_division,
         confidence, method, n_resamples, random_state,
     )  # fmt: skip
+    verbose = check_verbose(verbose, caller=caller)
     evaluation = evaluation_for(
         y_true, y_pred, options, sample_weight=sample_weight, caller=caller
     )
@@ -845,7 +951,16 @@ shape (n_samples, n_labels)
         method=method,
         n_resamples=n_resamples,
         rng=rng,
+        progress=_progress(verbose, method, n_resamples, caller),
     )
+
+
+def _progress(
+    verbose: int, method: str, n_resamples: int, caller: str
+) -> Progress | None:
+    if method != "bootstrap" or not verbose:
+        return None
+    return Progress(verbose, n_resamples, caller=caller, what="bootstrap")
 
 
 def summary_confidence_interval(
@@ -855,6 +970,7 @@ def summary_confidence_interval(
     method: str = "delta",
     n_resamples: int = 1000,
     random_state: Any = None,
+    verbose: int = 0,
 ) -> FBetaInterval:
     """The body of ``FBetaSummary.confidence_interval`` (1-D targets only).
 
@@ -875,6 +991,7 @@ def summary_confidence_interval(
         if method == "bootstrap"
         else None
     )
+    verbose = check_verbose(verbose, caller=caller)
     matrix = summary.confusion_matrix
     if matrix is None:
         raise ValueError(
@@ -914,6 +1031,7 @@ def summary_confidence_interval(
         method=method,
         n_resamples=n_resamples,
         rng=rng,
+        progress=_progress(verbose, method, n_resamples, caller),
     )
 
 

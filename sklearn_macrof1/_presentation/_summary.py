@@ -13,7 +13,9 @@ from .._core._aggregation import ALL_METRICS, Averages, Ratios, ratios
 from .._core._counting import Counts
 from .._core._evaluation import Options, Selection, evaluate, evaluate_averages
 from .._core._paper import gap_closed_form, gap_supremum
+from .._core._tables import ValueEquality, render_html
 from ._attribution import GapAttribution, attribution_from_summary
+from ._views import short, summary_frame, summary_tables
 
 
 def _plain(value: Any) -> Any:
@@ -24,8 +26,8 @@ def _plain(value: Any) -> Any:
     return value
 
 
-@dataclass(frozen=True)
-class FBetaSummary:
+@dataclass(frozen=True, eq=False)
+class FBetaSummary(ValueEquality):
     """Both F-beta scores, their gap and the per-class figures behind them.
 
     Returned by :func:`fbeta_summary` and
@@ -65,10 +67,20 @@ class FBetaSummary:
     zero_division : "warn", 0.0, 1.0 or nan
         How ill-defined ratios were filled.
 
+    Notes
+    -----
+    Two summaries are equal when every attribute is (arrays by value, nan equal
+    to nan); equal summaries hash equally. In a notebook a summary shows as
+    tables (both scores side by side, then the classes); :meth:`to_frame` gives
+    the same rows as a ``pandas.DataFrame``.
+
     Examples
     --------
     >>> from sklearn_macrof1 import fbeta_summary
     >>> s = fbeta_summary(["a", "a", "b", "c"], ["a", "b", "b", "c"])
+    >>> s
+    FBetaSummary(average='macro', beta=1, n_classes=3, averaged_fbeta=0.7778, \
+fbeta_of_averages=0.8333, gap=0.05556)
     >>> s.labels
     array(['a', 'b', 'c'], dtype='<U1')
     >>> s.class_precision, s.class_recall
@@ -158,12 +170,13 @@ class FBetaSummary:
         method: str = "delta",
         n_resamples: int = 1000,
         random_state: Any = None,
+        verbose: int = 0,
     ) -> Any:
         """Confidence intervals of both scores from this summary's confusion matrix.
 
         See :func:`fbeta_confidence_interval` (same ``confidence``, ``method``,
-        ``n_resamples`` and ``random_state``); 1-D, unweighted targets only, as
-        the cells are taken as counts of independent samples.
+        ``n_resamples``, ``random_state`` and ``verbose``); 1-D, unweighted
+        targets only, as the cells are taken as counts of independent samples.
 
         Examples
         --------
@@ -181,6 +194,7 @@ class FBetaSummary:
             method=method,
             n_resamples=n_resamples,
             random_state=random_state,
+            verbose=verbose,
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -192,6 +206,73 @@ class FBetaSummary:
         out["gap_bound"] = self.gap_bound
         out["gap_closed_form"] = self.gap_closed_form
         return out
+
+    def to_frame(
+        self,
+        *,
+        confidence: float | None = None,
+        method: str = "delta",
+        n_resamples: int = 1000,
+        random_state: Any = None,
+    ) -> Any:
+        """The summary as a ``pandas.DataFrame``: one row per class, then the average.
+
+        Columns ``precision``, ``recall``, ``f1-score`` and ``support`` (as in
+        :func:`classification_report`; ``f2-score`` ... for another beta); the
+        average's row (``"macro avg"`` ...) adds ``f1-of-averages``, ``gap`` and,
+        for macro, ``gap-bound``. With ``average=None`` every class row has its
+        ``f1-of-averages``. Needs pandas.
+
+        Parameters
+        ----------
+        confidence : float in (0, 1), default=None
+            When given, the average's row gets the interval columns
+            ``f1-score-ci-low``, ``f1-score-ci-high``, ``f1-of-averages-ci-low``
+            and ``f1-of-averages-ci-high`` of :meth:`confidence_interval`.
+        method, n_resamples, random_state
+            As in :meth:`confidence_interval`.
+
+        Returns
+        -------
+        frame : pandas.DataFrame
+
+        Examples
+        --------
+        >>> from sklearn_macrof1 import fbeta_summary
+        >>> s = fbeta_summary(["a", "a", "b", "c"], ["a", "b", "b", "c"])
+        >>> df = s.to_frame()
+        >>> df["f1-score"].round(4)
+        a            0.6667
+        b            0.6667
+        c            1.0000
+        macro avg    0.7778
+        Name: f1-score, dtype: float64
+        >>> df.loc["macro avg", ["f1-of-averages", "gap", "gap-bound"]].round(4)
+        f1-of-averages    0.8333
+        gap               0.0556
+        gap-bound         0.4444
+        Name: macro avg, dtype: float64
+        """
+        interval = None
+        if confidence is not None:
+            interval = self.confidence_interval(
+                confidence=confidence,
+                method=method,
+                n_resamples=n_resamples,
+                random_state=random_state,
+            )
+        return summary_frame(self, interval, caller="FBetaSummary.to_frame")
+
+    def __repr__(self) -> str:
+        return (
+            f"FBetaSummary(average={self.average!r}, beta={self.beta:g}, "
+            f"n_classes={self.n_classes}, averaged_fbeta={short(self.averaged_fbeta)}, "
+            f"fbeta_of_averages={short(self.fbeta_of_averages)}, "
+            f"gap={short(self.gap)})"
+        )
+
+    def _repr_html_(self) -> str:
+        return render_html(summary_tables(self))
 
     def __str__(self) -> str:
         def fmt(x: Any) -> str:

@@ -1,0 +1,172 @@
+"""Notebook and pandas views of the presentation layer's results.
+
+:class:`~._summary.FBetaSummary` and the report describe themselves here as
+:class:`~sklearn_macrof1._core._tables.Table` objects; the same tables give the
+HTML of a notebook (``_repr_html_``) and, row for row, the ``pandas.DataFrame``
+of ``to_frame()``. A new figure in a view is one more column, row or table in
+the functions below. pandas is imported only when a frame is asked for.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .._core._tables import Table, frame
+
+if TYPE_CHECKING:
+    from .._inference._intervals import FBetaInterval
+    from ._summary import FBetaSummary
+
+#: Per-class rows shown in a notebook before the rest is summarised in a note.
+MAX_HTML_CLASSES = 20
+
+
+def fbeta_name(beta: float) -> str:
+    """ "F1", "F2", "F0.5": the score's name for ``beta``."""
+    return "F1" if beta == 1 else f"F{beta:g}"
+
+
+def column_names(beta: float) -> tuple[str, str]:
+    """The report's keys of the two scores for ``beta``: ``f1-score`` and
+    ``f1-of-averages`` for F1."""
+    name = fbeta_name(beta).lower()
+    return f"{name}-score", f"{name}-of-averages"
+
+
+def short(value: Any) -> str:
+    """A value of a one-line ``__repr__``: 4 significant digits, arrays summarised."""
+    if isinstance(value, np.ndarray):
+        if value.size <= 6:
+            return np.array2string(value, precision=4, separator=", ")
+        return f"<{value.size} values>"
+    if value is None:
+        return "None"
+    return f"{float(value):.4g}"
+
+
+def _scalar(value: Any) -> Any:
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def _count(value: Any) -> Any:
+    """Supports print as integers when they are whole numbers (unweighted)."""
+    value = float(value)
+    return int(value) if value.is_integer() else value
+
+
+# ----------------------------------------------------------------------- summary
+
+
+def summary_tables(summary: FBetaSummary) -> list[Table]:
+    """The summary's notebook view: both scores side by side, then the classes."""
+    name = fbeta_name(summary.beta)
+    tables = []
+    per_class_only = summary.average is None
+    if not per_class_only:
+        columns = [f"averaged {name}", f"{name} of averages", "gap"]
+        values = [summary.averaged_fbeta, summary.fbeta_of_averages, summary.gap]
+        if summary.average == "macro":
+            columns.append("gap bound")
+            values.append(summary.gap_bound)
+        columns += ["precision", "recall"]
+        values += [summary.precision, summary.recall]
+        main = Table(
+            f"{summary.average} average, beta={summary.beta:g}: "
+            f"{summary.n_classes} classes ({summary.target_type})",
+            columns,
+            index="average",
+        )
+        main.add_row(summary.average, [_scalar(v) for v in values])
+        if summary.average == "macro":
+            main.notes.append(
+                f"gap = {name} of averages - averaged {name}; gap bound: its "
+                f"supremum for {summary.n_classes} classes (Opitz & Burst, Macro F1 "
+                "and Macro F1, Theorem 3)."
+            )
+        tables.append(main)
+    columns = ["precision", "recall", name, "support"]
+    if per_class_only:
+        columns.insert(3, f"{name} of P and R")
+    classes = Table(
+        f"per class (average=None, beta={summary.beta:g})"
+        if per_class_only
+        else "per class",
+        columns,
+        index="class",
+    )
+    n = summary.n_classes
+    shown = range(n) if n <= MAX_HTML_CLASSES else range(MAX_HTML_CLASSES)
+    for i in shown:
+        values = [
+            summary.class_precision[i],
+            summary.class_recall[i],
+            summary.class_fbeta[i],
+            _count(summary.support[i]),
+        ]
+        if per_class_only:
+            values.insert(3, np.asarray(summary.fbeta_of_averages)[i])
+        classes.add_row(summary.labels[i], [_scalar(v) for v in values])
+    if n > MAX_HTML_CLASSES:
+        classes.notes.append(
+            f"... and {n - MAX_HTML_CLASSES} more classes: summary.to_frame() has "
+            "every row."
+        )
+    tables.append(classes)
+    return tables
+
+
+def summary_records(summary: FBetaSummary) -> tuple[list[dict[str, Any]], list[str]]:
+    """Rows of ``FBetaSummary.to_frame``: one per class, then the average's row."""
+    score, of_averages = column_names(summary.beta)
+    records: list[dict[str, Any]] = []
+    index: list[str] = []
+    foa = np.asarray(summary.fbeta_of_averages)
+    for i, label in enumerate(summary.labels):
+        record = {
+            "precision": float(summary.class_precision[i]),
+            "recall": float(summary.class_recall[i]),
+            score: float(summary.class_fbeta[i]),
+            "support": float(summary.support[i]),
+        }
+        if summary.average is None:
+            record[of_averages] = float(foa[i])
+        records.append(record)
+        index.append(str(label))
+    if summary.average is not None:
+        record = {
+            "precision": float(summary.precision),
+            "recall": float(summary.recall),
+            score: float(summary.averaged_fbeta),
+            "support": float(np.sum(summary.support)),
+            of_averages: float(summary.fbeta_of_averages),
+            "gap": float(summary.gap),
+        }
+        if summary.average == "macro":
+            record["gap-bound"] = float(summary.gap_bound)
+        records.append(record)
+        index.append(f"{summary.average} avg")
+    return records, index
+
+
+def interval_columns(
+    record: dict[str, Any], interval: FBetaInterval, beta: float
+) -> None:
+    """Add the interval columns (``<score>-ci-low`` ...) of both scores to a row."""
+    score, of_averages = column_names(beta)
+    for key, ci in (
+        (score, interval.averaged_fbeta),
+        (of_averages, interval.fbeta_of_averages),
+    ):
+        record[f"{key}-ci-low"] = float(ci.low)
+        record[f"{key}-ci-high"] = float(ci.high)
+
+
+def summary_frame(
+    summary: FBetaSummary, interval: FBetaInterval | None, *, caller: str
+) -> Any:
+    records, index = summary_records(summary)
+    if interval is not None:
+        interval_columns(records[-1], interval, summary.beta)
+    return frame(records, index=index, caller=caller)

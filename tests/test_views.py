@@ -1,0 +1,395 @@
+"""Result objects in notebooks and pandas: reprs, HTML tables, frames, equality."""
+
+from __future__ import annotations
+
+import math
+import pickle
+from html.parser import HTMLParser
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sklearn_macrof1 import (
+    ClassifierComparison,
+    FBetaInterval,
+    ScoreDifference,
+    ScoreInterval,
+    compare_classifiers,
+    fbeta_confidence_interval,
+    fbeta_summary,
+)
+from sklearn_macrof1._core._tables import format_p_value
+
+Y_TRUE = [0, 0, 1, 1, 2, 2, 2, 2] * 25
+Y_A = [0, 1, 1, 1, 2, 0, 2, 2] * 25
+Y_B = [0, 0, 1, 2, 2, 0, 1, 2] * 25
+
+
+class _Tables(HTMLParser):
+    """Every <table> of an HTML string: caption, header cells, body rows."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tables: list[dict] = []
+        self.paragraphs: list[str] = []
+        self._cell: list[str] | None = None
+        self._row: list[str] | None = None
+        self._section = ""
+        self._p: list[str] | None = None
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "table":
+            self.tables.append({"caption": "", "header": [], "rows": []})
+        elif tag in ("thead", "tbody"):
+            self._section = tag
+        elif tag == "tr":
+            self._row = []
+        elif tag in ("th", "td", "caption"):
+            self._cell = []
+        elif tag == "p":
+            self._p = []
+
+    def handle_endtag(self, tag):
+        if tag in ("th", "td"):
+            self._row.append("".join(self._cell))
+            self._cell = None
+        elif tag == "caption":
+            self.tables[-1]["caption"] = "".join(self._cell)
+            self._cell = None
+        elif tag == "tr":
+            key = "header" if self._section == "thead" else "rows"
+            if key == "header":
+                self.tables[-1]["header"] = self._row
+            else:
+                self.tables[-1]["rows"].append(self._row)
+        elif tag == "p":
+            self.paragraphs.append("".join(self._p))
+            self._p = None
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell.append(data)
+        elif self._p is not None:
+            self._p.append(data)
+
+
+def parse(html: str) -> _Tables:
+    parser = _Tables()
+    parser.feed(html)
+    parser.close()
+    return parser
+
+
+def cell(table: dict, row: str, column: str) -> str:
+    j = table["header"].index(column)
+    for r in table["rows"]:
+        if r[0] == row:
+            return r[j]
+    raise KeyError(row)
+
+
+# ------------------------------------------------------------------ FBetaSummary
+
+
+def test_summary_html_puts_both_scores_side_by_side():
+    s = fbeta_summary(Y_TRUE, Y_A)
+    parsed = parse(s._repr_html_())
+    main, classes = parsed.tables
+    assert main["header"] == [
+        "average",
+        "averaged F1",
+        "F1 of averages",
+        "gap",
+        "gap bound",
+        "precision",
+        "recall",
+    ]
+    assert cell(main, "macro", "averaged F1") == f"{s.averaged_fbeta:.4f}"
+    assert cell(main, "macro", "F1 of averages") == f"{s.fbeta_of_averages:.4f}"
+    assert cell(main, "macro", "gap") == f"{s.gap:.4f}"
+    assert cell(main, "macro", "gap bound") == f"{s.gap_bound:.4f}"
+    assert classes["header"] == ["class", "precision", "recall", "F1", "support"]
+    assert [r[0] for r in classes["rows"]] == ["0", "1", "2"]
+    for i, label in enumerate(["0", "1", "2"]):
+        assert cell(classes, label, "precision") == f"{s.class_precision[i]:.4f}"
+        assert cell(classes, label, "recall") == f"{s.class_recall[i]:.4f}"
+        assert cell(classes, label, "F1") == f"{s.class_fbeta[i]:.4f}"
+        assert cell(classes, label, "support") == str(int(s.support[i]))
+    assert any("Theorem 3" in p for p in parsed.paragraphs)
+
+
+def test_summary_html_escapes_labels_and_shortens_many_classes():
+    y = np.array([f"<c{i}>" for i in range(30)] * 2)
+    s = fbeta_summary(y, np.roll(y, 1))
+    html = s._repr_html_()
+    assert "<c0>" not in html and "&lt;c0&gt;" in html
+    parsed = parse(html)
+    assert len(parsed.tables[1]["rows"]) == 20
+    assert any("10 more classes" in p for p in parsed.paragraphs)
+
+
+def test_summary_html_for_weighted_has_no_gap_bound_and_none_is_per_class():
+    s = fbeta_summary(Y_TRUE, Y_A, average="weighted")
+    main = parse(s._repr_html_()).tables[0]
+    assert "gap bound" not in main["header"]
+    assert cell(main, "weighted", "F1 of averages") == f"{s.fbeta_of_averages:.4f}"
+    s = fbeta_summary(Y_TRUE, Y_A, average=None, zero_division=np.nan)
+    (classes,) = parse(s._repr_html_()).tables
+    assert "F1 of P and R" in classes["header"]
+
+
+def test_summary_repr_is_one_line_without_array_dumps():
+    s = fbeta_summary(Y_TRUE, Y_A)
+    text = repr(s)
+    assert "\n" not in text and "array(" not in text
+    assert text.startswith("FBetaSummary(average='macro', beta=1, n_classes=3")
+    assert f"gap={s.gap:.4g}" in text
+    many = fbeta_summary(np.arange(40), np.arange(40), average=None)
+    assert "<40 values>" in repr(many)
+
+
+def test_summary_to_frame_rows_and_columns_equal_the_attributes():
+    s = fbeta_summary(Y_TRUE, Y_A)
+    df = s.to_frame()
+    assert list(df.index) == ["0", "1", "2", "macro avg"]
+    assert list(df.columns) == [
+        "precision",
+        "recall",
+        "f1-score",
+        "support",
+        "f1-of-averages",
+        "gap",
+        "gap-bound",
+    ]
+    np.testing.assert_array_equal(df["precision"].iloc[:3], s.class_precision)
+    np.testing.assert_array_equal(df["f1-score"].iloc[:3], s.class_fbeta)
+    row = df.loc["macro avg"]
+    assert row["f1-score"] == s.averaged_fbeta
+    assert row["f1-of-averages"] == s.fbeta_of_averages
+    assert row["gap"] == s.gap
+    assert row["gap-bound"] == s.gap_bound
+    assert row["support"] == 200
+    # a class row has no value of the average's columns
+    assert df.loc["0", ["f1-of-averages", "gap", "gap-bound"]].isna().all()
+    assert all(df[c].dtype == np.float64 for c in df.columns)
+
+
+def test_summary_to_frame_with_intervals_and_beta():
+    s = fbeta_summary(Y_TRUE, Y_A, beta=2.0, average="weighted")
+    df = s.to_frame(confidence=0.9)
+    ci = s.confidence_interval(confidence=0.9)
+    row = df.loc["weighted avg"]
+    assert row["f2-score"] == s.averaged_fbeta
+    assert row["f2-of-averages"] == s.fbeta_of_averages
+    assert row["f2-score-ci-low"] == ci.averaged_fbeta.low
+    assert row["f2-of-averages-ci-high"] == ci.fbeta_of_averages.high
+    assert "gap-bound" not in df.columns
+    assert df.loc["0", "f2-score-ci-low"] != df.loc["0", "f2-score-ci-low"]  # nan
+
+
+def test_summary_equality_and_hash_do_not_raise():
+    s1 = fbeta_summary(Y_TRUE, Y_A)
+    s2 = fbeta_summary(list(Y_TRUE), list(Y_A))
+    other = fbeta_summary(Y_TRUE, Y_B)
+    assert s1 == s2 and not (s1 != s2)
+    assert hash(s1) == hash(s2)
+    assert s1 != other
+    assert s1 != "not a summary"
+    assert len({s1, s2, other}) == 2
+    # nan is equal to nan, field by field
+    n1 = fbeta_summary([0, 1], [0, 0], zero_division=np.nan, average=None)
+    n2 = fbeta_summary([0, 1], [0, 0], zero_division=np.nan, average=None)
+    assert np.isnan(n1.class_precision).any()
+    assert n1 == n2 and hash(n1) == hash(n2)
+    assert pickle.loads(pickle.dumps(s1)) == s1
+
+
+# ---------------------------------------------------------------- FBetaInterval
+
+
+def test_interval_views():
+    ci = fbeta_confidence_interval(Y_TRUE, Y_A)
+    text = repr(ci)
+    assert "\n" not in text and text.startswith("FBetaInterval(average='macro'")
+    assert str(ci.averaged_fbeta) in text
+    (table,) = parse(ci._repr_html_()).tables
+    assert table["header"] == ["score", "estimate", "low", "high", "std error"]
+    assert table["caption"].startswith("95% confidence intervals")
+    for row, s in (
+        ("averaged F1", ci.averaged_fbeta),
+        ("F1 of averages", ci.fbeta_of_averages),
+    ):
+        assert cell(table, row, "estimate") == f"{s.estimate:.4f}"
+        assert cell(table, row, "low") == f"{s.low:.4f}"
+        assert cell(table, row, "high") == f"{s.high:.4f}"
+    df = ci.to_frame()
+    assert list(df.index) == ["averaged_fbeta", "fbeta_of_averages"]
+    assert df.loc["averaged_fbeta", "low"] == ci.averaged_fbeta.low
+    assert df.loc["fbeta_of_averages", "std_error"] == ci.fbeta_of_averages.std_error
+    assert (df["method"] == "delta").all() and (df["confidence"] == 0.95).all()
+
+
+def test_interval_equality_and_hash_treat_nan_as_equal():
+    a = ScoreInterval(math.nan, math.nan, math.nan, math.nan)
+    b = ScoreInterval(float("nan"), float("nan"), float("nan"), float("nan"))
+    assert a == b and hash(a) == hash(b)
+    assert ScoreInterval(0.5, 0.4, 0.6, 0.05) != a
+    assert ScoreInterval(0.0, 0.0, 0.0, 0.0) == ScoreInterval(-0.0, 0, 0, 0)
+    assert hash(ScoreInterval(0.0, 0.0, 0.0, 0.0)) == hash(ScoreInterval(-0.0, 0, 0, 0))
+    c1 = fbeta_confidence_interval(Y_TRUE, Y_A, method="bootstrap", random_state=0)
+    c2 = fbeta_confidence_interval(Y_TRUE, Y_A, method="bootstrap", random_state=0)
+    assert isinstance(c1, FBetaInterval)
+    assert c1 == c2 and hash(c1) == hash(c2)
+    assert repr(a) == "ScoreInterval(estimate=nan, low=nan, high=nan, std_error=nan)"
+
+
+# ----------------------------------------------------------- ClassifierComparison
+
+
+def test_comparison_names_appear_everywhere():
+    c = compare_classifiers(Y_TRUE, Y_A, Y_B, names=("lr", "gnb"))
+    assert c.names == ("lr", "gnb")
+    text = str(c)
+    assert text.startswith("lr vs gnb (average='macro'")
+    assert "lr-gnb" in text and "A vs B" not in text
+    assert "prefers lr" in c.statement
+    assert repr(c).startswith("ClassifierComparison('lr' vs 'gnb'")
+    parsed = parse(c._repr_html_())
+    (table,) = parsed.tables
+    assert table["header"][1:4] == ["lr", "gnb", "lr - gnb"]
+    d = c.averaged_fbeta
+    assert cell(table, "averaged F1", "lr") == f"{d.score_a:.4f}"
+    assert cell(table, "averaged F1", "gnb") == f"{d.score_b:.4f}"
+    assert cell(table, "averaged F1", "lr - gnb") == f"{d.difference:.4f}"
+    assert cell(table, "averaged F1", "95% CI low") == f"{d.low:.4f}"
+    assert c.statement in parsed.paragraphs
+    df = c.to_frame()
+    assert (df["model_a"] == "lr").all() and (df["model_b"] == "gnb").all()
+    assert df.loc["fbeta_of_averages", "difference"] == c.fbeta_of_averages.difference
+    assert df.loc["averaged_fbeta", "p_value"] == d.p_value
+    assert np.isnan(df["p_resolution"]).all()  # delta method: no floor
+
+
+def test_comparison_default_names_are_a_and_b():
+    c = compare_classifiers(Y_TRUE, Y_A, Y_B)
+    assert c.names == ("A", "B")
+    assert str(c).startswith("A vs B")
+
+
+@pytest.mark.parametrize(
+    "names", ["ab", ("lr",), ("a", "b", "c"), 3, ("x", "x")], ids=repr
+)
+def test_comparison_bad_names(names):
+    with pytest.raises(ValueError, match="'names' parameter of compare_classifiers"):
+        compare_classifiers(Y_TRUE, Y_A, Y_B, names=names)
+
+
+def test_bootstrap_p_values_state_their_resolution():
+    y = np.repeat([0, 1, 2], 300)
+    a = y.copy()
+    b = np.where(np.arange(y.size) % 3 == 0, (y + 1) % 3, y)
+    c = compare_classifiers(y, a, b, method="bootstrap", n_resamples=99, random_state=0)
+    d = c.averaged_fbeta
+    assert d.p_resolution == pytest.approx(2 / 100)
+    assert d.p_value == pytest.approx(d.p_resolution)  # at the floor
+    assert d.p_value_text == "< 0.02"
+    assert "p < 0.02" in str(c) and "p < 0.02" in c.statement
+    assert any("cannot resolve" in p for p in parse(c._repr_html_()).paragraphs)
+    assert c.to_frame()["p_resolution"].tolist() == [d.p_resolution] * 2
+    delta = compare_classifiers(y, a, b)
+    assert delta.averaged_fbeta.p_resolution is None
+    assert not delta.averaged_fbeta.p_value_text.startswith("<")
+
+
+def test_format_p_value():
+    assert format_p_value(0.5) == "0.5000"
+    assert format_p_value(3e-7) == "3.0e-07"
+    assert format_p_value(0.002, 0.002) == "< 0.002"
+    assert format_p_value(0.004, 0.002) == "0.0040"
+    assert format_p_value(math.nan) == "nan"
+
+
+def test_comparison_equality_and_hash():
+    c1 = compare_classifiers(Y_TRUE, Y_A, Y_B, names=("x", "y"))
+    c2 = compare_classifiers(Y_TRUE, Y_A, Y_B, names=("x", "y"))
+    c3 = compare_classifiers(Y_TRUE, Y_A, Y_B)
+    assert isinstance(c1, ClassifierComparison)
+    assert isinstance(c1.averaged_fbeta, ScoreDifference)
+    assert c1 == c2 and hash(c1) == hash(c2)
+    assert c1 != c3  # the names differ
+    assert len({c1, c2, c3}) == 2
+
+
+# -------------------------------------------------------------------- progress
+
+
+def test_no_progress_by_default(capsys):
+    fbeta_confidence_interval(Y_TRUE, Y_A, method="bootstrap", random_state=0)
+    compare_classifiers(Y_TRUE, Y_A, Y_B, method="bootstrap", random_state=0)
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err == ""
+
+
+def test_comparison_progress_on_stderr(capsys):
+    compare_classifiers(
+        Y_TRUE, Y_A, Y_B, method="bootstrap", n_resamples=200, random_state=0,
+        verbose=1,
+    )  # fmt: skip
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    lines = captured.err.splitlines()
+    assert lines[0] == "[compare_classifiers] paired bootstrap: 200 resamples"
+    assert lines[-1].startswith(
+        "[compare_classifiers] paired bootstrap: 200/200 resamples (100%)"
+    )
+    assert len(lines) >= 3
+    # verbose=2: one line per block of resamples
+    compare_classifiers(
+        Y_TRUE, Y_A, Y_B, method="bootstrap", n_resamples=200, random_state=0,
+        verbose=2,
+    )  # fmt: skip
+    assert len(capsys.readouterr().err.splitlines()) == 1 + 4  # 64, 128, 192, 200
+
+
+def test_interval_progress_on_stderr(capsys):
+    # the samples are resampled (sample_weight): progress per block
+    fbeta_confidence_interval(
+        Y_TRUE, Y_A, method="bootstrap", n_resamples=130, random_state=0,
+        sample_weight=np.ones(len(Y_TRUE)), verbose=2,
+    )  # fmt: skip
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0] == "[fbeta_confidence_interval] bootstrap: 130 resamples"
+    assert [line.split(": ")[1].split(" ")[0] for line in lines[1:]] == [
+        "64/130",
+        "128/130",
+        "130/130",
+    ]
+    # the cells are resampled at once: start and end
+    s = fbeta_summary(Y_TRUE, Y_A)
+    s.confidence_interval(method="bootstrap", random_state=0, verbose=1)
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0].startswith("[FBetaSummary.confidence_interval] bootstrap")
+    assert "1000/1000" in lines[-1]
+    # the delta method has nothing to report
+    fbeta_confidence_interval(Y_TRUE, Y_A, verbose=1)
+    assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("verbose", [-1, 1.5, "yes", None])
+def test_bad_verbose(verbose):
+    with pytest.raises(ValueError, match="'verbose' parameter of compare_classifiers"):
+        compare_classifiers(Y_TRUE, Y_A, Y_B, verbose=verbose)
+    with pytest.raises(ValueError, match="'verbose' parameter of fbeta_confidence"):
+        fbeta_confidence_interval(Y_TRUE, Y_A, verbose=verbose)
+
+
+def test_frames_need_pandas(monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "pandas", None)
+    s = fbeta_summary(Y_TRUE, Y_A)
+    with pytest.raises(ImportError, match=r"FBetaSummary.to_frame .*\[pandas\]"):
+        s.to_frame()
+    assert s._repr_html_().startswith("<div")  # HTML needs no pandas
+    assert isinstance(pd, object)
