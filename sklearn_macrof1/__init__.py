@@ -49,6 +49,11 @@ from ._presentation._scores import (
     fbeta_of_averages_score,
     fbeta_summary,
 )
+from ._presentation._search import (
+    SearchAnalysis,
+    SearchAnalysisDisplay,
+    analyze_search,
+)
 from ._presentation._summary import FBetaSummary
 
 __version__ = "0.1.0"
@@ -60,9 +65,12 @@ __all__ = [
     "GapAttribution",
     "ScoreDifference",
     "ScoreInterval",
+    "SearchAnalysis",
+    "SearchAnalysisDisplay",
     "MACRO_F1_SCORING",
     "MacroF1Accumulator",
     "MacroF1Display",
+    "analyze_search",
     "averaged_f1_score",
     "averaged_fbeta_score",
     "classification_report",
