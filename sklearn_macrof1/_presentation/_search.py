@@ -644,10 +644,10 @@ def analyze_search(
     ...     cv=StratifiedKFold(5, shuffle=True, random_state=0)).fit(X, y)
     >>> analysis = analyze_search(search)
     >>> analysis.picks_differ, analysis.candidates[analysis.best_averaged]
-    (False, 'max_depth=4')
+    (False, 'max_depth=3')
     >>> d = analysis.runner_up_averaged
     >>> d.candidate_b, round(d.difference, 4), round(d.p_value, 3)
-    ('max_depth=3', 0.0114, 0.596)
+    ('max_depth=4', 0.0113, 0.338)
     """
     confidence = _check_confidence(confidence)
     scores, avg, foa, beta, average, classifier = _read(results, metrics)
