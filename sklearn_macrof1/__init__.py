@@ -23,7 +23,7 @@ from ._inference._intervals import (
     ScoreInterval,
     fbeta_confidence_interval,
 )
-from ._integrations._streaming import MacroF1Accumulator
+from ._presentation._accumulator import MacroF1Accumulator
 from ._presentation._attribution import GapAttribution
 from ._presentation._confusion import (
     fbeta_summary_from_confusion_matrix,
@@ -55,8 +55,7 @@ from ._presentation._search import (
     analyze_search,
 )
 from ._presentation._summary import FBetaSummary
-
-__version__ = "0.1.0"
+from ._version import __version__ as __version__
 
 __all__ = [
     "ClassifierComparison",

@@ -79,8 +79,8 @@ def test_chunks_are_counted_on_the_workers(client) -> None:
     counted = [
         task
         for task in stream.data
-        if str(task["key"]).startswith("('batch_state")
-        or "batch_state" in str(task["key"])
+        if str(task["key"]).startswith("('count_batch")
+        or "count_batch" in str(task["key"])
     ]
     assert len(counted) == t.numblocks[0] == 8
     workers = set(client.scheduler_info()["workers"])

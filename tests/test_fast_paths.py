@@ -626,9 +626,9 @@ def test_folding_batches_without_a_confusion_matrix_are_refused(monkeypatch):
     """Without the joint table the folded true positives are unknown: an error,
     never a silently wrong count."""
     from sklearn_macrof1 import MacroF1Accumulator
-    from sklearn_macrof1._integrations import _streaming
+    from sklearn_macrof1._core import _record
 
-    monkeypatch.setattr(_streaming, "MAX_CONFUSION_CLASSES", 0)
+    monkeypatch.setattr(_record, "MAX_CONFUSION_CLASSES", 0)
     a, b = 2**62 + 1, 2**62 + 2
     acc = MacroF1Accumulator()
     acc.update(np.array([a, b, a]), np.array([a, b, b]))

@@ -15,8 +15,8 @@ from sklearn_macrof1 import (
     fbeta_summary_from_confusion_matrix,
 )
 from sklearn_macrof1._core._aggregation import aggregate, aggregate_rows, nan_average
-from sklearn_macrof1._core._counting import Counts
 from sklearn_macrof1._core._evaluation import Options, evaluate
+from sklearn_macrof1._core._record import Counts
 from sklearn_macrof1._inference._intervals import (
     _scatter,
     _silent_select,

@@ -9,74 +9,21 @@ multilabel indicator targets it is one element-wise AND and three (weighted) col
 sums, plus row sums over the selected columns when ``average="samples"`` needs
 per-sample counts.
 
-Counts are additive: two :class:`Counts` over the same labels merge by summing,
-which is what streaming and distributed evaluation rely on.
+The result is the count record, :class:`~sklearn_macrof1._core._record.Counts`,
+which merges with the records of other samples (streaming, Dask, Spark).
 """
 
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
 
 from . import _scipy_private
+from ._record import MAX_CONFUSION_CLASSES, Counts, SampleCounts
 from ._targets import MAX_JOINT_CELLS, Targets, as_bool, unsigned_max
-
-
-@dataclass
-class SampleCounts:
-    """Per-sample counts over the selected labels (multilabel ``samples`` average).
-
-    As in scikit-learn, the per-sample counts are multiplied by the sample's
-    weight, and the weights are also the weights of the final mean.
-    """
-
-    tp: np.ndarray
-    true: np.ndarray
-    pred: np.ndarray
-    weight: np.ndarray | None
-
-
-@dataclass
-class Counts:
-    """Per-class counts of one set of targets.
-
-    Attributes
-    ----------
-    kind : {"binary", "multiclass", "multilabel-indicator"}
-        The target type, as ``sklearn.utils.multiclass.type_of_target`` names it.
-    classes : ndarray of shape (n_classes,)
-        Labels present in ``y_true`` or ``y_pred``, sorted (column indices for
-        multilabel targets).
-    tp, true, pred : ndarray of shape (n_classes,)
-        (Weighted) true positives, true counts (support) and predicted counts.
-    confusion : ndarray of shape (n_classes, n_classes) or None
-        Confusion matrix, rows are true labels and columns predictions, as in
-        ``sklearn.metrics.confusion_matrix``. None for multilabel targets, and for
-        1-D targets with more than 2048 classes (the table would be too large).
-    samples : SampleCounts or None
-        Per-sample counts, only for multilabel targets counted ``samplewise``.
-    class_counts : bool
-        False when only the per-sample counts were counted (a lone
-        ``average="samples"`` score needs nothing else): ``tp``, ``true`` and
-        ``pred`` are then empty and must not be aggregated.
-    """
-
-    kind: str
-    classes: np.ndarray
-    tp: np.ndarray
-    true: np.ndarray
-    pred: np.ndarray
-    confusion: np.ndarray | None = None
-    samples: SampleCounts | None = field(default=None, repr=False)
-    class_counts: bool = True
-
-    @property
-    def n_classes(self) -> int:
-        return int(self.classes.shape[0])
 
 
 def count_targets(
@@ -97,10 +44,14 @@ def count_targets(
     """
     if targets.kind == "multilabel-indicator":
         class_counts = class_counts or not samplewise
-        return _count_multilabel(
+        counts = _count_multilabel(
             targets, weights, samplewise, sample_columns, class_counts
         )
-    return _count_1d(targets, weights)
+        counts.sample_columns = sample_columns if samplewise else None
+    else:
+        counts = _count_1d(targets, weights)
+    counts.n_samples = targets.n_samples
+    return counts
 
 
 #: Samples (or stored entries) added per call of the scatter-add.
@@ -221,7 +172,7 @@ def _count_1d(targets: Targets, weights: np.ndarray | None) -> Counts:
             classes = targets.code_labels[present]
         else:
             classes = targets.code_labels
-        confusion = table if classes.shape[0] <= 2048 else None
+        confusion = table if classes.shape[0] <= MAX_CONFUSION_CLASSES else None
     else:  # many classes, few samples: per-class bincounts, no dense table
         hit = true == pred
         tp = np.bincount(
@@ -458,10 +409,9 @@ def _count_multilabel(
             both = both[:, sample_columns]
             true = true[:, sample_columns]
             pred = pred[:, sample_columns]
-        s_tp, s_true, s_pred = _row_sums(both), _row_sums(true), _row_sums(pred)
-        if weights is not None:
-            s_tp, s_true, s_pred = s_tp * weights, s_true * weights, s_pred * weights
-        samples = SampleCounts(s_tp, s_true, s_pred, weights)
+        samples = SampleCounts(
+            _row_sums(both), _row_sums(true), _row_sums(pred), weights
+        )
     return Counts(
         "multilabel-indicator",
         targets.code_labels,

@@ -1,6 +1,7 @@
 """From user arguments to counts and averages: the path every entry point takes.
 
-``prepare`` validates the options, reads and counts the targets once; ``select``
+``prepare`` validates the options, reads and counts the targets once (collections
+living elsewhere go to the counters the integrations layer registers); ``select``
 applies scikit-learn's ``labels`` / ``pos_label`` / ``average="binary"`` rules to
 the counts; ``evaluate`` runs the aggregation on the selection. The report, the
 scorers, the CLI and the streaming accumulator all go through these three.
@@ -8,14 +9,15 @@ scorers, the CLI and the streaming accumulator all go through these three.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
 from ._aggregation import Averages, Ratios, aggregate, aggregate_many
-from ._counting import Counts, count_targets
+from ._counting import count_targets
+from ._record import Counts, SampleCounts
 from ._targets import read_targets
 from ._validation import (
     check_array_like,
@@ -107,6 +109,23 @@ def _naming_targets(exc: Exception) -> Exception:
         return exc
 
 
+#: Counters of collections that live elsewhere (Dask, Spark), as (recognises,
+#: count) pairs: ``recognises(value)`` says whether ``value`` is such a
+#: collection (without importing its library), ``count`` takes the arguments of
+#: :func:`prepare` but ``class_counts`` and returns the merged count record. The
+#: integrations layer registers them (:func:`register_foreign_counter`) when the
+#: package is imported, so that the core imports nothing above it.
+FOREIGN_COUNTERS: list[tuple[Callable[[Any], bool], Callable[..., Counts]]] = []
+
+
+def register_foreign_counter(
+    recognises: Callable[[Any], bool], count: Callable[..., Counts]
+) -> None:
+    """Route inputs that ``recognises`` accepts to ``count`` in :func:`prepare`."""
+    if (recognises, count) not in FOREIGN_COUNTERS:
+        FOREIGN_COUNTERS.append((recognises, count))
+
+
 def prepare(
     y_true: Any,
     y_pred: Any,
@@ -136,17 +155,16 @@ def prepare(
         check_array_like(
             sample_weight, name="sample_weight", caller=caller, sparse=False
         )
-    from .._integrations._dask import count_dask, is_dask_collection  # imports no Dask
-
-    if any(is_dask_collection(v) for v in (y_true, y_pred, sample_weight)):
-        return count_dask(
-            y_true,
-            y_pred,
-            sample_weight=sample_weight,
-            labels=labels,
-            samplewise=samplewise,
-            caller=caller,
-        )
+    for recognises, count in FOREIGN_COUNTERS:  # Dask, Spark: counted where they live
+        if any(recognises(v) for v in (y_true, y_pred, sample_weight)):
+            return count(
+                y_true,
+                y_pred,
+                sample_weight=sample_weight,
+                labels=labels,
+                samplewise=samplewise,
+                caller=caller,
+            )
     try:
         targets = read_targets(y_true, y_pred)
     except (TypeError, ValueError) as exc:
@@ -267,6 +285,14 @@ def select(counts: Counts, options: Options, *, caller: str) -> Selection:
     )
 
 
+def _sample_arrays(samples: SampleCounts | None) -> dict[str, Any]:
+    """The per-sample counts as keyword arguments of the aggregation."""
+    names = ("sample_tp", "sample_true", "sample_pred", "sample_weight")
+    if samples is None:
+        return dict.fromkeys(names)
+    return dict(zip(names, samples.arrays(), strict=True))
+
+
 def evaluate(
     counts: Counts,
     options: Options,
@@ -289,10 +315,7 @@ def evaluate(
         beta=options.beta,
         zero_division=options.zero_division,
         warn_for=warn_for,
-        sample_tp=None if samples is None else samples.tp,
-        sample_true=None if samples is None else samples.true,
-        sample_pred=None if samples is None else samples.pred,
-        sample_weight=None if samples is None else samples.weight,
+        **_sample_arrays(samples),
     )
     return selection, averages
 
@@ -326,10 +349,7 @@ def evaluate_averages(
         beta=options.beta,
         zero_division=options.zero_division,
         warn_for=warn_for,
-        sample_tp=None if samples is None else samples.tp,
-        sample_true=None if samples is None else samples.true,
-        sample_pred=None if samples is None else samples.pred,
-        sample_weight=None if samples is None else samples.weight,
+        **_sample_arrays(samples),
     )
     return selection, shared, results
 

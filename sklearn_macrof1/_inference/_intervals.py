@@ -51,7 +51,6 @@ from .._core._aggregation import (
     nan_average,
     table_counts,
 )
-from .._core._counting import Counts
 from .._core._evaluation import (
     Options,
     Selection,
@@ -60,6 +59,7 @@ from .._core._evaluation import (
     evaluate,
     select,
 )
+from .._core._record import Counts
 from .._core._sklearn_private import InvalidParameterError
 from .._core._tables import Table, ValueEquality, frame, render_html
 from .._core._targets import Targets, as_bool, read_targets

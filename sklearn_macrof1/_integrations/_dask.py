@@ -3,10 +3,10 @@
 ``y_true`` and ``y_pred`` (and ``sample_weight``) may be Dask arrays or Dask
 Series / DataFrames. They are aligned chunk by chunk (``y_pred`` is rechunked to
 ``y_true``'s row chunks), each pair of chunks is counted on a worker by the
-counting core
-(:func:`~sklearn_macrof1._integrations._streaming.batch_state`), and the per-chunk
-counts are merged in a tree on the workers; only the final counts (a few small
-arrays) reach the calling process. The label arrays are never gathered.
+counting core (:func:`~sklearn_macrof1._integrations._streaming.count_batch`), and
+the per-chunk count records are merged in a tree on the workers; only the final
+record (a few small arrays) reaches the calling process. The label arrays are
+never gathered.
 
 Dask is an optional dependency (the ``[dask]`` extra): this module imports it
 only when it is handed a Dask collection, which :func:`is_dask_collection`
@@ -20,8 +20,9 @@ from typing import Any
 
 import numpy as np
 
-from .._core._counting import Counts
-from ._streaming import CountState, batch_state, counts_from_state, merge_states
+from .._core._evaluation import register_foreign_counter
+from .._core._record import Counts, merge_counts
+from ._streaming import count_batch
 
 
 def is_dask_collection(value: Any) -> bool:
@@ -85,15 +86,20 @@ def _blocks(value: Any) -> list[Any]:
     return list(np.ravel(value.to_delayed()))
 
 
-def state_from_dask(
+def counts_from_dask(
     y_true: Any,
     y_pred: Any,
     sample_weight: Any = None,
     *,
     columns: Any = None,
+    samplewise: bool = True,
     caller: str,
-) -> CountState | None:
-    """Count aligned chunks on the workers and merge the counts (None if empty)."""
+) -> Counts | None:
+    """Count aligned chunks on the workers and merge the records (None if empty).
+
+    As :func:`~sklearn_macrof1._integrations._streaming.count_batch`, a record
+    whose weights are all zero is returned as such.
+    """
     import dask
 
     yt = _as_dask_array(y_true, "y_true") if is_dask_collection(y_true) else None
@@ -119,19 +125,19 @@ def state_from_dask(
         weight_blocks = _blocks(_aligned(weights, rows))
     else:
         weight_blocks = [weights] * len(true_blocks)
-    count = dask.delayed(batch_state, pure=True)
+    count = dask.delayed(count_batch, pure=True)
     parts = [
-        count(t, p, w, columns=columns, caller=caller)
+        count(t, p, w, columns=columns, samplewise=samplewise, caller=caller)
         for t, p, w in zip(true_blocks, pred_blocks, weight_blocks, strict=True)
     ]
-    merge = dask.delayed(merge_states, pure=True)
+    merge = dask.delayed(merge_counts, pure=True)
     while len(parts) > 1:  # a tree of merges, run on the workers
         pairs = [merge(a, b) for a, b in zip(parts[::2], parts[1::2], strict=False)]
         parts = pairs + ([parts[-1]] if len(parts) % 2 else [])
     if not parts:
         return None
-    (state,) = dask.compute(parts[0])
-    return state
+    (counts,) = dask.compute(parts[0])
+    return counts
 
 
 def count_dask(
@@ -144,19 +150,22 @@ def count_dask(
     caller: str = "this function",
 ) -> Counts:
     """:func:`~sklearn_macrof1._core._evaluation.prepare` for Dask collections."""
-    state = state_from_dask(
+    counts = counts_from_dask(
         y_true,
         y_pred,
         sample_weight,
         columns=labels if samplewise else None,
+        samplewise=samplewise,
         caller=caller,
     )
-    if state is None:
+    if counts is None:
         raise ValueError(
             "Found empty input array (y_true and y_pred have 0 samples) while a "
             "minimum of 1 sample is required."
         )
-    return counts_from_state(state)
+    return counts.check_weights()
 
 
-__all__ = ["count_dask", "is_dask_collection", "state_from_dask"]
+register_foreign_counter(is_dask_collection, count_dask)
+
+__all__ = ["count_dask", "counts_from_dask", "is_dask_collection"]

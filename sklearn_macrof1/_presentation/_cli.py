@@ -689,7 +689,7 @@ CLASS_KEYS = (
 
 def result_dict(command: str, scored: Scored) -> dict[str, Any]:
     """The JSON document (schema in docs/cli.md)."""
-    from .. import __version__
+    from .._version import __version__
 
     s = _plain_nested(scored.summary.to_dict())  # the summary's own serialisation
     names = scored.json_labels if scored.json_labels is not None else scored.names
@@ -874,7 +874,7 @@ def format_csv(scored: Scored) -> str:
 
 
 def example_dict(result: Any) -> dict[str, Any]:
-    from .. import __version__
+    from .._version import __version__
     from ._example import conclusion
 
     return {
@@ -1087,7 +1087,7 @@ def build_parser() -> argparse.ArgumentParser:
             "Exit status: 0 success, 1 data error, 2 usage error."
         ),
     )
-    from .. import __version__
+    from .._version import __version__
 
     parser.add_argument(
         "--version", action="version", version=f"%(prog)s {__version__}"

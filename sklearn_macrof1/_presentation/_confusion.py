@@ -7,8 +7,8 @@ from typing import Any
 import numpy as np
 
 from .._core._aggregation import ALL_METRICS, table_counts
-from .._core._counting import Counts
 from .._core._evaluation import check_options
+from .._core._record import Counts
 from ._attribution import GapAttribution
 from ._summary import FBetaSummary, build_summary
 

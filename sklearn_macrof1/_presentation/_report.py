@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._core._aggregation import ALL_METRICS
-from .._core._counting import Counts
 from .._core._evaluation import check_options, prepare
+from .._core._record import Counts
 from .._core._sklearn_private import InvalidParameterError
 from .._core._validation import check_array_like, warn_user
 from ._confusion import counts_from_confusion_matrix
@@ -390,7 +390,7 @@ def report_from_counts(
 ) -> str | dict[str, Any]:
     """The report of :func:`classification_report` from ready counts.
 
-    ``counts`` is a :class:`~sklearn_macrof1._core._counting.Counts`; for multilabel
+    ``counts`` is a :class:`~sklearn_macrof1._core._record.Counts`; for multilabel
     targets it must carry the per-sample counts (``Counts.samples``, counted over
     the columns named by ``labels`` when given) for the samples avg row. The
     options mean what they mean in :func:`classification_report`. ``caller``

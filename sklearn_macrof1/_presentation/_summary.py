@@ -10,9 +10,9 @@ from typing import Any
 import numpy as np
 
 from .._core._aggregation import ALL_METRICS, Averages, Ratios, ratios
-from .._core._counting import Counts
 from .._core._evaluation import Options, Selection, evaluate, evaluate_averages
 from .._core._paper import gap_closed_form, gap_supremum
+from .._core._record import Counts
 from .._core._tables import ValueEquality, render_html
 from ._attribution import GapAttribution, attribution_from_summary
 from ._views import short, summary_frame, summary_tables

@@ -1,0 +1,406 @@
+"""The public streaming accumulator: batches counted into one count record.
+
+:meth:`MacroF1Accumulator.update` counts each batch where it lives (in memory with
+:func:`~sklearn_macrof1._integrations._streaming.count_batch`, Dask collections on
+their workers with :func:`~sklearn_macrof1._integrations._dask.counts_from_dask`)
+and merges the records (:meth:`~sklearn_macrof1._core._record.Counts.merge`); the
+scores, summary and report read the merged record exactly as a one-shot call reads
+its own.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .._core._aggregation import ALL_METRICS
+from .._core._evaluation import Options, check_options, evaluate
+from .._core._record import Counts, merge_counts, union_labels
+from .._core._validation import check_array_like
+from .._integrations._dask import counts_from_dask, is_dask_collection
+from .._integrations._streaming import count_batch
+from ._report import report_from_counts
+from ._summary import FBetaSummary, build_summary
+
+_MULTILABEL = "multilabel-indicator"
+
+
+def _same_columns(a: np.ndarray | None, b: np.ndarray | None) -> bool:
+    if a is None or b is None:
+        return a is None and b is None
+    return a.shape == b.shape and bool(np.all(a == b))
+
+
+def _check_labels(labels: Any) -> np.ndarray | None:
+    if labels is None:
+        return None
+    check_array_like(labels, name="labels", caller="MacroF1Accumulator", sparse=False)
+    array = np.asarray(labels)
+    if array.ndim != 1 or array.shape[0] == 0:
+        raise ValueError(
+            "labels must be a non-empty 1-D array-like of class labels (column "
+            f"indices for multilabel targets); got {labels!r}."
+        )
+    return array
+
+
+class MacroF1Accumulator:
+    """Both macro F1s (and everything else) over data that arrives in batches.
+
+    Counts are additive: :meth:`update` counts one batch with the same counting
+    core as :func:`fbeta_summary`, and the scores, the summary and the
+    classification report computed from the accumulated counts are those of a
+    single call on all the batches concatenated, for every ``average``
+    (``"samples"`` included, in memory bounded by the number of distinct
+    per-sample counts). Accumulators merge (:meth:`merge` or ``+``, associative and
+    order-independent), pickle, and accept Dask arrays and Series, which are
+    counted chunk by chunk on the workers.
+
+    Parameters
+    ----------
+    labels : array-like of shape (n_labels,), default=None
+        For 1-D targets, the complete set of class labels (strings or numbers):
+        a batch holding another label raises ``ValueError``. The scores are then
+        those of a one-shot call with ``labels=labels`` (classes that never occur
+        count as empty classes, in this order for ``average=None``). For
+        multilabel targets, the indicator columns scored (the one-shot
+        ``labels``), which also fixes the columns of the per-sample counts of
+        ``average="samples"``. None: classes are discovered as batches arrive
+        (every column for multilabel targets).
+
+    Attributes
+    ----------
+    labels : ndarray or None
+        The ``labels`` given.
+    n_samples : int
+        Number of samples counted so far.
+    counts : Counts
+        The accumulated counts (what one counting pass over all batches gives).
+
+    See Also
+    --------
+    fbeta_summary : The same figures from one call on in-memory data.
+
+    Examples
+    --------
+    >>> from sklearn_macrof1 import MacroF1Accumulator, averaged_f1_score
+    >>> acc = MacroF1Accumulator()
+    >>> acc.update(["cat", "dog"], ["cat", "cat"]).update(["bird"], ["bird"])
+    MacroF1Accumulator(labels=None, n_samples=3, kind='multiclass', n_classes=3)
+    >>> round(acc.averaged_f1_score(), 4)
+    0.5556
+    >>> round(averaged_f1_score(["cat", "dog", "bird"], ["cat", "cat", "bird"]), 4)
+    0.5556
+    >>> other = MacroF1Accumulator().update(["dog"], ["dog"])
+    >>> round((acc + other).f1_of_averages_score(), 4)
+    0.8333
+    """
+
+    def __init__(self, *, labels: Any = None) -> None:
+        self.labels = _check_labels(labels)
+        self._counts: Counts | None = None
+
+    # -- accumulating -------------------------------------------------------
+
+    def _universe(self) -> np.ndarray | None:
+        if self.labels is None:
+            return None
+        try:
+            return np.unique(self.labels)
+        except TypeError as exc:
+            raise ValueError(
+                f"labels mix strings and numbers: {self.labels.tolist()!r}."
+            ) from exc
+
+    def _check_fixed_labels(self, counts: Counts) -> None:
+        universe = self._universe()
+        if universe is None or counts.kind == _MULTILABEL:
+            return
+        union_labels(universe, counts.classes)  # raises on strings mixed with numbers
+        unknown = np.setdiff1d(counts.classes, universe)
+        if unknown.size:
+            raise ValueError(
+                f"This batch holds labels {unknown.tolist()[:10]!r} that are not in "
+                f"the accumulator's labels {self.labels.tolist()!r}; pass every "
+                "label to MacroF1Accumulator(labels=...) or leave labels=None to "
+                "discover them."
+            )
+
+    def _batch(self, y_true: Any, y_pred: Any, sample_weight: Any) -> Counts | None:
+        caller = "MacroF1Accumulator.update"
+        if any(is_dask_collection(v) for v in (y_true, y_pred, sample_weight)):
+            counts = counts_from_dask(
+                y_true, y_pred, sample_weight, columns=self.labels, caller=caller
+            )
+        else:
+            counts = count_batch(
+                y_true, y_pred, sample_weight, columns=self.labels, caller=caller
+            )
+        if counts is not None:
+            self._check_fixed_labels(counts)
+        return counts
+
+    def update(
+        self, y_true: Any, y_pred: Any, sample_weight: Any = None
+    ) -> MacroF1Accumulator:
+        """Count one batch and add it to the accumulated counts.
+
+        The batch is validated and counted in full before anything changes: a
+        batch that is invalid or contradicts the earlier ones (another kind of
+        targets, another number of multilabel columns, strings after numbers, a
+        label outside fixed ``labels``) raises ``ValueError`` and leaves the
+        accumulator as it was. An empty batch changes nothing.
+
+        Parameters
+        ----------
+        y_true : array-like, sparse matrix, Dask array or Dask Series
+            Ground truth of the batch (labels, or a 0/1 indicator matrix).
+        y_pred : same kind as ``y_true``
+            Predictions of the batch.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Sample weights of the batch.
+
+        Returns
+        -------
+        self : MacroF1Accumulator
+        """
+        batch = self._batch(y_true, y_pred, sample_weight)
+        self._counts = merge_counts(self._counts, batch)
+        return self
+
+    def merge(self, other: MacroF1Accumulator) -> MacroF1Accumulator:
+        """A new accumulator holding the counts of both (neither is changed)."""
+        if not isinstance(other, MacroF1Accumulator):
+            raise TypeError(
+                "Can only merge a MacroF1Accumulator with another MacroF1Accumulator"
+                f"; got {type(other).__name__}."
+            )
+        if not _same_columns(self.labels, other.labels) or (
+            self.labels is not None and self.labels.dtype != other.labels.dtype
+        ):
+            raise ValueError(
+                "Cannot merge accumulators with different labels: "
+                f"{_plain(self.labels)!r} and {_plain(other.labels)!r}."
+            )
+        merged = MacroF1Accumulator.__new__(MacroF1Accumulator)
+        merged.labels = self.labels
+        merged._counts = merge_counts(self._counts, other._counts)
+        return merged
+
+    def __add__(self, other: Any) -> MacroF1Accumulator:
+        if not isinstance(other, MacroF1Accumulator):
+            return NotImplemented
+        return self.merge(other)
+
+    def __radd__(self, other: Any) -> MacroF1Accumulator:
+        if isinstance(other, int) and other == 0:  # sum(accumulators)
+            return self.merge(MacroF1Accumulator(labels=self.labels))
+        return NotImplemented
+
+    # -- what has been accumulated -------------------------------------------
+
+    @property
+    def n_samples(self) -> int:
+        """Number of samples counted so far."""
+        return 0 if self._counts is None else int(self._counts.n_samples or 0)
+
+    @property
+    def counts(self) -> Counts:
+        """The accumulated :class:`~sklearn_macrof1._core._record.Counts`."""
+        if self._counts is None:
+            raise ValueError(
+                "This MacroF1Accumulator has no samples yet; call update() with at "
+                "least one non-empty batch first."
+            )
+        return self._counts.check_weights()
+
+    def __repr__(self) -> str:
+        labels = None if self.labels is None else self.labels.tolist()
+        if self._counts is None:
+            return f"MacroF1Accumulator(labels={labels!r}, n_samples=0)"
+        counts = self.counts
+        return (
+            f"MacroF1Accumulator(labels={labels!r}, n_samples={self.n_samples}, "
+            f"kind={counts.kind!r}, n_classes={counts.n_classes})"
+        )
+
+    # -- scores ------------------------------------------------------------
+
+    def _options(
+        self,
+        caller: str,
+        *,
+        beta: Any,
+        labels: Any,
+        pos_label: Any,
+        average: Any,
+        zero_division: Any,
+    ) -> tuple[Counts, Options]:
+        options = check_options(
+            caller=caller,
+            average=average,
+            beta=beta,
+            zero_division=zero_division,
+            labels=self.labels if labels is None else labels,
+            pos_label=pos_label,
+        )
+        counts = self.counts
+        self._check_sample_columns(counts, options.average, labels)
+        return counts, options
+
+    def _check_sample_columns(self, counts: Counts, average: Any, labels: Any) -> None:
+        if average != "samples" or counts.kind != _MULTILABEL or labels is None:
+            return
+        fixed = np.arange(counts.n_classes) if self.labels is None else self.labels
+        wanted = np.asarray(labels)
+        if not (wanted.shape == fixed.shape and bool(np.all(wanted == fixed))):
+            raise ValueError(
+                "average='samples' uses the per-sample counts over the columns fixed "
+                f"when the accumulator was created ({fixed.tolist()!r}); got "
+                f"labels={wanted.tolist()!r}. Create MacroF1Accumulator(labels=...) "
+                "with these columns to average over them per sample."
+            )
+
+    def summary(
+        self,
+        *,
+        beta: float = 1.0,
+        labels: Any = None,
+        pos_label: Any = 1,
+        average: str | None = "macro",
+        zero_division: Any = "warn",
+    ) -> FBetaSummary:
+        """Both F-beta scores, their gap and the per-class figures.
+
+        The :class:`FBetaSummary` that :func:`fbeta_summary` returns for all the
+        batches concatenated; the options mean the same (``labels`` defaults to
+        the accumulator's labels).
+        """
+        caller = "MacroF1Accumulator.summary"
+        counts, options = self._options(
+            caller,
+            beta=beta,
+            labels=labels,
+            pos_label=pos_label,
+            average=average,
+            zero_division=zero_division,
+        )
+        return build_summary(counts, options, caller=caller, warn_for=ALL_METRICS)
+
+    def _score(
+        self, caller: str, warn_for: tuple[str, ...], **options: Any
+    ) -> tuple[Any, Any]:
+        counts, checked = self._options(caller, **options)
+        _, averages = evaluate(counts, checked, warn_for=warn_for, caller=caller)
+        return averages.averaged_fbeta, averages.fbeta_of_averages
+
+    def averaged_fbeta_score(
+        self,
+        *,
+        beta: float,
+        labels: Any = None,
+        pos_label: Any = 1,
+        average: str | None = "macro",
+        zero_division: Any = "warn",
+    ) -> Any:
+        """:func:`averaged_fbeta_score` of all the batches concatenated."""
+        return self._score(
+            "MacroF1Accumulator.averaged_fbeta_score",
+            ("f-score",),
+            beta=beta,
+            labels=labels,
+            pos_label=pos_label,
+            average=average,
+            zero_division=zero_division,
+        )[0]
+
+    def averaged_f1_score(
+        self,
+        *,
+        labels: Any = None,
+        pos_label: Any = 1,
+        average: str | None = "macro",
+        zero_division: Any = "warn",
+    ) -> Any:
+        """:func:`averaged_f1_score` of all the batches concatenated."""
+        return self.averaged_fbeta_score(
+            beta=1.0,
+            labels=labels,
+            pos_label=pos_label,
+            average=average,
+            zero_division=zero_division,
+        )
+
+    def fbeta_of_averages_score(
+        self,
+        *,
+        beta: float,
+        labels: Any = None,
+        pos_label: Any = 1,
+        average: str | None = "macro",
+        zero_division: Any = "warn",
+    ) -> Any:
+        """:func:`fbeta_of_averages_score` of all the batches concatenated."""
+        return self._score(
+            "MacroF1Accumulator.fbeta_of_averages_score",
+            ("precision", "recall"),
+            beta=beta,
+            labels=labels,
+            pos_label=pos_label,
+            average=average,
+            zero_division=zero_division,
+        )[1]
+
+    def f1_of_averages_score(
+        self,
+        *,
+        labels: Any = None,
+        pos_label: Any = 1,
+        average: str | None = "macro",
+        zero_division: Any = "warn",
+    ) -> Any:
+        """:func:`f1_of_averages_score` of all the batches concatenated."""
+        return self.fbeta_of_averages_score(
+            beta=1.0,
+            labels=labels,
+            pos_label=pos_label,
+            average=average,
+            zero_division=zero_division,
+        )
+
+    def classification_report(
+        self,
+        *,
+        labels: Any = None,
+        target_names: Any = None,
+        digits: int = 2,
+        output_dict: bool = False,
+        zero_division: Any = "warn",
+    ) -> str | dict[str, Any]:
+        """:func:`classification_report` of all the batches concatenated."""
+        caller = "MacroF1Accumulator.classification_report"
+        counts, options = self._options(
+            caller,
+            beta=1.0,
+            labels=labels,
+            pos_label=None,
+            average="samples",
+            zero_division=zero_division,
+        )
+        return report_from_counts(
+            counts,
+            labels=options.labels,
+            target_names=target_names,
+            digits=digits,
+            output_dict=output_dict,
+            zero_division=zero_division,
+            caller=caller,
+        )
+
+
+def _plain(labels: np.ndarray | None) -> Any:
+    return None if labels is None else labels.tolist()
+
+
+__all__ = ["MacroF1Accumulator"]
