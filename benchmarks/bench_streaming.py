@@ -174,7 +174,7 @@ def run_dask(n: int) -> dict[str, Any]:
             start = time.perf_counter()
             score = averaged_f1_score(t, p)
             total = time.perf_counter() - start
-        counting = busy(stream, ("batch_state", "merge_states"))
+        counting = busy(stream, ("count_batch", "merge_counts"))
         kernel_seconds = (kernel_before + numpy_kernel()) / 2
         worker_peaks = client.run(peak_rss)
     return {
