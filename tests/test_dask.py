@@ -24,7 +24,9 @@ from sklearn_macrof1 import (  # noqa: E402
     MacroF1Accumulator,
     averaged_f1_score,
     classification_report,
+    compare_classifiers,
     f1_of_averages_score,
+    fbeta_confidence_interval,
     fbeta_summary,
 )
 
@@ -165,3 +167,74 @@ def test_errors_from_dask_inputs(client) -> None:
     assert acc.n_samples == 2
     with pytest.raises(ValueError, match="empty"):
         averaged_f1_score(da.zeros(0, chunks=1), da.zeros(0, chunks=1))
+
+
+@pytest.fixture
+def never_gathered(monkeypatch):
+    """Fail on any attempt to pull a Dask array into this process whole."""
+
+    def refuse(self, *args, **kwargs):
+        raise AssertionError("a Dask collection was gathered into the client")
+
+    for name in ("__array__", "compute", "persist", "__iter__", "tolist"):
+        monkeypatch.setattr(da.Array, name, refuse, raising=False)
+    with pytest.raises(AssertionError, match="gathered"):
+        np.asarray(da.ones(3, chunks=2))  # the guard is in place
+    return refuse
+
+
+def test_intervals_from_worker_counts(client, never_gathered) -> None:
+    """Unweighted 1-D labels: intervals, the report's interval columns and the
+    summary's interval come from the confusion matrix counted on the workers,
+    equal to the in-memory results, with nothing gathered."""
+    y_true, y_pred = _labels(7, 3000, 4)
+    t, p = da.from_array(y_true, chunks=700), da.from_array(y_pred, chunks=500)
+    for method in ("delta", "bootstrap"):
+        for average in ("macro", "weighted", "micro"):
+            options = {"average": average, "method": method, "n_resamples": 200}
+            assert fbeta_confidence_interval(
+                t, p, random_state=1, **options
+            ) == fbeta_confidence_interval(y_true, y_pred, random_state=1, **options)
+        assert classification_report(
+            t, p, confidence=0.9, interval_method=method, random_state=2,
+            output_dict=True,
+        ) == classification_report(
+            y_true, y_pred, confidence=0.9, interval_method=method, random_state=2,
+            output_dict=True,
+        )  # fmt: skip
+    assert (
+        fbeta_summary(t, p).confidence_interval()
+        == fbeta_summary(y_true, y_pred).confidence_interval()
+    )
+    # counted once: one counting task per chunk, whatever the options
+    with distributed.get_task_stream(client) as stream:
+        classification_report(
+            t, p, confidence=0.9, interval_method="bootstrap", random_state=0
+        )
+    counted = [task for task in stream.data if "count_batch" in str(task["key"])]
+    assert len(counted) == t.numblocks[0] == 5
+
+
+def test_intervals_that_need_every_sample_are_refused(client, never_gathered) -> None:
+    """What the worker-side counts cannot give is refused by name, never
+    computed by gathering the collections."""
+    y_true, y_pred = _labels(8, 600, 3)
+    t, p = da.from_array(y_true, chunks=200), da.from_array(y_pred, chunks=200)
+    w = da.from_array(np.linspace(0.5, 2.0, 600), chunks=200)
+    with pytest.raises(ValueError, match="sample_weight"):
+        fbeta_confidence_interval(t, p, sample_weight=w)
+    with pytest.raises(ValueError, match="sample_weight"):
+        classification_report(t, p, sample_weight=w, confidence=0.95)
+    with pytest.raises(ValueError, match="compare_classifiers"):
+        compare_classifiers(t, p, p[::-1])
+    rng = np.random.default_rng(9)
+    yt = da.from_array(rng.integers(0, 2, (500, 4)), chunks=(100, 4))
+    yp = da.from_array(rng.integers(0, 2, (500, 4)), chunks=(100, 4))
+    with pytest.raises(ValueError, match="multilabel"):
+        fbeta_confidence_interval(yt, yp, average="macro")
+    with pytest.raises(ValueError, match="average='samples'"):
+        fbeta_confidence_interval(yt, yp, average="samples", zero_division=0.0)
+    # the scores themselves still work on the same collections
+    assert averaged_f1_score(t, p, sample_weight=w) == pytest.approx(
+        averaged_f1_score(y_true, y_pred, sample_weight=np.linspace(0.5, 2.0, 600))
+    )

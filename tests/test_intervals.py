@@ -294,22 +294,24 @@ def test_coverage_of_a_small_simulation():
 
 
 def test_intervals_for_report_rows():
+    from sklearn_macrof1._core._evaluation import read
     from sklearn_macrof1._inference._intervals import intervals_for_averages
 
     y, p = _data(900, k=3, seed=10)
+    reading = read(y, p, samplewise=True)
     rows = intervals_for_averages(
-        y, p, averages=["micro", "macro", "weighted"], method="bootstrap",
+        reading, averages=["micro", "macro", "weighted"], method="bootstrap",
         random_state=5,
     )  # fmt: skip
     again = intervals_for_averages(
-        y, p, averages=["micro", "macro", "weighted"], method="bootstrap",
+        reading, averages=["micro", "macro", "weighted"], method="bootstrap",
         random_state=5,
     )  # fmt: skip
     assert rows == again
     assert rows["macro"].averaged_fbeta.estimate == pytest.approx(
         f1_score(y, p, average="macro")
     )
-    delta = intervals_for_averages(y, p, averages=["macro"])
+    delta = intervals_for_averages(reading, averages=["macro"])
     assert delta["macro"] == fbeta_confidence_interval(y, p)
 
 

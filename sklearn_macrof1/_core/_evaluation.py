@@ -18,7 +18,7 @@ import numpy as np
 from ._aggregation import Averages, Ratios, aggregate, aggregate_many
 from ._counting import count_targets
 from ._record import Counts, SampleCounts
-from ._targets import read_targets
+from ._targets import Targets, read_targets
 from ._validation import (
     check_array_like,
     check_average,
@@ -126,6 +126,23 @@ def register_foreign_counter(
         FOREIGN_COUNTERS.append((recognises, count))
 
 
+@dataclass
+class Reading:
+    """One reading of ``y_true`` / ``y_pred`` and its counts.
+
+    What an entry point builds once and derives everything from: the scores and
+    the report aggregate ``counts``; intervals and comparisons use ``counts``
+    and, where a method must resample samples, ``targets`` and ``weights``.
+    ``targets`` is None for Dask collections, which are counted where they live
+    and never gathered; ``weighted`` tells whether a ``sample_weight`` was given.
+    """
+
+    counts: Counts
+    targets: Targets | None = None
+    weights: np.ndarray | None = None
+    weighted: bool = False
+
+
 def prepare(
     y_true: Any,
     y_pred: Any,
@@ -143,6 +160,28 @@ def prepare(
     ``class_counts=False`` then skips the per-class counts of multilabel targets
     (see :func:`~sklearn_macrof1._core._counting.count_targets`).
     """
+    return read(
+        y_true,
+        y_pred,
+        sample_weight=sample_weight,
+        labels=labels,
+        samplewise=samplewise,
+        class_counts=class_counts,
+        caller=caller,
+    ).counts
+
+
+def read(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    sample_weight: Any = None,
+    labels: Any = None,
+    samplewise: bool = False,
+    class_counts: bool = True,
+    caller: str = "this function",
+) -> Reading:
+    """:func:`prepare`, keeping the validated targets beside the counts."""
     check_array_like(y_true, name="y_true", caller=caller, sparse=True)
     check_array_like(y_pred, name="y_pred", caller=caller, sparse=True)
     for name, y in (("y_true", y_true), ("y_pred", y_pred)):
@@ -157,7 +196,7 @@ def prepare(
         )
     for recognises, count in FOREIGN_COUNTERS:  # Dask, Spark: counted where they live
         if any(recognises(v) for v in (y_true, y_pred, sample_weight)):
-            return count(
+            counts = count(
                 y_true,
                 y_pred,
                 sample_weight=sample_weight,
@@ -165,6 +204,7 @@ def prepare(
                 samplewise=samplewise,
                 caller=caller,
             )
+            return Reading(counts, weighted=sample_weight is not None)
     try:
         targets = read_targets(y_true, y_pred)
     except (TypeError, ValueError) as exc:
@@ -176,13 +216,14 @@ def prepare(
     columns = None
     if targets.kind == "multilabel-indicator" and labels is not None:
         columns = _multilabel_columns(labels, targets.code_labels.shape[0])
-    return count_targets(
+    counts = count_targets(
         targets,
         weights,
         samplewise=samplewise,
         sample_columns=columns,
         class_counts=class_counts,
     )
+    return Reading(counts, targets, weights, weights is not None)
 
 
 @dataclass
@@ -368,8 +409,28 @@ def count_for(
     ``class_counts=False``: a lone score, which for ``average="samples"`` needs no
     per-class counts.
     """
+    return read_for(
+        y_true,
+        y_pred,
+        options,
+        sample_weight=sample_weight,
+        caller=caller,
+        class_counts=class_counts,
+    ).counts
+
+
+def read_for(
+    y_true: Any,
+    y_pred: Any,
+    options: Options,
+    *,
+    sample_weight: Any,
+    caller: str,
+    class_counts: bool = True,
+) -> Reading:
+    """:func:`count_for`, keeping the validated targets beside the counts."""
     samplewise = options.average == "samples"
-    return prepare(
+    return read(
         y_true,
         y_pred,
         sample_weight=sample_weight,

@@ -423,6 +423,12 @@ shape (n_samples, n_labels)
         ``comparison.averaged_fbeta`` and ``comparison.fbeta_of_averages`` hold
         the differences; ``comparison.statement`` says it in words.
 
+    Notes
+    -----
+    Each classifier's targets are read and counted once. The paired methods
+    need each sample's contribution to both classifiers' counts, so Dask
+    collections (which are never gathered) raise ``ValueError`` here.
+
     Examples
     --------
     >>> import numpy as np

@@ -53,17 +53,18 @@ from .._core._aggregation import (
 )
 from .._core._evaluation import (
     Options,
+    Reading,
     Selection,
     check_options,
-    count_for,
     evaluate,
+    read_for,
     select,
 )
 from .._core._record import Counts
 from .._core._sklearn_private import InvalidParameterError
 from .._core._tables import Table, ValueEquality, frame, render_html
-from .._core._targets import Targets, as_bool, read_targets
-from .._core._validation import check_sample_weight, warn_user
+from .._core._targets import Targets, as_bool
+from .._core._validation import warn_user
 from ._progress import Progress, check_verbose
 
 METHODS = ("delta", "bootstrap")
@@ -713,38 +714,114 @@ def evaluation_for(
     per_sample: bool = False,
     warn_for: tuple[str, ...] = ALL_METRICS,
 ) -> Evaluation:
-    """Count once and evaluate; add the per-sample design when it is needed.
-
-    ``per_sample`` forces the design (paired comparisons); it is built anyway
-    for weighted and multilabel targets.
-    """
-    counts = count_for(
+    """Read and count once, then :func:`evaluation_from` that reading."""
+    reading = read_for(
         y_true, y_pred, options, sample_weight=sample_weight, caller=caller
     )
+    return evaluation_from(
+        reading, options, caller=caller, per_sample=per_sample, warn_for=warn_for
+    )
+
+
+def needs_design(reading: Reading, options: Options, *, per_sample: bool) -> bool:
+    """Whether the per-sample design is needed (else the counts suffice).
+
+    Unweighted 1-D targets with a confusion matrix need only the matrix (the
+    multinomial delta method and bootstrap); ``average="samples"`` needs only
+    the per-sample counts. Paired comparisons (``per_sample``), weights and
+    multilabel targets need each sample's contribution.
+    """
+    counts = reading.counts
+    if options.average == "samples":
+        return False
+    return (
+        per_sample
+        or reading.weighted
+        or counts.kind == "multilabel-indicator"
+        or counts.confusion is None
+    )
+
+
+def design_of(reading: Reading) -> Any:
+    """The per-sample design of a reading: ``(n_samples, 3k)``, tp | true | pred.
+
+    Built from the one prepared reading of the targets; Dask collections are
+    never gathered for it: the options that would need it are refused.
+    """
+    targets = reading.targets
+    counts = reading.counts
+    if targets is None:
+        raise ValueError(
+            "Intervals and comparisons of Dask collections are computed from the "
+            "counts made on the workers, which suffice for unweighted 1-D targets "
+            "(up to 2048 classes) and for one classifier at a time; "
+            f"{_dask_refusal(reading)} would need every sample in this process, "
+            "and Dask collections are never gathered. Compute the arrays yourself "
+            "(e.g. y.compute()) if they fit in memory."
+        )
+    if counts.kind == "multilabel-indicator":
+        return _design_multilabel(targets, reading.weights)
+    return _design_1d(targets, counts, reading.weights)
+
+
+def _dask_refusal(reading: Reading) -> str:
+    counts = reading.counts
+    if reading.weighted:
+        return "sample_weight"
+    if counts.kind == "multilabel-indicator":
+        return "multilabel targets (other than average='samples')"
+    if counts.confusion is None:
+        return "more than 2048 classes"
+    return "a paired comparison (compare_classifiers)"
+
+
+def evaluation_from(
+    reading: Reading,
+    options: Options,
+    *,
+    caller: str,
+    per_sample: bool = False,
+    warn_for: tuple[str, ...] = ALL_METRICS,
+    design: Any = None,
+) -> Evaluation:
+    """Evaluate one reading for one average; add what resampling needs.
+
+    Nothing is read or counted again: the scores come from ``reading.counts``,
+    the per-sample design (:func:`design_of`, or ``design`` when the caller has
+    built it already) from the reading's targets, and only when
+    :func:`needs_design` says so.
+    """
+    counts = reading.counts
     selection, averages = evaluate(counts, options, warn_for=warn_for, caller=caller)
     index = _silent_select(counts, options, caller)
-    multilabel = counts.kind == "multilabel-indicator"
-    n = None
-    design = None
     weight = None
-    if (
-        per_sample
-        or multilabel
-        or sample_weight is not None
-        or counts.confusion is None
-    ):
-        targets = read_targets(y_true, y_pred)
-        n = targets.n_samples
-        weights = check_sample_weight(sample_weight, n)
-        if options.average == "samples":
-            weight = np.ones(n) if weights is None else weights
-        elif multilabel:
-            design = _design_multilabel(targets, weights)
-        else:
-            design = _design_1d(targets, counts, weights)
+    if options.average == "samples":
+        samples = counts.samples
+        assert samples is not None  # counted samplewise for this average
+        n = int(samples.tp.shape[0])
+        if reading.targets is None:
+            raise ValueError(
+                "Intervals of average='samples' for Dask collections need each "
+                "sample's ratios, which the counts made on the workers keep only "
+                "per distinct (tp, true, pred) triple; Dask collections are never "
+                "gathered. Compute the arrays yourself (e.g. y.compute()) if they "
+                "fit in memory."
+            )
+        weight = np.ones(n) if samples.weight is None else samples.weight
+    elif needs_design(reading, options, per_sample=per_sample):
+        if design is None:
+            design = design_of(reading)
+        n = int(design.shape[0])
     else:
-        n = int(round(float(np.asarray(counts.confusion).sum())))
+        n = _n_samples(counts)
     return Evaluation(counts, options, selection, averages, index, n, design, weight)
+
+
+def _n_samples(counts: Counts) -> int:
+    """The number of samples behind unweighted counts."""
+    if counts.confusion is not None:
+        return int(round(float(np.asarray(counts.confusion).sum())))
+    return -1  # unknown: never equal to a number of per-sample rows
 
 
 # ---------------------------------------------------------------------- the intervals
@@ -923,6 +1000,11 @@ shape (n_samples, n_labels)
     (a class never predicted) count as constants. See ``docs/uncertainty.md``
     for the coverage measured by simulation.
 
+    Dask collections are counted on the workers and never gathered: unweighted
+    1-D labels get their intervals from the confusion matrix counted there;
+    ``sample_weight`` and multilabel targets, which need every sample, raise
+    ``ValueError`` for them.
+
     Examples
     --------
     >>> import numpy as np
@@ -942,9 +1024,10 @@ shape (n_samples, n_labels)
         confidence, method, n_resamples, random_state,
     )  # fmt: skip
     verbose = check_verbose(verbose, caller=caller)
-    evaluation = evaluation_for(
+    reading = read_for(
         y_true, y_pred, options, sample_weight=sample_weight, caller=caller
     )
+    evaluation = evaluation_from(reading, options, caller=caller)
     return interval_of(
         evaluation,
         confidence=confidence,
@@ -961,6 +1044,37 @@ def _progress(
     if method != "bootstrap" or not verbose:
         return None
     return Progress(verbose, n_resamples, caller=caller, what="bootstrap")
+
+
+def interval_from_reading(
+    reading: Reading,
+    options: Options,
+    *,
+    confidence: Any,
+    method: Any,
+    n_resamples: Any,
+    random_state: Any,
+    caller: str,
+) -> FBetaInterval:
+    """:func:`fbeta_confidence_interval` of a reading (options already checked
+    for the scores; the interval options are checked here)."""
+    confidence, method, n_resamples = check_interval_options(
+        confidence=confidence,
+        method=method,
+        n_resamples=n_resamples,
+        average=options.average,
+        caller=caller,
+    )
+    rng = None
+    if method == "bootstrap":
+        rng = check_random_state(random_state, caller=caller)
+    return interval_of(
+        evaluation_from(reading, options, caller=caller),
+        confidence=confidence,
+        method=method,
+        n_resamples=n_resamples,
+        rng=rng,
+    )
 
 
 def summary_confidence_interval(
@@ -1036,13 +1150,10 @@ def summary_confidence_interval(
 
 
 def intervals_for_averages(
-    y_true: Any,
-    y_pred: Any,
+    reading: Reading,
     *,
     averages: Any,
-    beta: float = 1.0,
     labels: Any = None,
-    sample_weight: Any = None,
     zero_division: Any = "warn",
     confidence: float = 0.95,
     method: str = "delta",
@@ -1050,28 +1161,29 @@ def intervals_for_averages(
     random_state: Any = None,
     caller: str = "classification_report",
 ) -> dict[str, FBetaInterval]:
-    """Intervals for several averages of one pair of targets (report rows).
+    """Intervals (F1) for several averages of one reading (a report's rows).
 
-    ``averages`` lists the rows' modes ("micro", "macro", "weighted",
-    "samples"); one random generator serves every row, so a seeded bootstrap
-    report is reproducible. Warnings about ill-defined ratios are left to the
-    caller (the report raises them once).
+    ``reading`` was counted samplewise over the report's ``labels`` (multilabel
+    targets), so it serves every row, "samples" included; the per-sample
+    design, when one is needed, is built once for all the rows. ``averages``
+    lists the rows' modes ("micro", "macro", "weighted", "samples"); one random
+    generator serves every row, so a seeded bootstrap report is reproducible.
+    Warnings about ill-defined ratios are left to the caller (the report raises
+    them once).
     """
     out: dict[str, FBetaInterval] = {}
     rng: np.random.Generator | None = None
+    design = None
     for average in averages:
         options, conf, how, resamples, row_rng = check_call(
-            caller, beta, labels, 1, average, zero_division,
+            caller, 1.0, labels, 1, average, zero_division,
             confidence, method, n_resamples, random_state if rng is None else rng,
         )  # fmt: skip
         rng = rng if rng is not None else row_rng
-        evaluation = evaluation_for(
-            y_true,
-            y_pred,
-            options,
-            sample_weight=sample_weight,
-            caller=caller,
-            warn_for=(),
+        if design is None and needs_design(reading, options, per_sample=False):
+            design = design_of(reading)
+        evaluation = evaluation_from(
+            reading, options, caller=caller, warn_for=(), design=design
         )
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)  # zero-width: per row

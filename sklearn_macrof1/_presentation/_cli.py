@@ -461,56 +461,67 @@ def _average(args: argparse.Namespace) -> str | None:
 
 
 def score_predictions(args: argparse.Namespace, stdin: Any = None) -> Scored:
-    from ._report import classification_report
-    from ._scores import fbeta_summary
+    """The ``score`` command: the targets are read and counted once, and the
+    summary, the report and the intervals all come from that one reading."""
+    from .._core._evaluation import check_options, read
+    from ._report import _check_interval_request, report_from_reading
+    from ._summary import build_summary
 
     data = load_predictions(args, stdin=stdin)
     zero_division = ZERO_DIVISIONS[args.zero_division]
-    summary = fbeta_summary(
-        data["y_true"],
-        data["y_pred"],
+    options = check_options(
+        caller="fbeta_summary",
+        average=_average(args),
         beta=args.beta,
+        zero_division=zero_division,
         labels=data["labels"],
         pos_label=data["pos_label"],
-        average=_average(args),
-        sample_weight=data["sample_weight"],
-        zero_division=zero_division,
     )
     names = data["names"]
+    report_labels = data["labels"]
+    if names is not None and report_labels is None:
+        report_labels = list(range(len(names)))
+    reading = read(
+        data["y_true"],
+        data["y_pred"],
+        sample_weight=data["sample_weight"],
+        labels=report_labels,
+        samplewise=True,  # per-sample counts for multilabel targets only
+        caller="fbeta_summary",
+    )
+    summary = build_summary(reading.counts, options, caller="fbeta_summary")
     if names is not None:
         label_names = [names[i] for i in summary.labels]
-        report_labels = data["labels"] or list(range(len(names)))
         target_names = [names[i] for i in report_labels]
     else:
         label_names = [str(x) for x in summary.labels.tolist()]
-        report_labels, target_names = data["labels"], None
-    report = classification_report(
-        data["y_true"],
-        data["y_pred"],
+        target_names = None
+    report_caller = "classification_report"
+    request = None
+    if args.confidence is not None:
+        request = _check_interval_request(
+            **_interval_options(args, method_key="interval_method"),
+            caller=report_caller,
+        )
+    report = report_from_reading(
+        reading,
         labels=report_labels,
         target_names=target_names,
-        sample_weight=data["sample_weight"],
         digits=args.digits,
+        output_dict=False,
         zero_division=zero_division,
-        **_interval_options(args),
+        caller=report_caller,
+        request=request,
     )
     interval = None
     if args.confidence is not None and summary.average is not None:
-        from .._inference._intervals import fbeta_confidence_interval
+        from .._inference._intervals import interval_from_reading
 
-        interval = fbeta_confidence_interval(
-            data["y_true"],
-            data["y_pred"],
-            beta=args.beta,
-            labels=data["labels"],
-            pos_label=data["pos_label"],
-            average=summary.average,
-            sample_weight=data["sample_weight"],
-            zero_division=zero_division,
-            confidence=args.confidence,
-            method=args.interval_method,
-            n_resamples=args.n_resamples,
-            random_state=args.random_state,
+        interval = interval_from_reading(
+            reading,
+            options,
+            **_interval_options(args, method_key="method"),
+            caller="fbeta_confidence_interval",
         )
     described = data["input"]
     described["target_type"] = summary.target_type
@@ -526,19 +537,22 @@ def score_predictions(args: argparse.Namespace, stdin: Any = None) -> Scored:
     )
 
 
-def _interval_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The report's interval keywords from --confidence and friends."""
+def _interval_options(
+    args: argparse.Namespace, method_key: str = "interval_method"
+) -> dict[str, Any]:
+    """The interval keywords from --confidence and friends (``method_key``: the
+    report's "interval_method" or the intervals' "method")."""
     return {
         "confidence": args.confidence,
-        "interval_method": args.interval_method,
+        method_key: args.interval_method,
         "n_resamples": args.n_resamples,
         "random_state": args.random_state,
     }
 
 
 def score_matrix(args: argparse.Namespace, stdin: Any = None) -> Scored:
-    from ._confusion import fbeta_summary_from_confusion_matrix
-    from ._report import classification_report_from_confusion_matrix
+    from ._confusion import summary_and_counts_from_confusion_matrix
+    from ._report import _check_interval_request, report_from_matrix_counts
 
     if args.file is not None:
         matrix = read_matrix_file(args.file, stdin=stdin)
@@ -568,7 +582,13 @@ def score_matrix(args: argparse.Namespace, stdin: Any = None) -> Scored:
             0
         ].item()
     zero_division = ZERO_DIVISIONS[args.zero_division]
-    summary = fbeta_summary_from_confusion_matrix(
+    request = None
+    if args.confidence is not None:
+        request = _check_interval_request(
+            **_interval_options(args),
+            caller="classification_report_from_confusion_matrix",
+        )
+    summary, counts = summary_and_counts_from_confusion_matrix(
         matrix,
         rows=rows,
         beta=args.beta,
@@ -578,14 +598,16 @@ def score_matrix(args: argparse.Namespace, stdin: Any = None) -> Scored:
         average=_average(args),
         zero_division=zero_division,
     )
-    report = classification_report_from_confusion_matrix(
-        matrix,
-        rows=rows,
+    report = report_from_matrix_counts(
+        counts,
         class_names=class_names,
         labels=labels,
+        target_names=None,
         digits=args.digits,
+        output_dict=False,
         zero_division=zero_division,
-        **_interval_options(args),
+        caller="classification_report_from_confusion_matrix",
+        request=request,
     )
     interval = None
     if args.confidence is not None and summary.average is not None:

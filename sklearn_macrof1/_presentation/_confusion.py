@@ -125,6 +125,31 @@ def fbeta_summary_from_confusion_matrix(
     >>> round(s.fbeta_of_averages, 6), round(s.averaged_fbeta, 6), round(s.gap, 6)
     (0.50495, 0.019608, 0.485343)
     """
+    return summary_and_counts_from_confusion_matrix(
+        matrix,
+        rows=rows,
+        beta=beta,
+        class_names=class_names,
+        labels=labels,
+        pos_label=pos_label,
+        average=average,
+        zero_division=zero_division,
+    )[0]
+
+
+def summary_and_counts_from_confusion_matrix(
+    matrix: Any,
+    *,
+    rows: str,
+    beta: float,
+    class_names: Any,
+    labels: Any,
+    pos_label: Any,
+    average: Any,
+    zero_division: Any,
+) -> tuple[FBetaSummary, Counts]:
+    """:func:`fbeta_summary_from_confusion_matrix` and the counts it read from
+    the matrix (which the CLI's report reuses)."""
     caller = "fbeta_summary_from_confusion_matrix"
     options = check_options(
         caller=caller,
@@ -141,7 +166,8 @@ def fbeta_summary_from_confusion_matrix(
             "None."
         )
     counts = counts_from_confusion_matrix(matrix, rows=rows, class_names=class_names)
-    return build_summary(counts, options, caller=caller, warn_for=ALL_METRICS)
+    summary = build_summary(counts, options, caller=caller, warn_for=ALL_METRICS)
+    return summary, counts
 
 
 def gap_attribution_from_confusion_matrix(

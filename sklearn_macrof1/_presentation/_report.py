@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._core._aggregation import ALL_METRICS
-from .._core._evaluation import check_options, prepare
+from .._core._evaluation import Reading, check_options, read
 from .._core._record import Counts
 from .._core._sklearn_private import InvalidParameterError
 from .._core._validation import check_array_like, warn_user
@@ -318,6 +318,10 @@ def _as_text(
     return out
 
 
+#: Checked interval options of a report: (confidence, method, n_resamples, rng).
+IntervalRequest = tuple[float, str, int, "np.random.Generator | None"]
+
+
 def _check_interval_request(
     confidence: Any,
     interval_method: Any,
@@ -325,7 +329,7 @@ def _check_interval_request(
     random_state: Any,
     *,
     caller: str,
-) -> tuple[float, str, int, np.random.Generator | None]:
+) -> IntervalRequest:
     """Validate the report's interval options (before any counting)."""
     from .._inference._intervals import check_interval_options, check_random_state
 
@@ -547,8 +551,9 @@ shape (n_samples, n_labels)
     """  # noqa: E501
     caller = "classification_report"
     _check_report_options(digits, output_dict, caller=caller)
+    request = None
     if confidence is not None:
-        level, method, resamples, rng = _check_interval_request(
+        request = _check_interval_request(
             confidence, interval_method, n_resamples, random_state, caller=caller
         )
     check_options(
@@ -559,7 +564,7 @@ shape (n_samples, n_labels)
         labels=labels,
         pos_label=None,
     )
-    counts = prepare(
+    reading = read(
         y_true,
         y_pred,
         sample_weight=sample_weight,
@@ -567,19 +572,44 @@ shape (n_samples, n_labels)
         samplewise=True,  # per-sample counts for multilabel targets only
         caller=caller,
     )
+    return report_from_reading(
+        reading,
+        labels=labels,
+        target_names=target_names,
+        digits=digits,
+        output_dict=output_dict,
+        zero_division=zero_division,
+        caller=caller,
+        request=request,
+    )
+
+
+def report_from_reading(
+    reading: Reading,
+    *,
+    labels: Any,
+    target_names: Any,
+    digits: int,
+    output_dict: bool,
+    zero_division: Any,
+    caller: str,
+    request: IntervalRequest | None = None,
+) -> str | dict[str, Any]:
+    """:func:`classification_report` of a reading (counted samplewise over
+    ``labels``), with the intervals of ``request`` (checked by
+    :func:`_check_interval_request`) computed from that same reading."""
     interval = None
-    if confidence is not None:
+    if request is not None:
         from .._inference._intervals import intervals_for_averages
 
+        level, method, resamples, rng = request
         averages = ["micro", "macro", "weighted"]
-        if counts.kind == "multilabel-indicator":
+        if reading.counts.kind == "multilabel-indicator":
             averages.append("samples")
         found = intervals_for_averages(
-            y_true,
-            y_pred,
+            reading,
             averages=averages,
             labels=labels,
-            sample_weight=sample_weight,
             zero_division=zero_division,
             confidence=level,
             method=method,
@@ -592,7 +622,7 @@ shape (n_samples, n_labels)
             return found[average]
 
     return report_from_counts(
-        counts,
+        reading.counts,
         labels=labels,
         target_names=target_names,
         digits=digits,
@@ -662,13 +692,45 @@ def classification_report_from_confusion_matrix(
     """
     caller = "classification_report_from_confusion_matrix"
     _check_report_options(digits, output_dict, caller=caller)
-    interval = None
+    request = None
     if confidence is not None:
-        from .._inference._intervals import summary_confidence_interval
-
-        level, method, resamples, rng = _check_interval_request(
+        request = _check_interval_request(
             confidence, interval_method, n_resamples, random_state, caller=caller
         )
+    counts = counts_from_confusion_matrix(matrix, rows=rows, class_names=class_names)
+    return report_from_matrix_counts(
+        counts,
+        class_names=class_names,
+        labels=labels,
+        target_names=target_names,
+        digits=digits,
+        output_dict=output_dict,
+        zero_division=zero_division,
+        caller=caller,
+        request=request,
+    )
+
+
+def report_from_matrix_counts(
+    counts: Counts,
+    *,
+    class_names: Any,
+    labels: Any,
+    target_names: Any,
+    digits: int,
+    output_dict: bool,
+    zero_division: Any,
+    caller: str,
+    request: IntervalRequest | None = None,
+) -> str | dict[str, Any]:
+    """:func:`classification_report_from_confusion_matrix` of the matrix's
+    counts (the rows' intervals from the same counts, see
+    :meth:`FBetaSummary.confidence_interval`)."""
+    interval = None
+    if request is not None:
+        from .._inference._intervals import summary_confidence_interval
+
+        level, method, resamples, rng = request
 
         def interval(average: str, summary: FBetaSummary) -> FBetaInterval:
             with warnings.catch_warnings():
@@ -681,7 +743,6 @@ def classification_report_from_confusion_matrix(
                     random_state=rng,
                 )
 
-    counts = counts_from_confusion_matrix(matrix, rows=rows, class_names=class_names)
     labels_given = labels is not None
     if labels is None:  # report the classes in the order the matrix has them
         labels = (

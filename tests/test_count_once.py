@@ -1,0 +1,182 @@
+"""Every public entry point reads and counts its targets once, whatever its options.
+
+The target reading (``read_targets``), the counting core (``count_targets``) and
+the matrix reading (``counts_from_confusion_matrix``) are wrapped wherever the
+package bound them, and each public call must go through them exactly once:
+intervals, comparison, the report's interval columns and every CLI command
+derive everything from that one reading. (Dask collections:
+``tests/test_dask.py`` counts the counting tasks on the cluster.)
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+from collections import Counter
+
+import numpy as np
+import pytest
+
+import sklearn_macrof1 as mf
+from sklearn_macrof1._core import _counting, _targets
+from sklearn_macrof1._presentation import _confusion
+from sklearn_macrof1._presentation._cli import run
+
+#: The functions counted, by the name the package binds them to.
+WATCHED = {
+    "read_targets": _targets.read_targets,
+    "count_targets": _counting.count_targets,
+    "counts_from_confusion_matrix": _confusion.counts_from_confusion_matrix,
+}
+
+
+@pytest.fixture
+def calls(monkeypatch) -> Counter:
+    """Counter of calls into the watched functions, from any package module."""
+    counter: Counter = Counter()
+
+    def watched(name, function):
+        def wrapper(*args, **kwargs):
+            counter[name] += 1
+            return function(*args, **kwargs)
+
+        return wrapper
+
+    originals = dict(WATCHED)
+    for module in list(sys.modules.values()):
+        if not getattr(module, "__name__", "").startswith("sklearn_macrof1"):
+            continue
+        for name, function in originals.items():
+            if getattr(module, name, None) is function:
+                monkeypatch.setattr(module, name, watched(name, function))
+    return counter
+
+
+def _labels(n=600, k=4, seed=0):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, k, n)
+    p = np.where(rng.random(n) < 0.7, y, rng.integers(0, k, n))
+    return y, p
+
+
+def _multilabel(n=400, k=5, seed=1):
+    rng = np.random.default_rng(seed)
+    return rng.integers(0, 2, (n, k)), rng.integers(0, 2, (n, k))
+
+
+def _once(calls: Counter) -> None:
+    assert calls == Counter({"read_targets": 1, "count_targets": 1}), calls
+
+
+def test_the_wrapper_sees_a_plain_score(calls):
+    y, p = _labels()
+    mf.averaged_f1_score(y, p)
+    _once(calls)
+
+
+@pytest.mark.parametrize("method", ["delta", "bootstrap"])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_report_with_intervals(calls, method, weighted):
+    y, p = _labels()
+    w = np.linspace(0.5, 2, y.shape[0]) if weighted else None
+    report = mf.classification_report(
+        y, p, sample_weight=w, confidence=0.95, interval_method=method,
+        n_resamples=50, random_state=0, output_dict=True,
+    )  # fmt: skip
+    assert "f1-score-ci" in report["macro avg"]
+    _once(calls)
+
+
+@pytest.mark.parametrize("method", ["delta", "bootstrap"])
+def test_multilabel_report_with_intervals(calls, method):
+    y, p = _multilabel()
+    w = np.linspace(0.5, 2, y.shape[0])
+    report = mf.classification_report(
+        y, p, sample_weight=w, labels=[4, 0, 2], confidence=0.9,
+        interval_method=method, n_resamples=30, random_state=0, output_dict=True,
+        zero_division=0.0,
+    )  # fmt: skip
+    assert "f1-score-ci" in report["samples avg"]
+    _once(calls)
+
+
+@pytest.mark.parametrize(
+    ("average", "weighted", "multilabel"),
+    [
+        ("macro", False, False),
+        ("weighted", True, False),
+        ("micro", False, True),
+        ("samples", True, True),
+    ],
+)
+@pytest.mark.parametrize("method", ["delta", "bootstrap"])
+def test_fbeta_confidence_interval(calls, average, weighted, multilabel, method):
+    y, p = _multilabel() if multilabel else _labels()
+    w = np.linspace(0.5, 2, y.shape[0]) if weighted else None
+    mf.fbeta_confidence_interval(
+        y, p, average=average, sample_weight=w, method=method, n_resamples=30,
+        random_state=0, zero_division=0.0,
+    )  # fmt: skip
+    _once(calls)
+
+
+def test_summary_and_its_interval(calls):
+    y, p = _labels()
+    summary = mf.fbeta_summary(y, p)
+    summary.confidence_interval(method="bootstrap", n_resamples=30, random_state=0)
+    summary.confidence_interval()
+    _once(calls)
+
+
+@pytest.mark.parametrize("method", ["delta", "bootstrap"])
+def test_comparison_reads_and_counts_each_classifier_once(calls, method):
+    y, a = _labels(seed=2)
+    _, b = _labels(seed=3)
+    mf.compare_classifiers(
+        y, a, b, sample_weight=np.ones(y.shape[0]), method=method, n_resamples=30,
+        random_state=0,
+    )  # fmt: skip
+    # one reading and one count of (y_true, y_pred) per classifier
+    assert calls == Counter({"read_targets": 2, "count_targets": 2}), calls
+
+
+def _cli(argv, stdin_text=""):
+    out, err = io.StringIO(), io.StringIO()
+    status = run(argv, stdin=io.StringIO(stdin_text), stdout=out, stderr=err)
+    assert status == 0, err.getvalue()
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("extra", [[], ["--confidence", "0.9"]])
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_cli_score(calls, tmp_path, extra, fmt):
+    y, p = _labels(300)
+    t, q = tmp_path / "t.txt", tmp_path / "p.txt"
+    t.write_text("\n".join(map(str, y)) + "\n")
+    q.write_text("\n".join(map(str, p)) + "\n")
+    _cli(["score", str(t), str(q), "--format", fmt, *extra])
+    _once(calls)
+
+
+def test_cli_score_multilabel_bootstrap(calls, tmp_path):
+    table = tmp_path / "sets.csv"
+    rows = ["true,pred", "a|b,a", "b,b|c", "c,c", "a|c,a|c", "b,a"] * 20
+    table.write_text("\n".join(rows) + "\n")
+    _cli(["score", str(table), "--true", "true", "--pred", "pred",
+          "--label-sep", "|", "--average", "samples", "--confidence", "0.9",
+          "--interval-method", "bootstrap", "--n-resamples", "30",
+          "--random-state", "0"])  # fmt: skip
+    _once(calls)
+
+
+@pytest.mark.parametrize("extra", [[], ["--confidence", "0.9"]])
+def test_cli_matrix(calls, extra):
+    _cli(["matrix", "2", "100", "10000", "0", "100", "--format", "json", *extra])
+    assert calls == Counter({"counts_from_confusion_matrix": 1}), calls
+
+
+def test_report_from_confusion_matrix_with_intervals(calls):
+    mf.classification_report_from_confusion_matrix(
+        [[50, 3], [7, 40]], rows="true", confidence=0.9
+    )
+    assert calls == Counter({"counts_from_confusion_matrix": 1}), calls
