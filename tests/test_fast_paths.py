@@ -4,9 +4,9 @@ The property-based parity suite draws small inputs; these tests make sure the
 paths taken only by larger or particular inputs give scikit-learn's numbers too:
 O(n) string encoding (n >= 4096, bucket collisions, keys too wide for 64 bits),
 object arrays of strings, small non-negative integer codes (every integer dtype),
-dense multilabel column counts (uint8 halving, n not a multiple of 256) and the
-CSR row-mask counts (repeated entries, more than 64 columns, samples averaging
-over a subset of labels).
+dense multilabel column counts (uint8 halving, n not a multiple of 256) and CSR
+indicators (repeated entries, more than 64 columns, samples averaging over a
+subset of labels).
 """
 
 from __future__ import annotations
@@ -28,9 +28,8 @@ from sklearn_macrof1 import (
 from sklearn_macrof1._core import _scipy_private
 from sklearn_macrof1._core._counting import (
     _BLOCK,
-    _bit_column_counts,
-    _index_counts,
     _joint_table,
+    _weighted_column_sums,
 )
 from sklearn_macrof1._core._targets import _MIN_KEYED, _encode_by_key, read_targets
 
@@ -247,36 +246,39 @@ def test_samples_warning_text_when_every_sample_has_one_triple(fmt):
     assert any("in samples with" in m for m in _messages(ours))
 
 
+def _csr_with_indices(indices: np.ndarray) -> sp.csr_matrix:
+    """One row per stored column index (the constructor does not check them)."""
+    m = indices.shape[0]
+    indptr = np.arange(m + 1, dtype=indices.dtype)
+    return sp.csr_matrix((np.ones(m, dtype=bool), indices, indptr), shape=(m, 17))
+
+
 @pytest.mark.parametrize("m", [0, 1, 2047, _BLOCK, 2 * _BLOCK + 5])
-def test_column_index_counts_equal_bincount(m, counting_routine):
+def test_column_index_counts_equal_bincount(m):
     rng = np.random.default_rng(m)
     for dtype in (np.int32, np.int64):
         indices = rng.integers(0, 17, m).astype(dtype)
-        for view in (indices, indices[::2]):  # a strided view goes by copies
-            counts = _index_counts(view, 17)
-            assert counts.dtype == np.int64
-            np.testing.assert_array_equal(counts, np.bincount(view, minlength=17))
+        counts = _weighted_column_sums(_csr_with_indices(indices), None)
+        assert counts.dtype == np.int64
+        np.testing.assert_array_equal(counts, np.bincount(indices, minlength=17))
 
 
-def test_column_index_counts_of_a_malformed_matrix_are_not_written_out_of_place(
-    counting_routine,
-):
-    """An index past the last column (which the scatter-add would write outside
-    its table) takes the plain bincount, which shows it, or raises."""
+def test_column_index_counts_of_a_malformed_matrix_are_not_written_out_of_place():
+    """An index past the last column shows in the counts (a longer array), or a
+    negative one raises: nothing is written out of place."""
     indices = np.zeros(5000, dtype=np.int32)
     indices[17] = 20
-    counts = _index_counts(indices, 17)
+    counts = _weighted_column_sums(_csr_with_indices(indices), None)
     np.testing.assert_array_equal(counts, np.bincount(indices, minlength=17))
     assert counts.shape == (21,)
     indices[17] = -1
     with pytest.raises(ValueError):
-        _index_counts(indices, 17)
+        _weighted_column_sums(_csr_with_indices(indices), None)
 
 
 def test_csr_values_other_than_one_are_labels_on_every_path():
     """A CSR indicator storing one nonzero value (here 16 in int8, whose square
-    overflows to 0) counts its entries as labels on the row-mask path and on the
-    weighted path alike."""
+    overflows to 0) counts its entries as labels, unweighted and weighted alike."""
     rng = np.random.default_rng(3)
     y_true, y_pred = _indicators(rng, 3000, 20, 0.1)
     weights = rng.random(3000)
@@ -301,8 +303,8 @@ def counting_routine(request, monkeypatch):
     return request.param
 
 
-def test_scipy_private_routines_are_there_and_agree_with_bincount():
-    """Fails when SciPy moves its routines (counting would silently fall back to
+def test_scipy_private_routine_is_there_and_agrees_with_bincount():
+    """Fails when SciPy moves its routine (counting would silently fall back to
     the slower bincount): a signal to adapt _scipy_private."""
     assert _scipy_private.AVAILABLE
     rng = np.random.default_rng(0)
@@ -312,9 +314,6 @@ def test_scipy_private_routines_are_there_and_agree_with_bincount():
     _scipy_private.add_at_pairs(table, rows, cols, weights)
     expected = np.bincount(rows * 4 + cols, weights=weights, minlength=12)
     np.testing.assert_array_equal(table.ravel(), expected)  # same order of sums
-    counts = np.zeros(4, dtype=np.int64)
-    _scipy_private.add_at(counts, cols.astype(np.int32), np.ones(500, dtype=np.int64))
-    np.testing.assert_array_equal(counts, np.bincount(cols, minlength=4))
 
 
 def _label_arrays(k, dtype, n, seed):
@@ -563,22 +562,6 @@ def test_streaming_mixed_int_and_float_batches_match_one_shot():
     y_true = np.array([2**62 + 1, 2**62 + 1])
     y_pred = np.array([2.0**62 + 1, 2.0**62])
     _same(acc.averaged_f1_score(), f1_score(y_true, y_pred, average="macro"))
-
-
-@pytest.mark.parametrize("n", [0, 1, 2, 3, 31, 32, 33, 63, 64, 65, 1025, 4097])
-def test_bit_column_counts_add_every_row_once(n):
-    """The carry-save tree over row masks: odd rows left over at every level,
-    and all-ones rows whose counts carry through every digit."""
-    rng = np.random.default_rng(n)
-    random = rng.integers(0, 2**63, n, dtype=np.uint64) * np.uint64(2)
-    random += rng.integers(0, 2, n, dtype=np.uint64)
-    for bits in (random, np.full(n, 2**64 - 1, dtype=np.uint64), random[::-1]):
-        unpacked = np.unpackbits(
-            bits.astype("<u8").view(np.uint8), bitorder="little"
-        ).reshape(n, 64)
-        expected = unpacked.sum(axis=0, dtype=np.int64)
-        np.testing.assert_array_equal(_bit_column_counts(bits, 64), expected)
-        np.testing.assert_array_equal(_bit_column_counts(bits, 50), expected[:50])
 
 
 def test_streaming_batches_whose_labels_fold_into_one_class_keep_every_count():

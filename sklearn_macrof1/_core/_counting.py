@@ -98,8 +98,8 @@ def _joint_table(
     """The ``k x k`` (weighted) joint count table, rows true and columns predicted.
 
     ``true`` and ``pred`` are codes in ``[0, k)`` (the :class:`Targets`
-    invariant, which the scatter-add relies on: it checks no bounds). Counted in
-    blocks of ``_BLOCK`` samples, each added in one compiled loop, in order.
+    invariant, which the scatter-add checks again on each block it adds). Counted
+    in blocks of ``_BLOCK`` samples, each added in one compiled loop, in order.
     """
     if not _scipy_private.AVAILABLE:
         joint = np.multiply(true, k, dtype=np.intp)
@@ -120,38 +120,15 @@ def _joint_table(
             _block(true, start, stop, index, 0),
             _block(pred, start, stop, index, 1),
             values,
-        )
+        )  # refuses any block it cannot add safely (a code outside the table)
     return table
-
-
-def _index_counts(indices: np.ndarray, n_columns: int) -> np.ndarray:
-    """How often each column index in ``[0, n_columns)`` occurs (int64).
-
-    ``np.bincount(indices, minlength=n_columns)``, by the scatter-add when every
-    index is in range. An index outside the range (a malformed sparse matrix)
-    takes the bincount, which then raises or returns a longer array, as before.
-    """
-    if (
-        not _scipy_private.AVAILABLE
-        or indices.shape[0] == 0
-        or not 0 <= unsigned_max(indices) < n_columns
-    ):
-        return np.bincount(indices, minlength=n_columns).astype(np.int64, copy=False)
-    index = _index_dtype(indices)
-    out = np.zeros(n_columns, dtype=np.int64)
-    m = indices.shape[0]
-    for start in range(0, m, _BLOCK):
-        stop = min(start + _BLOCK, m)
-        block = _block(indices, start, stop, index, 0)
-        _scipy_private.add_at(out, block, _ONES[: stop - start])
-    return out
 
 
 def _count_1d(targets: Targets, weights: np.ndarray | None) -> Counts:
     k = targets.code_labels.shape[0]
     true, pred = targets.true, targets.pred
     if not targets.in_range and not all(0 <= unsigned_max(c) < k for c in (true, pred)):
-        # The scatter-add checks no bounds: never let a stray code reach it.
+        # A clear error for a bug upstream (the scatter-add would refuse it too).
         raise RuntimeError(
             f"label codes outside [0, {k}) reached the counting core; this is a "
             "bug in sklearn-macrof1's label encoding, please report it"
@@ -217,7 +194,7 @@ def _column_counts(y: np.ndarray) -> np.ndarray:
 def _weighted_column_sums(y: Any, weights: np.ndarray | None) -> np.ndarray:
     if sp.issparse(y):
         if weights is None:
-            return _index_counts(y.indices, y.shape[1])
+            return np.bincount(y.indices, minlength=y.shape[1]).astype(np.int64)
         rows = np.repeat(np.arange(y.shape[0]), np.diff(y.indptr))
         return np.bincount(y.indices, weights=weights[rows], minlength=y.shape[1])
     if weights is None:
@@ -237,145 +214,6 @@ def _row_sums(y: Any) -> np.ndarray:
 _NO_COUNTS = np.zeros(0, dtype=np.int64)
 _NO_COUNTS.flags.writeable = False
 
-#: 2**j for each column j of a row mask.
-_POWERS_OF_TWO = np.left_shift(np.uint64(1), np.arange(64, dtype=np.uint64))
-
-
-def _row_bits(y: sp.csr_matrix) -> np.ndarray:
-    """Sum of 2**column over each row's stored entries (fewer than 65 columns).
-
-    That is the row's set of columns as the bits of a uint64 when no column is
-    stored twice in a row, which holds exactly when the number of set bits equals
-    the row's number of entries (a repeat always carries). Built in one buffer:
-    powers of two, their running sum, and its differences at the row boundaries.
-    """
-    running = np.empty(y.indices.shape[0] + 1, dtype=np.uint64)
-    running[0] = 0
-    powers = running[1:]
-    np.copyto(powers, y.indices, casting="unsafe")
-    np.left_shift(np.uint64(1), powers, out=powers)
-    np.cumsum(powers, out=powers)
-    return np.diff(running.take(y.indptr))
-
-
-#: Levels of the carry-save tree of :func:`_bit_column_counts`.
-_SLICE_LEVELS = 5
-
-
-def _bit_column_counts(bits: np.ndarray, n_columns: int) -> np.ndarray:
-    """Number of rows with bit j set, for each column j < n_columns (int64).
-
-    Unpacking every row to 64 bytes costs 64 bytes a row; instead the two halves
-    of the rows are first added as binary numbers whose digits are whole uint64
-    words (bit j of digit d is digit d of column j's count, a carry-save tree),
-    ``_SLICE_LEVELS`` times: then each group of 2**levels rows holds its counts in
-    levels + 1 digit words, and only those are unpacked and counted, weighted by
-    their place value. An odd row left over at a level is counted apart.
-    """
-    counts = np.zeros(64, dtype=np.int64)
-    digits = [bits.astype("<u8", copy=False)]
-    for _ in range(_SLICE_LEVELS):
-        n = digits[0].shape[0]
-        if n < 2:
-            break
-        if n % 2:
-            for place, digit in enumerate(digits):
-                counts += _unpacked_counts(digit[-1:]) << place
-            digits = [digit[:-1] for digit in digits]
-            n -= 1
-        half = n // 2
-        digits = _add_digits(
-            [digit[:half] for digit in digits], [digit[half:] for digit in digits]
-        )
-    for place, digit in enumerate(digits):
-        counts += _unpacked_counts(digit) << place
-    return counts[:n_columns]
-
-
-def _add_digits(a: list[np.ndarray], b: list[np.ndarray]) -> list[np.ndarray]:
-    """Sum of two bit-sliced numbers (lists of digit words, lowest first)."""
-    out = []
-    carry = None
-    for x, y in zip(a, b, strict=True):
-        partial = x ^ y
-        if carry is None:
-            out.append(partial)
-            carry = x & y
-        else:
-            out.append(partial ^ carry)
-            carry = np.bitwise_or(x & y, carry & partial, out=carry)
-    out.append(carry)
-    return out
-
-
-def _unpacked_counts(words: np.ndarray) -> np.ndarray:
-    """Number of words with bit j set, for each j < 64 (little-endian words)."""
-    octets = np.ascontiguousarray(words, dtype="<u8").view(np.uint8)
-    unpacked = np.unpackbits(octets, bitorder="little").reshape(words.shape[0], 64)
-    return _column_counts(unpacked)
-
-
-def _count_sparse_bits(
-    true: sp.csr_matrix,
-    pred: sp.csr_matrix,
-    samplewise: bool,
-    sample_columns: np.ndarray | None,
-    class_counts: bool,
-) -> Counts | None:
-    """Unweighted counts of two CSR indicators from 64-bit row masks.
-
-    Replaces the sparse ``multiply`` (which builds a third matrix) by a bitwise
-    AND of row masks. None when it does not apply: more than 64 columns, numpy
-    without ``bitwise_count``, a column stored twice in a row, or repeated
-    ``sample_columns``.
-    """
-    n_columns = true.shape[1]
-    if n_columns > 64 or not hasattr(np, "bitwise_count"):
-        return None
-    if sample_columns is not None and (
-        np.unique(sample_columns).shape[0] != sample_columns.shape[0]
-    ):
-        return None
-    bits_t, bits_p = _row_bits(true), _row_bits(pred)
-    # A row's popcount never exceeds its number of entries, and equals it exactly
-    # when no column repeats: one total per matrix tells.
-    if (
-        np.bitwise_count(bits_t).sum(dtype=np.int64) != true.indices.shape[0]
-        or np.bitwise_count(bits_p).sum(dtype=np.int64) != pred.indices.shape[0]
-    ):
-        return None
-    both = bits_t & bits_p
-    if class_counts:
-        tp = _bit_column_counts(both, n_columns)
-        true_sum = _index_counts(true.indices, n_columns)
-        pred_sum = _index_counts(pred.indices, n_columns)
-    else:
-        tp = true_sum = pred_sum = _NO_COUNTS
-    samples = None
-    if samplewise:
-        if sample_columns is not None:
-            mask = np.bitwise_or.reduce(_POWERS_OF_TWO[sample_columns], initial=0)
-            both, bits_t, bits_p = both & mask, bits_t & mask, bits_p & mask
-            per_row_t, per_row_p = np.bitwise_count(bits_t), np.bitwise_count(bits_p)
-        else:
-            per_row_t, per_row_p = np.diff(true.indptr), np.diff(pred.indptr)
-        samples = SampleCounts(
-            np.bitwise_count(both).astype(np.int64),
-            per_row_t.astype(np.int64),
-            per_row_p.astype(np.int64),
-            None,
-        )
-    return Counts(
-        "multilabel-indicator",
-        np.arange(n_columns),
-        tp,
-        true_sum,
-        pred_sum,
-        None,
-        samples,
-        class_counts,
-    )
-
 
 def _count_multilabel(
     targets: Targets,
@@ -385,13 +223,6 @@ def _count_multilabel(
     class_counts: bool,
 ) -> Counts:
     true, pred = targets.true, targets.pred
-    if sp.issparse(true) and weights is None:
-        counts = _count_sparse_bits(
-            true, pred, samplewise, sample_columns, class_counts
-        )
-        if counts is not None:
-            counts.classes = targets.code_labels
-            return counts
     if sp.issparse(true):
         true, pred = as_bool(true), as_bool(pred)
         both = true.multiply(pred).tocsr()
