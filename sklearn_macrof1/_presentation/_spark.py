@@ -1,0 +1,545 @@
+"""Both macro F1s of a Spark DataFrame: scores, summary, report and intervals.
+
+Each function names the DataFrame's columns (``label_col``, ``prediction_col``,
+optional ``weight_col``, with Spark ML's default names), counts them in Spark
+(:mod:`~sklearn_macrof1._integrations._spark`: one aggregation query, only the
+``(label, prediction)`` table reaches the driver) and hands the count record to
+the same selection, aggregation, report and interval code as the functions for
+in-memory labels. The other options mean exactly what they mean there.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+from .._core._aggregation import ALL_METRICS
+from .._core._counting import Counts
+from .._core._evaluation import Options, check_options, evaluate
+from .._inference._intervals import (
+    Evaluation,
+    FBetaInterval,
+    _silent_select,
+    check_call,
+    interval_of,
+)
+from .._integrations._spark import count_spark
+from ._report import _check_interval_request, _check_report_options, report_from_counts
+from ._summary import FBetaSummary, build_summary
+
+_COLUMNS = """    df : pyspark.sql.DataFrame
+        The rows to score (a classic or Spark Connect DataFrame); it is not
+        collected: Spark aggregates it into one row per distinct (label,
+        prediction) pair, which is all that reaches the driver.
+    label_col : str, default="label"
+        Column of true labels: integer, floating-point (whole numbers), decimal,
+        boolean or string. The ``y_true`` of the in-memory functions.
+    prediction_col : str, default="prediction"
+        Column of predicted labels, of a type comparable with ``label_col``
+        (Spark ML classifiers predict doubles 0.0, 1.0, ...).
+    weight_col : str, default=None
+        Optional numeric column of sample weights (the ``sample_weight`` of the
+        in-memory functions): finite, not all zero, no nulls.
+"""
+
+_OPTIONS = """    labels : array-like, default=None
+        The labels to include (and their order for ``average=None``); labels
+        absent from the DataFrame count as empty classes.
+    pos_label : int, float, bool or str, default=1
+        The class to report when ``average="binary"``.
+    average : {{"macro", "micro", "weighted", "binary"}} or None, default="macro"
+        As in ``sklearn.metrics.fbeta_score``; None returns per-class arrays.
+    zero_division : {{"warn", 0.0, 1.0, np.nan}}, default="warn"
+        Value of an ill-defined ratio, as in the in-memory functions.
+"""
+
+_BETA = """    beta : float{default}
+        Weight of recall against precision: 1 gives F1, 0 precision, inf recall.
+"""
+
+
+def _doc(summary: str, body: str, *, beta: str | None, returns: str) -> str:
+    beta_text = "" if beta is None else _BETA.format(default=beta)
+    return f"""{summary}
+
+{body}
+
+    Parameters
+    ----------
+{_COLUMNS}{beta_text}{_OPTIONS.format()}
+    Returns
+    -------
+{returns}
+"""
+
+
+def _count(
+    df: Any, label_col: Any, prediction_col: Any, weight_col: Any, caller: str
+) -> tuple[Counts, int]:
+    return count_spark(
+        df,
+        label_col=label_col,
+        prediction_col=prediction_col,
+        weight_col=weight_col,
+        caller=caller,
+    )
+
+
+def _scores(
+    df: Any,
+    caller: str,
+    warn_for: tuple[str, ...],
+    *,
+    label_col: Any,
+    prediction_col: Any,
+    weight_col: Any,
+    beta: Any,
+    labels: Any,
+    pos_label: Any,
+    average: Any,
+    zero_division: Any,
+) -> tuple[Any, Any]:
+    options = check_options(
+        caller=caller,
+        average=average,
+        beta=beta,
+        zero_division=zero_division,
+        labels=labels,
+        pos_label=pos_label,
+    )
+    counts, _ = _count(df, label_col, prediction_col, weight_col, caller)
+    _, averages = evaluate(counts, options, warn_for=warn_for, caller=caller)
+    return averages.averaged_fbeta, averages.fbeta_of_averages
+
+
+def fbeta_summary_spark(
+    df: Any,
+    *,
+    label_col: str = "label",
+    prediction_col: str = "prediction",
+    weight_col: str | None = None,
+    beta: float = 1.0,
+    labels: Any = None,
+    pos_label: Any = 1,
+    average: str | None = "macro",
+    zero_division: Any = "warn",
+) -> FBetaSummary:
+    caller = "fbeta_summary_spark"
+    options = check_options(
+        caller=caller,
+        average=average,
+        beta=beta,
+        zero_division=zero_division,
+        labels=labels,
+        pos_label=pos_label,
+    )
+    counts, _ = _count(df, label_col, prediction_col, weight_col, caller)
+    return build_summary(counts, options, caller=caller, warn_for=ALL_METRICS)
+
+
+fbeta_summary_spark.__doc__ = _doc(
+    "Both F-beta scores of a Spark DataFrame, their gap and per-class figures.",
+    """    The :class:`FBetaSummary` that :func:`fbeta_summary` returns for the
+    DataFrame's label and prediction columns, counted in Spark.
+
+    Examples
+    --------
+    >>> from pyspark.sql import SparkSession
+    >>> from sklearn_macrof1 import fbeta_summary_spark
+    >>> spark = SparkSession.builder.master("local[1]").getOrCreate()
+    >>> df = spark.createDataFrame(
+    ...     [(0, 0), (0, 1), (1, 1), (1, 1), (2, 2), (2, 0)], ["label", "prediction"]
+    ... )
+    >>> s = fbeta_summary_spark(df)
+    >>> round(s.averaged_fbeta, 4), round(s.fbeta_of_averages, 4), round(s.gap, 4)
+    (0.6556, 0.6933, 0.0378)""",
+    beta=", default=1.0",
+    returns="    summary : FBetaSummary",
+)
+
+
+def averaged_fbeta_score_spark(
+    df: Any,
+    *,
+    beta: float,
+    label_col: str = "label",
+    prediction_col: str = "prediction",
+    weight_col: str | None = None,
+    labels: Any = None,
+    pos_label: Any = 1,
+    average: str | None = "macro",
+    zero_division: Any = "warn",
+) -> Any:
+    return _scores(
+        df,
+        "averaged_fbeta_score_spark",
+        ("f-score",),
+        label_col=label_col,
+        prediction_col=prediction_col,
+        weight_col=weight_col,
+        beta=beta,
+        labels=labels,
+        pos_label=pos_label,
+        average=average,
+        zero_division=zero_division,
+    )[0]
+
+
+averaged_fbeta_score_spark.__doc__ = _doc(
+    "Averaged F-beta (mean of per-class F-beta) of a Spark DataFrame.",
+    """    :func:`averaged_fbeta_score` (``sklearn.metrics.fbeta_score``) of the
+    DataFrame's label and prediction columns, counted in Spark.""",
+    beta="",
+    returns="    score : float, or ndarray of shape (n_labels,) when ``average=None``",
+)
+
+
+def averaged_f1_score_spark(
+    df: Any,
+    *,
+    label_col: str = "label",
+    prediction_col: str = "prediction",
+    weight_col: str | None = None,
+    labels: Any = None,
+    pos_label: Any = 1,
+    average: str | None = "macro",
+    zero_division: Any = "warn",
+) -> Any:
+    return _scores(
+        df,
+        "averaged_f1_score_spark",
+        ("f-score",),
+        label_col=label_col,
+        prediction_col=prediction_col,
+        weight_col=weight_col,
+        beta=1.0,
+        labels=labels,
+        pos_label=pos_label,
+        average=average,
+        zero_division=zero_division,
+    )[0]
+
+
+averaged_f1_score_spark.__doc__ = _doc(
+    "Averaged F1 (mean of per-class F1) of a Spark DataFrame.",
+    """    :func:`averaged_f1_score` (``sklearn.metrics.f1_score``) of the DataFrame's
+    label and prediction columns, counted in Spark. With ``average="weighted"``
+    it is the F-measure of Spark's ``MulticlassClassificationEvaluator``
+    (``metricName="f1"``).
+
+    Examples
+    --------
+    >>> from pyspark.sql import SparkSession
+    >>> from sklearn_macrof1 import averaged_f1_score_spark
+    >>> spark = SparkSession.builder.master("local[1]").getOrCreate()
+    >>> df = spark.createDataFrame(
+    ...     [("cat", "cat"), ("cat", "dog"), ("dog", "dog"), ("bird", "dog")],
+    ...     ["label", "prediction"],
+    ... )
+    >>> round(averaged_f1_score_spark(df, zero_division=0.0), 4)
+    0.3889""",
+    beta=None,
+    returns="    score : float, or ndarray of shape (n_labels,) when ``average=None``",
+)
+
+
+def fbeta_of_averages_score_spark(
+    df: Any,
+    *,
+    beta: float,
+    label_col: str = "label",
+    prediction_col: str = "prediction",
+    weight_col: str | None = None,
+    labels: Any = None,
+    pos_label: Any = 1,
+    average: str | None = "macro",
+    zero_division: Any = "warn",
+) -> Any:
+    return _scores(
+        df,
+        "fbeta_of_averages_score_spark",
+        ("precision", "recall"),
+        label_col=label_col,
+        prediction_col=prediction_col,
+        weight_col=weight_col,
+        beta=beta,
+        labels=labels,
+        pos_label=pos_label,
+        average=average,
+        zero_division=zero_division,
+    )[1]
+
+
+fbeta_of_averages_score_spark.__doc__ = _doc(
+    "F-beta of averaged precision and recall of a Spark DataFrame.",
+    """    :func:`fbeta_of_averages_score` of the DataFrame's label and prediction
+    columns, counted in Spark.""",
+    beta="",
+    returns="    score : float, or ndarray of shape (n_labels,) when ``average=None``",
+)
+
+
+def f1_of_averages_score_spark(
+    df: Any,
+    *,
+    label_col: str = "label",
+    prediction_col: str = "prediction",
+    weight_col: str | None = None,
+    labels: Any = None,
+    pos_label: Any = 1,
+    average: str | None = "macro",
+    zero_division: Any = "warn",
+) -> Any:
+    return _scores(
+        df,
+        "f1_of_averages_score_spark",
+        ("precision", "recall"),
+        label_col=label_col,
+        prediction_col=prediction_col,
+        weight_col=weight_col,
+        beta=1.0,
+        labels=labels,
+        pos_label=pos_label,
+        average=average,
+        zero_division=zero_division,
+    )[1]
+
+
+f1_of_averages_score_spark.__doc__ = _doc(
+    "F1 of averaged precision and recall of a Spark DataFrame.",
+    """    :func:`f1_of_averages_score` of the DataFrame's label and prediction
+    columns, counted in Spark.
+
+    Examples
+    --------
+    >>> from pyspark.sql import SparkSession
+    >>> from sklearn_macrof1 import f1_of_averages_score_spark
+    >>> spark = SparkSession.builder.master("local[1]").getOrCreate()
+    >>> df = spark.createDataFrame(
+    ...     [("cat", "cat"), ("cat", "dog"), ("dog", "dog"), ("bird", "dog")],
+    ...     ["label", "prediction"],
+    ... )
+    >>> round(f1_of_averages_score_spark(df, zero_division=0.0), 4)
+    0.4706""",
+    beta=None,
+    returns="    score : float, or ndarray of shape (n_labels,) when ``average=None``",
+)
+
+
+def _unweighted_evaluation(
+    counts: Counts, options: Options, n_samples: int, caller: str, weighted: bool
+) -> Evaluation:
+    """The interval machinery's view of counts from Spark (cells only)."""
+    if weighted or counts.confusion is None:
+        reason = (
+            "with weight_col, the interval needs each row's weight"
+            if weighted
+            else "above 2048 classes there is no confusion matrix to resample"
+        )
+        raise ValueError(
+            f"{caller} computes intervals from the confusion matrix counted in "
+            f"Spark; {reason}, which the aggregated table does not keep. Score "
+            "without weight_col, or compute the interval on a sample of the rows "
+            "with fbeta_confidence_interval."
+        )
+    selection, averages = evaluate(counts, options, warn_for=(), caller=caller)
+    return Evaluation(
+        counts,
+        options,
+        selection,
+        averages,
+        _silent_select(counts, options, caller),
+        n_samples,
+    )
+
+
+def fbeta_confidence_interval_spark(
+    df: Any,
+    *,
+    label_col: str = "label",
+    prediction_col: str = "prediction",
+    weight_col: str | None = None,
+    beta: float = 1.0,
+    labels: Any = None,
+    pos_label: Any = 1,
+    average: str = "macro",
+    zero_division: Any = "warn",
+    confidence: float = 0.95,
+    method: str = "delta",
+    n_resamples: int = 1000,
+    random_state: Any = None,
+) -> FBetaInterval:
+    caller = "fbeta_confidence_interval_spark"
+    options, confidence, method, n_resamples, rng = check_call(
+        caller, beta, labels, pos_label, average, zero_division,
+        confidence, method, n_resamples, random_state,
+    )  # fmt: skip
+    counts, n_samples = _count(df, label_col, prediction_col, weight_col, caller)
+    # the estimates' warnings, once, as the in-memory function raises them
+    evaluate(counts, options, warn_for=ALL_METRICS, caller=caller)
+    evaluation = _unweighted_evaluation(
+        counts, options, n_samples, caller, weight_col is not None
+    )
+    return interval_of(
+        evaluation,
+        confidence=confidence,
+        method=method,
+        n_resamples=n_resamples,
+        rng=rng,
+    )
+
+
+fbeta_confidence_interval_spark.__doc__ = _doc(
+    "Confidence intervals for both F-beta scores of a Spark DataFrame.",
+    """    :func:`fbeta_confidence_interval` of the DataFrame's label and prediction
+    columns: the delta method and the cell bootstrap need only the confusion
+    matrix, which is counted in Spark, so the interval is the in-memory one
+    (the same figures for the same seed). Weighted rows need each row's weight
+    and are refused (``ValueError``); so are targets above 2048 classes.
+    ``confidence``, ``method``, ``n_resamples`` and ``random_state`` mean what
+    they mean there (``average=None`` is not accepted).""",
+    beta=", default=1.0",
+    returns="    interval : FBetaInterval",
+).replace(
+    "    Returns\n",
+    """    confidence : float, default=0.95
+        Nominal coverage of the intervals, in (0, 1).
+    method : {"delta", "bootstrap"}, default="delta"
+        Delta method, or percentile bootstrap of the confusion-matrix cells.
+    n_resamples : int, default=1000
+        Bootstrap replicates (ignored by the delta method).
+    random_state : None, int, numpy.random.Generator or RandomState, default=None
+        Seed of the bootstrap.
+
+    Returns
+""",
+)
+
+
+def classification_report_spark(
+    df: Any,
+    *,
+    label_col: str = "label",
+    prediction_col: str = "prediction",
+    weight_col: str | None = None,
+    labels: Any = None,
+    target_names: Any = None,
+    digits: int = 2,
+    output_dict: bool = False,
+    zero_division: Any = "warn",
+    confidence: float | None = None,
+    interval_method: str = "delta",
+    n_resamples: int = 1000,
+    random_state: Any = None,
+) -> str | dict[str, Any]:
+    caller = "classification_report_spark"
+    _check_report_options(digits, output_dict, caller=caller)
+    if confidence is not None:
+        level, method, resamples, rng = _check_interval_request(
+            confidence, interval_method, n_resamples, random_state, caller=caller
+        )
+    check_options(
+        caller=caller,
+        average=None,
+        beta=1.0,
+        zero_division=zero_division,
+        labels=labels,
+        pos_label=None,
+    )
+    counts, n_samples = _count(df, label_col, prediction_col, weight_col, caller)
+    interval = None
+    if confidence is not None:
+        if weight_col is not None or counts.confusion is None:
+            _unweighted_evaluation(  # raises the reason
+                counts, Options("macro", 1.0, zero_division, labels, None),
+                n_samples, caller, weight_col is not None,
+            )  # fmt: skip
+        found: dict[str, FBetaInterval] = {}
+
+        def interval(average: str, summary: FBetaSummary) -> FBetaInterval:
+            if average not in found:
+                options = Options(average, 1.0, zero_division, labels, None)
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", UserWarning)  # zero-width
+                    found[average] = interval_of(
+                        _unweighted_evaluation(
+                            counts, options, n_samples, caller, False
+                        ),
+                        confidence=level,
+                        method=method,
+                        n_resamples=resamples,
+                        rng=rng,
+                    )
+            return found[average]
+
+    return report_from_counts(
+        counts,
+        labels=labels,
+        target_names=target_names,
+        digits=digits,
+        output_dict=output_dict,
+        zero_division=zero_division,
+        caller=caller,
+        interval=interval,
+    )
+
+
+_REPORT_DOC = """Classification report with both macro F1s, of a Spark DataFrame.
+
+    :func:`classification_report` of the DataFrame's label and prediction
+    columns, counted once in Spark: every row of
+    ``sklearn.metrics.classification_report`` plus ``f1-of-averages``, the macro
+    ``gap`` and its ``gap-bound``.
+
+    Parameters
+    ----------
+{columns}    labels : array-like of shape (n_labels,), default=None
+        The labels to report, in order.
+    target_names : list of str, default=None
+        Display names of the labels.
+    digits : int, default=2
+        Digits of the text report.
+    output_dict : bool, default=False
+        Return a dict instead of text.
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+        Value of an ill-defined ratio.
+    confidence : float, default=None
+        When given, each averaged row gets confidence intervals of both scores
+        (from the confusion matrix; refused with ``weight_col``).
+    interval_method : {"delta", "bootstrap"}, default="delta"
+        How the intervals are computed.
+    n_resamples : int, default=1000
+        Bootstrap replicates.
+    random_state : None, int, numpy.random.Generator or RandomState, default=None
+        Seed of the bootstrap.
+
+    Returns
+    -------
+    report : str or dict
+
+    Examples
+    --------
+    >>> from pyspark.sql import SparkSession
+    >>> from sklearn_macrof1 import classification_report_spark
+    >>> spark = SparkSession.builder.master("local[1]").getOrCreate()
+    >>> df = spark.createDataFrame(
+    ...     [(0, 0), (0, 1), (1, 1), (1, 1), (2, 2), (2, 0)], ["label", "prediction"]
+    ... )
+    >>> report = classification_report_spark(df, output_dict=True)
+    >>> round(report["macro avg"]["f1-score"], 4)
+    0.6556
+    >>> round(report["macro avg"]["f1-of-averages"], 4)
+    0.6933
+"""
+classification_report_spark.__doc__ = _REPORT_DOC.replace("{columns}", _COLUMNS)
+
+
+__all__ = [
+    "averaged_f1_score_spark",
+    "averaged_fbeta_score_spark",
+    "classification_report_spark",
+    "f1_of_averages_score_spark",
+    "fbeta_confidence_interval_spark",
+    "fbeta_of_averages_score_spark",
+    "fbeta_summary_spark",
+]

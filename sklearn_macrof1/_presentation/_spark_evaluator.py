@@ -1,0 +1,260 @@
+"""``MacroF1Evaluator``: either macro F1 as a Spark ML Evaluator.
+
+This module imports pyspark (the ``[spark]`` extra); the package imports it only
+when ``sklearn_macrof1.MacroF1Evaluator`` is first used.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from pyspark import keyword_only
+from pyspark.ml.evaluation import Evaluator
+from pyspark.ml.param import Param, Params, TypeConverters
+from pyspark.ml.param.shared import HasLabelCol, HasPredictionCol, HasWeightCol
+from pyspark.ml.util import DefaultParamsReadable, DefaultParamsWritable
+
+from ._spark import averaged_fbeta_score_spark, fbeta_of_averages_score_spark
+
+FORMULAS = ("averaged", "of_averages")
+AVERAGES = ("macro", "micro", "weighted", "binary")
+
+
+def _to_zero_division(value: Any) -> Any:
+    if isinstance(value, str) and value in ("warn", "nan"):
+        return value
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        if value in (0, 1) or math.isnan(value):
+            return float(value)
+    raise TypeError(
+        "zeroDivision must be 'warn', 0.0, 1.0 or nan (also the string 'nan'); "
+        f"got {value!r}."
+    )
+
+
+def _to_labels(value: Any) -> Any:
+    if value is None:
+        return None
+    return TypeConverters.toList(value)
+
+
+class MacroF1Evaluator(
+    Evaluator,
+    HasLabelCol,
+    HasPredictionCol,
+    HasWeightCol,
+    DefaultParamsReadable,
+    DefaultParamsWritable,
+):
+    """Evaluator of either macro F-beta for Spark ML model selection.
+
+    A ``pyspark.ml.evaluation.Evaluator`` for ``CrossValidator`` and
+    ``TrainValidationSplit`` that scores predictions with one of the two macro
+    F-beta scores (Opitz & Burst, "Macro F1 and Macro F1"), computed in Spark
+    by :func:`fbeta_summary_spark`'s counting: the scored DataFrame is
+    aggregated into one row per distinct (label, prediction) pair, never
+    collected. Larger is better. Spark's own
+    ``MulticlassClassificationEvaluator`` has no macro F1 of either kind (its
+    ``"f1"`` is the weighted F-measure).
+
+    Parameters
+    ----------
+    formula : {"averaged", "of_averages"}, default="averaged"
+        "averaged": the mean of per-class F-beta (:func:`averaged_fbeta_score`,
+        ``sklearn.metrics.fbeta_score``); "of_averages": the F-beta of the
+        averaged precision and recall (:func:`fbeta_of_averages_score`).
+    average : {"macro", "micro", "weighted", "binary"}, default="macro"
+        scikit-learn's averaging mode.
+    beta : float, default=1.0
+        Weight of recall against precision.
+    labelCol, predictionCol : str, default="label", "prediction"
+        Columns of true and predicted labels.
+    weightCol : str, default=None
+        Optional column of sample weights.
+    labels : list, default=None
+        The labels to average over (absent ones count as empty classes).
+    posLabel : float or str, default=1.0
+        The positive class of ``average="binary"``.
+    zeroDivision : {"warn", 0.0, 1.0, nan}, default=0.0
+        Value of ill-defined ratios; 0.0 by default (silent: model selection
+        scores many folds), which is what "warn" returns too.
+
+    Examples
+    --------
+    >>> from pyspark.sql import SparkSession
+    >>> from sklearn_macrof1 import MacroF1Evaluator
+    >>> spark = SparkSession.builder.master("local[1]").getOrCreate()
+    >>> df = spark.createDataFrame(
+    ...     [(0.0, 0.0), (0.0, 1.0), (1.0, 1.0), (1.0, 1.0), (2.0, 2.0), (2.0, 0.0)],
+    ...     ["label", "prediction"],
+    ... )
+    >>> round(MacroF1Evaluator().evaluate(df), 4)
+    0.6556
+    >>> round(MacroF1Evaluator(formula="of_averages").evaluate(df), 4)
+    0.6933
+    """
+
+    formula: Param[str] = Param(
+        Params._dummy(),
+        "formula",
+        "'averaged' (mean of per-class F-beta) or 'of_averages' (F-beta of the "
+        "averaged precision and recall)",
+        typeConverter=TypeConverters.toString,
+    )
+    average: Param[str] = Param(
+        Params._dummy(),
+        "average",
+        "averaging mode: 'macro', 'micro', 'weighted' or 'binary'",
+        typeConverter=TypeConverters.toString,
+    )
+    beta: Param[float] = Param(
+        Params._dummy(),
+        "beta",
+        "weight of recall against precision (1: F1)",
+        typeConverter=TypeConverters.toFloat,
+    )
+    labels: Param[Any] = Param(
+        Params._dummy(),
+        "labels",
+        "the labels to average over, or None for the labels present",
+        typeConverter=_to_labels,
+    )
+    posLabel: Param[Any] = Param(
+        Params._dummy(), "posLabel", "positive class of average='binary'"
+    )
+    zeroDivision: Param[Any] = Param(
+        Params._dummy(),
+        "zeroDivision",
+        "value of ill-defined ratios: 'warn', 0.0, 1.0 or nan",
+        typeConverter=_to_zero_division,
+    )
+
+    @keyword_only
+    def __init__(
+        self,
+        *,
+        formula: str = "averaged",
+        average: str = "macro",
+        beta: float = 1.0,
+        labelCol: str = "label",
+        predictionCol: str = "prediction",
+        weightCol: str | None = None,
+        labels: Any = None,
+        posLabel: Any = 1.0,
+        zeroDivision: Any = 0.0,
+    ) -> None:
+        super().__init__()
+        self._setDefault(
+            formula="averaged",
+            average="macro",
+            beta=1.0,
+            labelCol="label",
+            predictionCol="prediction",
+            labels=None,
+            posLabel=1.0,
+            zeroDivision=0.0,
+        )
+        kwargs = self._input_kwargs
+        self._set(**kwargs)
+
+    @keyword_only
+    def setParams(
+        self,
+        *,
+        formula: str = "averaged",
+        average: str = "macro",
+        beta: float = 1.0,
+        labelCol: str = "label",
+        predictionCol: str = "prediction",
+        weightCol: str | None = None,
+        labels: Any = None,
+        posLabel: Any = 1.0,
+        zeroDivision: Any = 0.0,
+    ) -> MacroF1Evaluator:
+        """Set the given params (keyword arguments)."""
+        kwargs = self._input_kwargs
+        return self._set(**kwargs)
+
+    def setFormula(self, value: str) -> MacroF1Evaluator:
+        return self._set(formula=value)
+
+    def getFormula(self) -> str:
+        return self.getOrDefault(self.formula)
+
+    def setAverage(self, value: str) -> MacroF1Evaluator:
+        return self._set(average=value)
+
+    def getAverage(self) -> str:
+        return self.getOrDefault(self.average)
+
+    def setBeta(self, value: float) -> MacroF1Evaluator:
+        return self._set(beta=value)
+
+    def getBeta(self) -> float:
+        return self.getOrDefault(self.beta)
+
+    def setLabels(self, value: Any) -> MacroF1Evaluator:
+        return self._set(labels=value)
+
+    def getLabels(self) -> Any:
+        return self.getOrDefault(self.labels)
+
+    def setPosLabel(self, value: Any) -> MacroF1Evaluator:
+        return self._set(posLabel=value)
+
+    def getPosLabel(self) -> Any:
+        return self.getOrDefault(self.posLabel)
+
+    def setZeroDivision(self, value: Any) -> MacroF1Evaluator:
+        return self._set(zeroDivision=value)
+
+    def getZeroDivision(self) -> Any:
+        return self.getOrDefault(self.zeroDivision)
+
+    def setLabelCol(self, value: str) -> MacroF1Evaluator:
+        return self._set(labelCol=value)
+
+    def setPredictionCol(self, value: str) -> MacroF1Evaluator:
+        return self._set(predictionCol=value)
+
+    def setWeightCol(self, value: str) -> MacroF1Evaluator:
+        return self._set(weightCol=value)
+
+    def _options(self) -> dict[str, Any]:
+        formula = self.getFormula()
+        if formula not in FORMULAS:
+            raise ValueError(
+                f"formula must be one of {list(FORMULAS)!r}; got {formula!r}."
+            )
+        average = self.getAverage()
+        if average not in AVERAGES:
+            raise ValueError(
+                f"average must be one of {list(AVERAGES)!r} (a model-selection "
+                f"score is one number); got {average!r}."
+            )
+        zero_division = self.getZeroDivision()
+        return {
+            "label_col": self.getLabelCol(),
+            "prediction_col": self.getPredictionCol(),
+            "weight_col": (
+                self.getWeightCol() if self.isDefined(self.weightCol) else None
+            ),
+            "beta": self.getBeta(),
+            "labels": self.getLabels(),
+            "pos_label": self.getPosLabel(),
+            "average": average,
+            "zero_division": float("nan") if zero_division == "nan" else zero_division,
+        }
+
+    def _evaluate(self, dataset: Any) -> float:
+        options = self._options()
+        if self.getFormula() == "averaged":
+            return float(averaged_fbeta_score_spark(dataset, **options))
+        return float(fbeta_of_averages_score_spark(dataset, **options))
+
+    def isLargerBetter(self) -> bool:
+        return True
+
+
+__all__ = ["MacroF1Evaluator"]
