@@ -317,16 +317,11 @@ def count_spark(
     prediction_col: str,
     weight_col: str | None = None,
     caller: str,
-) -> tuple[Counts, int]:
-    """Count a Spark DataFrame's label and prediction columns in Spark.
-
-    Returns the count record and the number of rows.
-    """
+) -> Counts:
+    """Count a Spark DataFrame's label and prediction columns in Spark: the
+    count record of its rows (``n_samples`` is the number of rows)."""
     table = pair_table(df, label_col, prediction_col, weight_col, caller=caller)
-    counts = counts_from_pairs(
-        table, label_col=label_col, prediction_col=prediction_col
-    )
-    return counts, table.n_samples
+    return counts_from_pairs(table, label_col=label_col, prediction_col=prediction_col)
 
 
 __all__ = ["count_spark", "counts_from_pairs", "is_spark_dataframe", "pair_table"]

@@ -14,8 +14,8 @@ import warnings
 from typing import Any
 
 from .._core._aggregation import ALL_METRICS
-from .._core._counting import Counts
 from .._core._evaluation import Options, check_options, evaluate
+from .._core._record import Counts
 from .._inference._intervals import (
     Evaluation,
     FBetaInterval,
@@ -27,55 +27,10 @@ from .._integrations._spark import count_spark
 from ._report import _check_interval_request, _check_report_options, report_from_counts
 from ._summary import FBetaSummary, build_summary
 
-_COLUMNS = """    df : pyspark.sql.DataFrame
-        The rows to score (a classic or Spark Connect DataFrame); it is not
-        collected: Spark aggregates it into one row per distinct (label,
-        prediction) pair, which is all that reaches the driver.
-    label_col : str, default="label"
-        Column of true labels: integer, floating-point (whole numbers), decimal,
-        boolean or string. The ``y_true`` of the in-memory functions.
-    prediction_col : str, default="prediction"
-        Column of predicted labels, of a type comparable with ``label_col``
-        (Spark ML classifiers predict doubles 0.0, 1.0, ...).
-    weight_col : str, default=None
-        Optional numeric column of sample weights (the ``sample_weight`` of the
-        in-memory functions): finite, not all zero, no nulls.
-"""
-
-_OPTIONS = """    labels : array-like, default=None
-        The labels to include (and their order for ``average=None``); labels
-        absent from the DataFrame count as empty classes.
-    pos_label : int, float, bool or str, default=1
-        The class to report when ``average="binary"``.
-    average : {{"macro", "micro", "weighted", "binary"}} or None, default="macro"
-        As in ``sklearn.metrics.fbeta_score``; None returns per-class arrays.
-    zero_division : {{"warn", 0.0, 1.0, np.nan}}, default="warn"
-        Value of an ill-defined ratio, as in the in-memory functions.
-"""
-
-_BETA = """    beta : float{default}
-        Weight of recall against precision: 1 gives F1, 0 precision, inf recall.
-"""
-
-
-def _doc(summary: str, body: str, *, beta: str | None, returns: str) -> str:
-    beta_text = "" if beta is None else _BETA.format(default=beta)
-    return f"""{summary}
-
-{body}
-
-    Parameters
-    ----------
-{_COLUMNS}{beta_text}{_OPTIONS.format()}
-    Returns
-    -------
-{returns}
-"""
-
 
 def _count(
     df: Any, label_col: Any, prediction_col: Any, weight_col: Any, caller: str
-) -> tuple[Counts, int]:
+) -> Counts:
     return count_spark(
         df,
         label_col=label_col,
@@ -107,7 +62,7 @@ def _scores(
         labels=labels,
         pos_label=pos_label,
     )
-    counts, _ = _count(df, label_col, prediction_col, weight_col, caller)
+    counts = _count(df, label_col, prediction_col, weight_col, caller)
     _, averages = evaluate(counts, options, warn_for=warn_for, caller=caller)
     return averages.averaged_fbeta, averages.fbeta_of_averages
 
@@ -124,23 +79,41 @@ def fbeta_summary_spark(
     average: str | None = "macro",
     zero_division: Any = "warn",
 ) -> FBetaSummary:
-    caller = "fbeta_summary_spark"
-    options = check_options(
-        caller=caller,
-        average=average,
-        beta=beta,
-        zero_division=zero_division,
-        labels=labels,
-        pos_label=pos_label,
-    )
-    counts, _ = _count(df, label_col, prediction_col, weight_col, caller)
-    return build_summary(counts, options, caller=caller, warn_for=ALL_METRICS)
+    """Both F-beta scores of a Spark DataFrame, their gap and per-class figures.
 
-
-fbeta_summary_spark.__doc__ = _doc(
-    "Both F-beta scores of a Spark DataFrame, their gap and per-class figures.",
-    """    The :class:`FBetaSummary` that :func:`fbeta_summary` returns for the
+    The :class:`FBetaSummary` that :func:`fbeta_summary` returns for the
     DataFrame's label and prediction columns, counted in Spark.
+
+    Parameters
+    ----------
+    df : pyspark.sql.DataFrame
+        The rows to score (a classic or Spark Connect DataFrame); it is not
+        collected: Spark aggregates it into one row per distinct (label,
+        prediction) pair, which is all that reaches the driver.
+    label_col : str, default="label"
+        Column of true labels: integer, floating-point (whole numbers), decimal,
+        boolean or string. The ``y_true`` of the in-memory functions.
+    prediction_col : str, default="prediction"
+        Column of predicted labels, of a type comparable with ``label_col``
+        (Spark ML classifiers predict doubles 0.0, 1.0, ...).
+    weight_col : str, default=None
+        Optional numeric column of sample weights (the ``sample_weight`` of the
+        in-memory functions): finite, not all zero, no nulls.
+    beta : float, default=1.0
+        Weight of recall against precision: 1 gives F1, 0 precision, inf recall.
+    labels : array-like, default=None
+        The labels to include (and their order for ``average=None``); labels
+        absent from the DataFrame count as empty classes.
+    pos_label : int, float, bool or str, default=1
+        The class to report when ``average="binary"``.
+    average : {"macro", "micro", "weighted", "binary"} or None, default="macro"
+        As in ``sklearn.metrics.fbeta_score``; None returns per-class arrays.
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+        Value of an ill-defined ratio, as in the in-memory functions.
+
+    Returns
+    -------
+    summary : FBetaSummary
 
     Examples
     --------
@@ -152,10 +125,19 @@ fbeta_summary_spark.__doc__ = _doc(
     ... )
     >>> s = fbeta_summary_spark(df)
     >>> round(s.averaged_fbeta, 4), round(s.fbeta_of_averages, 4), round(s.gap, 4)
-    (0.6556, 0.6933, 0.0378)""",
-    beta=", default=1.0",
-    returns="    summary : FBetaSummary",
-)
+    (0.6556, 0.6933, 0.0378)
+    """
+    caller = "fbeta_summary_spark"
+    options = check_options(
+        caller=caller,
+        average=average,
+        beta=beta,
+        zero_division=zero_division,
+        labels=labels,
+        pos_label=pos_label,
+    )
+    counts = _count(df, label_col, prediction_col, weight_col, caller)
+    return build_summary(counts, options, caller=caller, warn_for=ALL_METRICS)
 
 
 def averaged_fbeta_score_spark(
@@ -170,6 +152,42 @@ def averaged_fbeta_score_spark(
     average: str | None = "macro",
     zero_division: Any = "warn",
 ) -> Any:
+    """Averaged F-beta (mean of per-class F-beta) of a Spark DataFrame.
+
+    :func:`averaged_fbeta_score` (``sklearn.metrics.fbeta_score``) of the
+    DataFrame's label and prediction columns, counted in Spark.
+
+    Parameters
+    ----------
+    df : pyspark.sql.DataFrame
+        The rows to score (a classic or Spark Connect DataFrame); it is not
+        collected: Spark aggregates it into one row per distinct (label,
+        prediction) pair, which is all that reaches the driver.
+    label_col : str, default="label"
+        Column of true labels: integer, floating-point (whole numbers), decimal,
+        boolean or string. The ``y_true`` of the in-memory functions.
+    prediction_col : str, default="prediction"
+        Column of predicted labels, of a type comparable with ``label_col``
+        (Spark ML classifiers predict doubles 0.0, 1.0, ...).
+    weight_col : str, default=None
+        Optional numeric column of sample weights (the ``sample_weight`` of the
+        in-memory functions): finite, not all zero, no nulls.
+    beta : float
+        Weight of recall against precision: 1 gives F1, 0 precision, inf recall.
+    labels : array-like, default=None
+        The labels to include (and their order for ``average=None``); labels
+        absent from the DataFrame count as empty classes.
+    pos_label : int, float, bool or str, default=1
+        The class to report when ``average="binary"``.
+    average : {"macro", "micro", "weighted", "binary"} or None, default="macro"
+        As in ``sklearn.metrics.fbeta_score``; None returns per-class arrays.
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+        Value of an ill-defined ratio, as in the in-memory functions.
+
+    Returns
+    -------
+    score : float, or ndarray of shape (n_labels,) when ``average=None``
+    """
     return _scores(
         df,
         "averaged_fbeta_score_spark",
@@ -185,15 +203,6 @@ def averaged_fbeta_score_spark(
     )[0]
 
 
-averaged_fbeta_score_spark.__doc__ = _doc(
-    "Averaged F-beta (mean of per-class F-beta) of a Spark DataFrame.",
-    """    :func:`averaged_fbeta_score` (``sklearn.metrics.fbeta_score``) of the
-    DataFrame's label and prediction columns, counted in Spark.""",
-    beta="",
-    returns="    score : float, or ndarray of shape (n_labels,) when ``average=None``",
-)
-
-
 def averaged_f1_score_spark(
     df: Any,
     *,
@@ -205,6 +214,54 @@ def averaged_f1_score_spark(
     average: str | None = "macro",
     zero_division: Any = "warn",
 ) -> Any:
+    """Averaged F1 (mean of per-class F1) of a Spark DataFrame.
+
+    :func:`averaged_f1_score` (``sklearn.metrics.f1_score``) of the DataFrame's
+    label and prediction columns, counted in Spark. With ``average="weighted"``
+    it is the F-measure of Spark's ``MulticlassClassificationEvaluator``
+    (``metricName="f1"``).
+
+    Parameters
+    ----------
+    df : pyspark.sql.DataFrame
+        The rows to score (a classic or Spark Connect DataFrame); it is not
+        collected: Spark aggregates it into one row per distinct (label,
+        prediction) pair, which is all that reaches the driver.
+    label_col : str, default="label"
+        Column of true labels: integer, floating-point (whole numbers), decimal,
+        boolean or string. The ``y_true`` of the in-memory functions.
+    prediction_col : str, default="prediction"
+        Column of predicted labels, of a type comparable with ``label_col``
+        (Spark ML classifiers predict doubles 0.0, 1.0, ...).
+    weight_col : str, default=None
+        Optional numeric column of sample weights (the ``sample_weight`` of the
+        in-memory functions): finite, not all zero, no nulls.
+    labels : array-like, default=None
+        The labels to include (and their order for ``average=None``); labels
+        absent from the DataFrame count as empty classes.
+    pos_label : int, float, bool or str, default=1
+        The class to report when ``average="binary"``.
+    average : {"macro", "micro", "weighted", "binary"} or None, default="macro"
+        As in ``sklearn.metrics.fbeta_score``; None returns per-class arrays.
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+        Value of an ill-defined ratio, as in the in-memory functions.
+
+    Returns
+    -------
+    score : float, or ndarray of shape (n_labels,) when ``average=None``
+
+    Examples
+    --------
+    >>> from pyspark.sql import SparkSession
+    >>> from sklearn_macrof1 import averaged_f1_score_spark
+    >>> spark = SparkSession.builder.master("local[1]").getOrCreate()
+    >>> df = spark.createDataFrame(
+    ...     [("cat", "cat"), ("cat", "dog"), ("dog", "dog"), ("bird", "dog")],
+    ...     ["label", "prediction"],
+    ... )
+    >>> round(averaged_f1_score_spark(df, zero_division=0.0), 4)
+    0.3889
+    """
     return _scores(
         df,
         "averaged_f1_score_spark",
@@ -220,29 +277,6 @@ def averaged_f1_score_spark(
     )[0]
 
 
-averaged_f1_score_spark.__doc__ = _doc(
-    "Averaged F1 (mean of per-class F1) of a Spark DataFrame.",
-    """    :func:`averaged_f1_score` (``sklearn.metrics.f1_score``) of the DataFrame's
-    label and prediction columns, counted in Spark. With ``average="weighted"``
-    it is the F-measure of Spark's ``MulticlassClassificationEvaluator``
-    (``metricName="f1"``).
-
-    Examples
-    --------
-    >>> from pyspark.sql import SparkSession
-    >>> from sklearn_macrof1 import averaged_f1_score_spark
-    >>> spark = SparkSession.builder.master("local[1]").getOrCreate()
-    >>> df = spark.createDataFrame(
-    ...     [("cat", "cat"), ("cat", "dog"), ("dog", "dog"), ("bird", "dog")],
-    ...     ["label", "prediction"],
-    ... )
-    >>> round(averaged_f1_score_spark(df, zero_division=0.0), 4)
-    0.3889""",
-    beta=None,
-    returns="    score : float, or ndarray of shape (n_labels,) when ``average=None``",
-)
-
-
 def fbeta_of_averages_score_spark(
     df: Any,
     *,
@@ -255,6 +289,42 @@ def fbeta_of_averages_score_spark(
     average: str | None = "macro",
     zero_division: Any = "warn",
 ) -> Any:
+    """F-beta of averaged precision and recall of a Spark DataFrame.
+
+    :func:`fbeta_of_averages_score` of the DataFrame's label and prediction
+    columns, counted in Spark.
+
+    Parameters
+    ----------
+    df : pyspark.sql.DataFrame
+        The rows to score (a classic or Spark Connect DataFrame); it is not
+        collected: Spark aggregates it into one row per distinct (label,
+        prediction) pair, which is all that reaches the driver.
+    label_col : str, default="label"
+        Column of true labels: integer, floating-point (whole numbers), decimal,
+        boolean or string. The ``y_true`` of the in-memory functions.
+    prediction_col : str, default="prediction"
+        Column of predicted labels, of a type comparable with ``label_col``
+        (Spark ML classifiers predict doubles 0.0, 1.0, ...).
+    weight_col : str, default=None
+        Optional numeric column of sample weights (the ``sample_weight`` of the
+        in-memory functions): finite, not all zero, no nulls.
+    beta : float
+        Weight of recall against precision: 1 gives F1, 0 precision, inf recall.
+    labels : array-like, default=None
+        The labels to include (and their order for ``average=None``); labels
+        absent from the DataFrame count as empty classes.
+    pos_label : int, float, bool or str, default=1
+        The class to report when ``average="binary"``.
+    average : {"macro", "micro", "weighted", "binary"} or None, default="macro"
+        As in ``sklearn.metrics.fbeta_score``; None returns per-class arrays.
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+        Value of an ill-defined ratio, as in the in-memory functions.
+
+    Returns
+    -------
+    score : float, or ndarray of shape (n_labels,) when ``average=None``
+    """
     return _scores(
         df,
         "fbeta_of_averages_score_spark",
@@ -270,15 +340,6 @@ def fbeta_of_averages_score_spark(
     )[1]
 
 
-fbeta_of_averages_score_spark.__doc__ = _doc(
-    "F-beta of averaged precision and recall of a Spark DataFrame.",
-    """    :func:`fbeta_of_averages_score` of the DataFrame's label and prediction
-    columns, counted in Spark.""",
-    beta="",
-    returns="    score : float, or ndarray of shape (n_labels,) when ``average=None``",
-)
-
-
 def f1_of_averages_score_spark(
     df: Any,
     *,
@@ -290,6 +351,52 @@ def f1_of_averages_score_spark(
     average: str | None = "macro",
     zero_division: Any = "warn",
 ) -> Any:
+    """F1 of averaged precision and recall of a Spark DataFrame.
+
+    :func:`f1_of_averages_score` of the DataFrame's label and prediction
+    columns, counted in Spark.
+
+    Parameters
+    ----------
+    df : pyspark.sql.DataFrame
+        The rows to score (a classic or Spark Connect DataFrame); it is not
+        collected: Spark aggregates it into one row per distinct (label,
+        prediction) pair, which is all that reaches the driver.
+    label_col : str, default="label"
+        Column of true labels: integer, floating-point (whole numbers), decimal,
+        boolean or string. The ``y_true`` of the in-memory functions.
+    prediction_col : str, default="prediction"
+        Column of predicted labels, of a type comparable with ``label_col``
+        (Spark ML classifiers predict doubles 0.0, 1.0, ...).
+    weight_col : str, default=None
+        Optional numeric column of sample weights (the ``sample_weight`` of the
+        in-memory functions): finite, not all zero, no nulls.
+    labels : array-like, default=None
+        The labels to include (and their order for ``average=None``); labels
+        absent from the DataFrame count as empty classes.
+    pos_label : int, float, bool or str, default=1
+        The class to report when ``average="binary"``.
+    average : {"macro", "micro", "weighted", "binary"} or None, default="macro"
+        As in ``sklearn.metrics.fbeta_score``; None returns per-class arrays.
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+        Value of an ill-defined ratio, as in the in-memory functions.
+
+    Returns
+    -------
+    score : float, or ndarray of shape (n_labels,) when ``average=None``
+
+    Examples
+    --------
+    >>> from pyspark.sql import SparkSession
+    >>> from sklearn_macrof1 import f1_of_averages_score_spark
+    >>> spark = SparkSession.builder.master("local[1]").getOrCreate()
+    >>> df = spark.createDataFrame(
+    ...     [("cat", "cat"), ("cat", "dog"), ("dog", "dog"), ("bird", "dog")],
+    ...     ["label", "prediction"],
+    ... )
+    >>> round(f1_of_averages_score_spark(df, zero_division=0.0), 4)
+    0.4706
+    """
     return _scores(
         df,
         "f1_of_averages_score_spark",
@@ -305,29 +412,8 @@ def f1_of_averages_score_spark(
     )[1]
 
 
-f1_of_averages_score_spark.__doc__ = _doc(
-    "F1 of averaged precision and recall of a Spark DataFrame.",
-    """    :func:`f1_of_averages_score` of the DataFrame's label and prediction
-    columns, counted in Spark.
-
-    Examples
-    --------
-    >>> from pyspark.sql import SparkSession
-    >>> from sklearn_macrof1 import f1_of_averages_score_spark
-    >>> spark = SparkSession.builder.master("local[1]").getOrCreate()
-    >>> df = spark.createDataFrame(
-    ...     [("cat", "cat"), ("cat", "dog"), ("dog", "dog"), ("bird", "dog")],
-    ...     ["label", "prediction"],
-    ... )
-    >>> round(f1_of_averages_score_spark(df, zero_division=0.0), 4)
-    0.4706""",
-    beta=None,
-    returns="    score : float, or ndarray of shape (n_labels,) when ``average=None``",
-)
-
-
 def _unweighted_evaluation(
-    counts: Counts, options: Options, n_samples: int, caller: str, weighted: bool
+    counts: Counts, options: Options, caller: str, weighted: bool
 ) -> Evaluation:
     """The interval machinery's view of counts from Spark (cells only)."""
     if weighted or counts.confusion is None:
@@ -349,7 +435,7 @@ def _unweighted_evaluation(
         selection,
         averages,
         _silent_select(counts, options, caller),
-        n_samples,
+        int(counts.n_samples or 0),
     )
 
 
@@ -369,40 +455,44 @@ def fbeta_confidence_interval_spark(
     n_resamples: int = 1000,
     random_state: Any = None,
 ) -> FBetaInterval:
-    caller = "fbeta_confidence_interval_spark"
-    options, confidence, method, n_resamples, rng = check_call(
-        caller, beta, labels, pos_label, average, zero_division,
-        confidence, method, n_resamples, random_state,
-    )  # fmt: skip
-    counts, n_samples = _count(df, label_col, prediction_col, weight_col, caller)
-    # the estimates' warnings, once, as the in-memory function raises them
-    evaluate(counts, options, warn_for=ALL_METRICS, caller=caller)
-    evaluation = _unweighted_evaluation(
-        counts, options, n_samples, caller, weight_col is not None
-    )
-    return interval_of(
-        evaluation,
-        confidence=confidence,
-        method=method,
-        n_resamples=n_resamples,
-        rng=rng,
-    )
+    """Confidence intervals for both F-beta scores of a Spark DataFrame.
 
-
-fbeta_confidence_interval_spark.__doc__ = _doc(
-    "Confidence intervals for both F-beta scores of a Spark DataFrame.",
-    """    :func:`fbeta_confidence_interval` of the DataFrame's label and prediction
+    :func:`fbeta_confidence_interval` of the DataFrame's label and prediction
     columns: the delta method and the cell bootstrap need only the confusion
     matrix, which is counted in Spark, so the interval is the in-memory one
     (the same figures for the same seed). Weighted rows need each row's weight
     and are refused (``ValueError``); so are targets above 2048 classes.
     ``confidence``, ``method``, ``n_resamples`` and ``random_state`` mean what
-    they mean there (``average=None`` is not accepted).""",
-    beta=", default=1.0",
-    returns="    interval : FBetaInterval",
-).replace(
-    "    Returns\n",
-    """    confidence : float, default=0.95
+    they mean there (``average=None`` is not accepted).
+
+    Parameters
+    ----------
+    df : pyspark.sql.DataFrame
+        The rows to score (a classic or Spark Connect DataFrame); it is not
+        collected: Spark aggregates it into one row per distinct (label,
+        prediction) pair, which is all that reaches the driver.
+    label_col : str, default="label"
+        Column of true labels: integer, floating-point (whole numbers), decimal,
+        boolean or string. The ``y_true`` of the in-memory functions.
+    prediction_col : str, default="prediction"
+        Column of predicted labels, of a type comparable with ``label_col``
+        (Spark ML classifiers predict doubles 0.0, 1.0, ...).
+    weight_col : str, default=None
+        Optional numeric column of sample weights (the ``sample_weight`` of the
+        in-memory functions): finite, not all zero, no nulls.
+    beta : float, default=1.0
+        Weight of recall against precision: 1 gives F1, 0 precision, inf recall.
+    labels : array-like, default=None
+        The labels to include (and their order for ``average=None``); labels
+        absent from the DataFrame count as empty classes.
+    pos_label : int, float, bool or str, default=1
+        The class to report when ``average="binary"``.
+    average : {"macro", "micro", "weighted", "binary"} or None, default="macro"
+        As in ``sklearn.metrics.fbeta_score``; None returns per-class arrays.
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+        Value of an ill-defined ratio, as in the in-memory functions.
+
+    confidence : float, default=0.95
         Nominal coverage of the intervals, in (0, 1).
     method : {"delta", "bootstrap"}, default="delta"
         Delta method, or percentile bootstrap of the confusion-matrix cells.
@@ -412,8 +502,25 @@ fbeta_confidence_interval_spark.__doc__ = _doc(
         Seed of the bootstrap.
 
     Returns
-""",
-)
+    -------
+    interval : FBetaInterval
+    """
+    caller = "fbeta_confidence_interval_spark"
+    options, confidence, method, n_resamples, rng = check_call(
+        caller, beta, labels, pos_label, average, zero_division,
+        confidence, method, n_resamples, random_state,
+    )  # fmt: skip
+    counts = _count(df, label_col, prediction_col, weight_col, caller)
+    # the estimates' warnings, once, as the in-memory function raises them
+    evaluate(counts, options, warn_for=ALL_METRICS, caller=caller)
+    evaluation = _unweighted_evaluation(counts, options, caller, weight_col is not None)
+    return interval_of(
+        evaluation,
+        confidence=confidence,
+        method=method,
+        n_resamples=n_resamples,
+        rng=rng,
+    )
 
 
 def classification_report_spark(
@@ -432,59 +539,7 @@ def classification_report_spark(
     n_resamples: int = 1000,
     random_state: Any = None,
 ) -> str | dict[str, Any]:
-    caller = "classification_report_spark"
-    _check_report_options(digits, output_dict, caller=caller)
-    if confidence is not None:
-        level, method, resamples, rng = _check_interval_request(
-            confidence, interval_method, n_resamples, random_state, caller=caller
-        )
-    check_options(
-        caller=caller,
-        average=None,
-        beta=1.0,
-        zero_division=zero_division,
-        labels=labels,
-        pos_label=None,
-    )
-    counts, n_samples = _count(df, label_col, prediction_col, weight_col, caller)
-    interval = None
-    if confidence is not None:
-        if weight_col is not None or counts.confusion is None:
-            _unweighted_evaluation(  # raises the reason
-                counts, Options("macro", 1.0, zero_division, labels, None),
-                n_samples, caller, weight_col is not None,
-            )  # fmt: skip
-        found: dict[str, FBetaInterval] = {}
-
-        def interval(average: str, summary: FBetaSummary) -> FBetaInterval:
-            if average not in found:
-                options = Options(average, 1.0, zero_division, labels, None)
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore", UserWarning)  # zero-width
-                    found[average] = interval_of(
-                        _unweighted_evaluation(
-                            counts, options, n_samples, caller, False
-                        ),
-                        confidence=level,
-                        method=method,
-                        n_resamples=resamples,
-                        rng=rng,
-                    )
-            return found[average]
-
-    return report_from_counts(
-        counts,
-        labels=labels,
-        target_names=target_names,
-        digits=digits,
-        output_dict=output_dict,
-        zero_division=zero_division,
-        caller=caller,
-        interval=interval,
-    )
-
-
-_REPORT_DOC = """Classification report with both macro F1s, of a Spark DataFrame.
+    """Classification report with both macro F1s, of a Spark DataFrame.
 
     :func:`classification_report` of the DataFrame's label and prediction
     columns, counted once in Spark: every row of
@@ -493,7 +548,20 @@ _REPORT_DOC = """Classification report with both macro F1s, of a Spark DataFrame
 
     Parameters
     ----------
-{columns}    labels : array-like of shape (n_labels,), default=None
+    df : pyspark.sql.DataFrame
+        The rows to score (a classic or Spark Connect DataFrame); it is not
+        collected: Spark aggregates it into one row per distinct (label,
+        prediction) pair, which is all that reaches the driver.
+    label_col : str, default="label"
+        Column of true labels: integer, floating-point (whole numbers), decimal,
+        boolean or string. The ``y_true`` of the in-memory functions.
+    prediction_col : str, default="prediction"
+        Column of predicted labels, of a type comparable with ``label_col``
+        (Spark ML classifiers predict doubles 0.0, 1.0, ...).
+    weight_col : str, default=None
+        Optional numeric column of sample weights (the ``sample_weight`` of the
+        in-memory functions): finite, not all zero, no nulls.
+    labels : array-like of shape (n_labels,), default=None
         The labels to report, in order.
     target_names : list of str, default=None
         Display names of the labels.
@@ -530,8 +598,55 @@ _REPORT_DOC = """Classification report with both macro F1s, of a Spark DataFrame
     0.6556
     >>> round(report["macro avg"]["f1-of-averages"], 4)
     0.6933
-"""
-classification_report_spark.__doc__ = _REPORT_DOC.replace("{columns}", _COLUMNS)
+    """
+    caller = "classification_report_spark"
+    _check_report_options(digits, output_dict, caller=caller)
+    if confidence is not None:
+        level, method, resamples, rng = _check_interval_request(
+            confidence, interval_method, n_resamples, random_state, caller=caller
+        )
+    check_options(
+        caller=caller,
+        average=None,
+        beta=1.0,
+        zero_division=zero_division,
+        labels=labels,
+        pos_label=None,
+    )
+    counts = _count(df, label_col, prediction_col, weight_col, caller)
+    interval = None
+    if confidence is not None:
+        if weight_col is not None or counts.confusion is None:
+            _unweighted_evaluation(  # raises the reason
+                counts, Options("macro", 1.0, zero_division, labels, None),
+                caller, weight_col is not None,
+            )  # fmt: skip
+        found: dict[str, FBetaInterval] = {}
+
+        def interval(average: str, summary: FBetaSummary) -> FBetaInterval:
+            if average not in found:
+                options = Options(average, 1.0, zero_division, labels, None)
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", UserWarning)  # zero-width
+                    found[average] = interval_of(
+                        _unweighted_evaluation(counts, options, caller, False),
+                        confidence=level,
+                        method=method,
+                        n_resamples=resamples,
+                        rng=rng,
+                    )
+            return found[average]
+
+    return report_from_counts(
+        counts,
+        labels=labels,
+        target_names=target_names,
+        digits=digits,
+        output_dict=output_dict,
+        zero_division=zero_division,
+        caller=caller,
+        interval=interval,
+    )
 
 
 __all__ = [
