@@ -370,6 +370,9 @@ def test_bad_input(spark, monkeypatch) -> None:
     dates = df.select(F.current_date().alias("d"), "p")
     with pytest.raises(TypeError, match="label_col='d' is a column of type date"):
         averaged_f1_score_spark(dates, label_col="d", prediction_col="p")
+    sets = spark.createDataFrame([([0, 1], [1])], ["l", "p"])
+    with pytest.raises(TypeError, match="Multilabel targets .array columns"):
+        averaged_f1_score_spark(sets, label_col="l", prediction_col="p")
     nulls = spark.createDataFrame([(0, None), (1, 1)], "l int, p int")
     with pytest.raises(ValueError, match="prediction_col='p' holds 1 null values"):
         averaged_f1_score_spark(nulls, label_col="l", prediction_col="p")

@@ -92,8 +92,8 @@ def _label_kind(field: Any, name: str) -> str:
         return "float"
     raise TypeError(
         f"{name}={field.name!r} is a column of type {dtype.simpleString()}; class "
-        f"labels must be {_ACCEPTED_TYPES} (an array column of labels is a "
-        "multilabel target)."
+        f"labels must be {_ACCEPTED_TYPES}. Multilabel targets (array columns "
+        "of label sets) are not supported by the Spark functions."
     )
 
 
