@@ -10,21 +10,23 @@ in-memory labels. The other options mean exactly what they mean there.
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 from .._core._aggregation import ALL_METRICS
-from .._core._evaluation import Options, check_options, evaluate
+from .._core._evaluation import Reading, check_options, evaluate
 from .._core._record import Counts
 from .._inference._intervals import (
-    Evaluation,
     FBetaInterval,
-    _silent_select,
     check_call,
+    evaluation_from,
     interval_of,
 )
 from .._integrations._spark import count_spark
-from ._report import _check_interval_request, _check_report_options, report_from_counts
+from ._report import (
+    _check_interval_request,
+    _check_report_options,
+    report_from_reading,
+)
 from ._summary import FBetaSummary, build_summary
 
 
@@ -412,30 +414,20 @@ def f1_of_averages_score_spark(
     )[1]
 
 
-def _unweighted_evaluation(
-    counts: Counts, options: Options, caller: str, weighted: bool
-) -> Evaluation:
-    """The interval machinery's view of counts from Spark (cells only)."""
-    if weighted or counts.confusion is None:
-        reason = (
-            "with weight_col, the interval needs each row's weight"
-            if weighted
-            else "above 2048 classes there is no confusion matrix to resample"
-        )
-        raise ValueError(
-            f"{caller} computes intervals from the confusion matrix counted in "
-            f"Spark; {reason}, which the aggregated table does not keep. Score "
-            "without weight_col, or compute the interval on a sample of the rows "
-            "with fbeta_confidence_interval."
-        )
-    selection, averages = evaluate(counts, options, warn_for=(), caller=caller)
-    return Evaluation(
-        counts,
-        options,
-        selection,
-        averages,
-        _silent_select(counts, options, caller),
-        int(counts.n_samples or 0),
+def _check_countable(counts: Counts, weighted: bool, caller: str) -> None:
+    """Intervals from Spark use the confusion matrix only: refuse the rest."""
+    if not weighted and counts.confusion is not None:
+        return
+    reason = (
+        "with weight_col, the interval needs each row's weight"
+        if weighted
+        else "above 2048 classes there is no confusion matrix to resample"
+    )
+    raise ValueError(
+        f"{caller} computes intervals from the confusion matrix counted in "
+        f"Spark; {reason}, which the aggregated table does not keep. Score "
+        "without weight_col, or compute the interval on a sample of the rows "
+        "with fbeta_confidence_interval."
     )
 
 
@@ -511,9 +503,8 @@ def fbeta_confidence_interval_spark(
         confidence, method, n_resamples, random_state,
     )  # fmt: skip
     counts = _count(df, label_col, prediction_col, weight_col, caller)
-    # the estimates' warnings, once, as the in-memory function raises them
-    evaluate(counts, options, warn_for=ALL_METRICS, caller=caller)
-    evaluation = _unweighted_evaluation(counts, options, caller, weight_col is not None)
+    _check_countable(counts, weight_col is not None, caller)
+    evaluation = evaluation_from(Reading(counts), options, caller=caller)
     return interval_of(
         evaluation,
         confidence=confidence,
@@ -601,8 +592,9 @@ def classification_report_spark(
     """
     caller = "classification_report_spark"
     _check_report_options(digits, output_dict, caller=caller)
+    request = None
     if confidence is not None:
-        level, method, resamples, rng = _check_interval_request(
+        request = _check_interval_request(
             confidence, interval_method, n_resamples, random_state, caller=caller
         )
     check_options(
@@ -614,38 +606,17 @@ def classification_report_spark(
         pos_label=None,
     )
     counts = _count(df, label_col, prediction_col, weight_col, caller)
-    interval = None
-    if confidence is not None:
-        if weight_col is not None or counts.confusion is None:
-            _unweighted_evaluation(  # raises the reason
-                counts, Options("macro", 1.0, zero_division, labels, None),
-                caller, weight_col is not None,
-            )  # fmt: skip
-        found: dict[str, FBetaInterval] = {}
-
-        def interval(average: str, summary: FBetaSummary) -> FBetaInterval:
-            if average not in found:
-                options = Options(average, 1.0, zero_division, labels, None)
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore", UserWarning)  # zero-width
-                    found[average] = interval_of(
-                        _unweighted_evaluation(counts, options, caller, False),
-                        confidence=level,
-                        method=method,
-                        n_resamples=resamples,
-                        rng=rng,
-                    )
-            return found[average]
-
-    return report_from_counts(
-        counts,
+    if request is not None:
+        _check_countable(counts, weight_col is not None, caller)
+    return report_from_reading(
+        Reading(counts, weighted=weight_col is not None),
         labels=labels,
         target_names=target_names,
         digits=digits,
         output_dict=output_dict,
         zero_division=zero_division,
         caller=caller,
-        interval=interval,
+        request=request,
     )
 
 
