@@ -71,10 +71,8 @@ class SampleCounts:
         if tp.shape[0] == 1 and int(self.count[0]) > 1:
             # Keep two rows so that warnings speak of "samples" (plural) exactly
             # as for the per-sample arrays.
-            return (
-                *(np.repeat(a, 2) for a in (tp, true, pred)),
-                np.repeat(weight / 2, 2),
-            )
+            two = (np.repeat(tp, 2), np.repeat(true, 2), np.repeat(pred, 2))
+            return (*two, np.repeat(weight / 2, 2))
         return tp, true, pred, weight
 
     def histogram(self) -> SampleCounts:
@@ -109,6 +107,7 @@ def _histogram(
     inverse = inverse.reshape(-1)
     size = distinct.shape[0]
     counts = np.bincount(inverse, weights=count, minlength=size).astype(np.int64)
+    weights: np.ndarray
     if weight is None:
         weights = counts.astype(np.float64)
     else:

@@ -107,6 +107,7 @@ def counts_from_dask(
     if yt is None and yp is None:  # only the weights live on the cluster
         yt = _from_local(y_true, (_rows(np.asarray(y_true)),), "y_true")
     if yt is None:
+        assert yp is not None
         yt = _from_local(y_true, yp.chunks[0], "y_true")
     rows = yt.chunks[0]
     yt = _aligned(yt, rows)

@@ -122,7 +122,7 @@ class MacroF1Accumulator:
         if unknown.size:
             raise ValueError(
                 f"This batch holds labels {unknown.tolist()[:10]!r} that are not in "
-                f"the accumulator's labels {self.labels.tolist()!r}; pass every "
+                f"the accumulator's labels {_plain(self.labels)!r}; pass every "
                 "label to MacroF1Accumulator(labels=...) or leave labels=None to "
                 "discover them."
             )
@@ -177,7 +177,9 @@ class MacroF1Accumulator:
                 f"; got {type(other).__name__}."
             )
         if not _same_columns(self.labels, other.labels) or (
-            self.labels is not None and self.labels.dtype != other.labels.dtype
+            self.labels is not None
+            and other.labels is not None
+            and self.labels.dtype != other.labels.dtype
         ):
             raise ValueError(
                 "Cannot merge accumulators with different labels: "
