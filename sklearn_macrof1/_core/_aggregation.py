@@ -210,6 +210,8 @@ def nan_average(values: np.ndarray, weights: Any = None) -> Any:
         values, weights = np.broadcast_arrays(values, np.asarray(weights, np.float64))
     total = values.sum(axis=-1)
     n_defined: Any = values.shape[-1]
+    if weights is None and values.ndim == 1 and n_defined and total == total:
+        return float(total) / n_defined  # one plain mean: the same division
     if np.isnan(total).any():  # one cheap test; mask the nan entries only then
         defined = ~np.isnan(values)
         values = np.where(defined, values, 0.0)
