@@ -318,3 +318,119 @@ def test_package_import_never_imports_matplotlib():
     )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "ok"
+
+
+# ------------------------------------------------------------ figures in a grid
+
+
+def _inside(box, frame, tol=1.0):
+    return (
+        box.x0 >= frame.x0 - tol
+        and box.y0 >= frame.y0 - tol
+        and box.x1 <= frame.x1 + tol
+        and box.y1 <= frame.y1 + tol
+    )
+
+
+def _overlap(a, b):
+    w = min(a.x1, b.x1) - max(a.x0, b.x0)
+    h = min(a.y1, b.y1) - max(a.y0, b.y0)
+    return max(w, 0) * max(h, 0)
+
+
+def _text_box(annotation, renderer):
+    from matplotlib.text import Text
+
+    return Text.get_window_extent(annotation, renderer)  # without the leader line
+
+
+def _skewed(n_classes, seed):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, n_classes, 3000)
+    hit = rng.uniform(0.35, 0.95, n_classes)[y]
+    wrong = rng.choice(n_classes, size=y.size, p=rng.dirichlet([0.3] * n_classes))
+    return y, np.where(rng.random(y.size) < hit, y, wrong)
+
+
+@pytest.mark.parametrize("shape", [(1, 1), (1, 2), (2, 2)])
+@pytest.mark.parametrize("n_classes", [3, 20])
+def test_panel_keeps_everything_inside_its_axes(shape, n_classes):
+    rows, cols = shape
+    fig, axes = plt.subplots(
+        rows, cols, figsize=(4.5 * cols, 4.5 * rows), layout="constrained",
+        squeeze=False,
+    )  # fmt: skip
+    displays = [
+        MacroF1Display.from_predictions(*_skewed(n_classes, i), ax=ax, annotate=True)
+        for i, ax in enumerate(axes.flat)
+    ]
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    figure_box = fig.bbox
+    for disp in displays:
+        ax = disp.ax_
+        frame = ax.get_window_extent(renderer)
+        legend = ax.get_legend()
+        assert legend is not None and disp.text_ is None
+        assert _inside(legend.get_window_extent(renderer), frame)
+        # the compact legend names the two curves (and the gap)
+        texts = [t.get_text() for t in legend.get_texts()]
+        assert texts[:2] == [
+            disp.curve_averaged_.get_label(),
+            disp.curve_of_averages_.get_label(),
+        ]
+        # nothing of the panel, title and labels included, leaves the figure
+        assert _inside(ax.get_tightbbox(renderer), figure_box)
+        boxes = [_text_box(a, renderer) for a in disp.annotations_]
+        for box in boxes:
+            assert _inside(box, frame, tol=2.0)
+        if n_classes == 3:  # the labels of a few classes never touch each other
+            for i, a in enumerate(boxes):
+                for b in boxes[i + 1 :]:
+                    assert _overlap(a, b) == 0
+    # panels do not reach into each other
+    tight = [d.ax_.get_tightbbox(renderer) for d in displays]
+    for i, a in enumerate(tight):
+        for b in tight[i + 1 :]:
+            assert _overlap(a, b) == 0
+    plt.close(fig)
+
+
+def test_full_layout_fits_its_own_figure():
+    disp = MacroF1Display.from_predictions(*_skewed(20, 0))
+    fig = disp.figure_
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    for artist in (disp.ax_.get_legend(), disp.text_, disp.ax_.title):
+        assert _inside(artist.get_window_extent(renderer), fig.bbox)
+    boxes = [_text_box(a, renderer) for a in disp.annotations_]
+    assert len(boxes) == 20
+    overlaps = sum(
+        _overlap(a, b) > 0 for i, a in enumerate(boxes) for b in boxes[i + 1 :]
+    )
+    assert overlaps == 0
+    plt.close(fig)
+
+
+def test_classes_at_one_point_share_one_label():
+    # classes 0 and 1 both have P = R = 0.5; class 2 is perfect
+    y_true = [0, 0, 1, 1, 2, 2]
+    y_pred = [0, 1, 1, 0, 2, 2]
+    disp = MacroF1Display.from_predictions(y_true, y_pred, compact=False)
+    texts = [a.get_text() for a in disp.annotations_]
+    assert texts == ["0, 1: F1 0.50", "2: F1 1.00"]
+    plt.close(disp.figure_)
+
+
+def test_compact_is_the_default_on_given_axes_and_can_be_switched():
+    y_true, y_pred = _skewed(3, 0)
+    fig, (ax1, ax2) = plt.subplots(1, 2, layout="constrained")
+    compact = MacroF1Display.from_predictions(y_true, y_pred, ax=ax1)
+    assert compact.text_ is None
+    assert "\n" in ax1.get_title()
+    assert all(":" not in a.get_text() for a in compact.annotations_)
+    full = MacroF1Display.from_predictions(y_true, y_pred, ax=ax2, compact=False)
+    assert full.text_ is not None and "Why two numbers?" in full.text_.get_text()
+    with pytest.raises(ValueError, match="explain=True needs the full layout"):
+        MacroF1Display.from_predictions(y_true, y_pred, ax=ax1, explain=True)
+    plt.close(fig)

@@ -393,3 +393,80 @@ def test_frames_need_pandas(monkeypatch):
         s.to_frame()
     assert s._repr_html_().startswith("<div")  # HTML needs no pandas
     assert isinstance(pd, object)
+
+
+# ---------------------------------------------------------------------- report
+
+
+@pytest.mark.parametrize("confidence", [None, 0.9])
+def test_report_dict_loads_into_pandas(confidence):
+    from sklearn_macrof1 import classification_report
+
+    report = classification_report(Y_TRUE, Y_A, output_dict=True, confidence=confidence)
+    df = pd.DataFrame(report).T
+    assert {"0", "1", "2", "accuracy", "macro avg", "weighted avg"} <= set(df.index)
+    assert (
+        df.loc["macro avg", "f1-of-averages"] == report["macro avg"]["f1-of-averages"]
+    )
+    if confidence is not None:
+        assert (
+            df.loc["accuracy-ci", "f1-score-ci"] == report["accuracy-ci"]["f1-score-ci"]
+        )
+        # the accuracy interval is a row of its own, with nothing else in it
+        assert df.loc["accuracy-ci"].drop("f1-score-ci").isna().all()
+
+
+@pytest.mark.parametrize("confidence", [None, 0.9])
+def test_report_as_frame_puts_each_value_in_its_own_row(confidence):
+    from sklearn_macrof1 import classification_report
+
+    report = classification_report(Y_TRUE, Y_A, output_dict=True, confidence=confidence)
+    df = classification_report(Y_TRUE, Y_A, as_frame=True, confidence=confidence)
+    assert list(df.index) == ["0", "1", "2", "accuracy", "macro avg", "weighted avg"]
+    for row in ("0", "1", "2", "macro avg", "weighted avg"):
+        for key, value in report[row].items():
+            if key.endswith("-ci"):
+                assert df.loc[row, f"{key}-low"] == value[0]
+                assert df.loc[row, f"{key}-high"] == value[1]
+            else:
+                assert df.loc[row, key] == value
+        present = set(report[row]) | {
+            f"{k}-{end}" for k in report[row] if k.endswith("-ci")
+            for end in ("low", "high")
+        }  # fmt: skip
+        for column in df.columns:
+            if column not in present:
+                assert np.isnan(df.loc[row, column]), (row, column)
+    accuracy = df.loc["accuracy"]
+    assert accuracy["f1-score"] == report["accuracy"]
+    assert accuracy["support"] == 200
+    expected = {"f1-score", "support"}
+    if confidence is not None:
+        low, high = report["accuracy-ci"]["f1-score-ci"]
+        assert (accuracy["f1-score-ci-low"], accuracy["f1-score-ci-high"]) == (
+            low,
+            high,
+        )
+        expected |= {"f1-score-ci-low", "f1-score-ci-high"}
+    assert set(accuracy.dropna().index) == expected
+    assert all(df[c].dtype == np.float64 for c in df.columns)
+    assert list(df.columns[:7]) == [
+        "precision", "recall", "f1-score", "support", "f1-of-averages", "gap",
+        "gap-bound",
+    ]  # fmt: skip
+
+
+def test_report_from_confusion_matrix_as_frame_and_bad_options():
+    from sklearn_macrof1 import (
+        classification_report,
+        classification_report_from_confusion_matrix,
+    )
+
+    df = classification_report_from_confusion_matrix(
+        [[100, 10000], [0, 100]], rows="predicted", as_frame=True
+    )
+    assert df.loc["macro avg", "gap"] == pytest.approx(0.485342651, abs=1e-9)
+    with pytest.raises(ValueError, match="output_dict=True.*as_frame=True"):
+        classification_report(Y_TRUE, Y_A, output_dict=True, as_frame=True)
+    with pytest.raises(ValueError, match="'as_frame' parameter of classification"):
+        classification_report(Y_TRUE, Y_A, as_frame="yes")

@@ -137,11 +137,16 @@ def frame(
     *,
     index: list[Any] | None = None,
     index_name: str | None = None,
+    order: tuple[str, ...] = (),
     caller: str,
 ) -> Any:
-    """A ``pandas.DataFrame`` of ``records`` (one dict per row, None for nan)."""
+    """A ``pandas.DataFrame`` of ``records`` (one dict per row, None for nan).
+
+    Columns come in ``order`` first (those present), then as first met.
+    """
     pd = import_pandas(caller)
-    columns: list[str] = []
+    present = {key for record in records for key in record}
+    columns: list[str] = [c for c in order if c in present]
     for record in records:
         columns += [key for key in record if key not in columns]
     data = {c: [np.nan if r.get(c) is None else r[c] for r in records] for c in columns}

@@ -218,7 +218,8 @@ class MacroF1Display:
         ax: Any = None,
         iso_levels: Any = (0.2, 0.4, 0.6, 0.8),
         annotate: bool | None = None,
-        explain: bool = True,
+        explain: bool | None = None,
+        compact: bool | None = None,
         scatter_kwargs: dict | None = None,
         mean_kwargs: dict | None = None,
     ) -> MacroF1Display:
@@ -232,7 +233,7 @@ class MacroF1Display:
             "macro" or "weighted".
         display_labels : array-like of shape (n_classes,), default=None
             Names of the classes; ``summary.labels`` when None.
-        ax, iso_levels, annotate, explain, scatter_kwargs, mean_kwargs
+        ax, iso_levels, annotate, explain, scatter_kwargs, mean_kwargs, compact
             See :meth:`plot`.
 
         Returns
@@ -273,6 +274,7 @@ class MacroF1Display:
             iso_levels=iso_levels,
             annotate=annotate,
             explain=explain,
+            compact=compact,
             scatter_kwargs=scatter_kwargs,
             mean_kwargs=mean_kwargs,
         )
@@ -292,7 +294,8 @@ class MacroF1Display:
         ax: Any = None,
         iso_levels: Any = (0.2, 0.4, 0.6, 0.8),
         annotate: bool | None = None,
-        explain: bool = True,
+        explain: bool | None = None,
+        compact: bool | None = None,
         scatter_kwargs: dict | None = None,
         mean_kwargs: dict | None = None,
     ) -> MacroF1Display:
@@ -324,14 +327,17 @@ class MacroF1Display:
         iso_levels : sequence of float, default=(0.2, 0.4, 0.6, 0.8)
             Levels of the grey background iso-F-beta curves.
         annotate : bool, default=None
-            Write each class's label and F-beta beside its point; by default
-            when there are at most 20 classes.
-        explain : bool, default=True
-            Add a short text explaining why the two scores differ.
+            Write each class's label beside its point; see :meth:`plot`.
+        explain : bool, default=None
+            Add a short text explaining why the two scores differ (full layout;
+            the default there); see :meth:`plot`.
         scatter_kwargs : dict, default=None
             Passed to ``ax.scatter`` for the class points.
         mean_kwargs : dict, default=None
             Passed to ``ax.plot`` for the mean point.
+        compact : bool, default=None
+            The layout for a panel of a figure grid (everything inside the
+            axes); by default when ``ax`` is given. See :meth:`plot`.
 
         Returns
         -------
@@ -366,6 +372,7 @@ class MacroF1Display:
             iso_levels=iso_levels,
             annotate=annotate,
             explain=explain,
+            compact=compact,
             scatter_kwargs=scatter_kwargs,
             mean_kwargs=mean_kwargs,
         )
@@ -386,7 +393,8 @@ class MacroF1Display:
         ax: Any = None,
         iso_levels: Any = (0.2, 0.4, 0.6, 0.8),
         annotate: bool | None = None,
-        explain: bool = True,
+        explain: bool | None = None,
+        compact: bool | None = None,
         scatter_kwargs: dict | None = None,
         mean_kwargs: dict | None = None,
     ) -> MacroF1Display:
@@ -401,7 +409,7 @@ class MacroF1Display:
         y : array-like of shape (n_samples,) or (n_samples, n_labels)
             True labels.
         beta, labels, average, sample_weight, zero_division, display_labels, ax, \
-iso_levels, annotate, explain, scatter_kwargs, mean_kwargs
+iso_levels, annotate, explain, scatter_kwargs, mean_kwargs, compact
             See :meth:`from_predictions`.
 
         Returns
@@ -444,6 +452,7 @@ iso_levels, annotate, explain, scatter_kwargs, mean_kwargs
             iso_levels=iso_levels,
             annotate=annotate,
             explain=explain,
+            compact=compact,
             scatter_kwargs=scatter_kwargs,
             mean_kwargs=mean_kwargs,
         )
@@ -483,9 +492,10 @@ iso_levels, annotate, explain, scatter_kwargs, mean_kwargs
         ax: Any = None,
         iso_levels: Any = (0.2, 0.4, 0.6, 0.8),
         annotate: bool | None = None,
-        explain: bool = True,
+        explain: bool | None = None,
         scatter_kwargs: dict | None = None,
         mean_kwargs: dict | None = None,
+        compact: bool | None = None,
     ) -> MacroF1Display:
         """Draw the display.
 
@@ -496,14 +506,27 @@ iso_levels, annotate, explain, scatter_kwargs, mean_kwargs
         iso_levels : sequence of float, default=(0.2, 0.4, 0.6, 0.8)
             Levels of the grey background iso-F-beta curves.
         annotate : bool, default=None
-            Write each class's label and F-beta beside its point; by default
-            when there are at most 20 classes.
-        explain : bool, default=True
-            Add a short text explaining why the two scores differ.
+            Write each class's label beside its point (with its F-beta in the
+            full layout); by default when there are at most 20 classes (12 in
+            the compact layout). Classes at the same point share one label;
+            labels that would overlap are moved apart.
+        explain : bool, default=None
+            Add a short text explaining why the two scores differ, beside the
+            legend (full layout only; the default there). The compact layout
+            has no room for it and says the gist in its legend.
         scatter_kwargs : dict, default=None
             Passed to ``ax.scatter`` for the class points.
         mean_kwargs : dict, default=None
             Passed to ``ax.plot`` for the mean point.
+        compact : bool, default=None
+            The layout for a panel of a figure grid: everything stays inside
+            the axes (a small legend of the two curves placed where it covers
+            the least, a two-line title, class names without their scores), so
+            nothing reaches into a neighbouring panel or past the figure's
+            edge. The full layout puts the legend and explanation to the right
+            of the axes. None (the default) chooses the compact layout when
+            ``ax`` is given and the full one when the display makes its own
+            figure.
 
         Returns
         -------
@@ -526,12 +549,91 @@ iso_levels, annotate, explain, scatter_kwargs, mean_kwargs
                 f"display_labels must name the {n_classes} classes; got "
                 f"{labels.shape[0] if labels.ndim == 1 else labels.shape} names."
             )
+        if compact is None:
+            compact = ax is not None
+        if explain is None:
+            explain = not compact
+        elif explain and compact:
+            raise ValueError(
+                "explain=True needs the full layout (compact=False): the compact "
+                "layout keeps everything inside the axes and has no room for the "
+                "explanation."
+            )
         if annotate is None:
-            annotate = n_classes <= 20
+            annotate = n_classes <= (12 if compact else 20)
         if ax is None:
             _, ax = plt.subplots(figsize=(10.0, 6.0), layout="constrained")
         fig = ax.figure
+        self.ax_ = ax
+        self.figure_ = fig
 
+        self._draw_curves(ax, iso_levels, beta, name, compact)
+        self._draw_points(ax, scatter_kwargs, mean_kwargs, name, compact)
+        ax.set(
+            xlim=(-0.02, 1.06),
+            ylim=(-0.02, 1.04),
+            xlabel="recall",
+            ylabel="precision",
+            aspect="equal",
+        )
+        if compact:
+            ax.set_title(
+                f"{name} of averages {self.fbeta_of_averages:.3f} vs averaged "
+                f"{name} {self.averaged_fbeta:.3f}\n{self.average}: gap "
+                f"{self.gap:.3f}",
+                fontsize=9,
+            )
+            ax.legend(
+                handles=[
+                    h
+                    for h in (
+                        self.curve_averaged_,
+                        self.curve_of_averages_,
+                        self.gap_line_,
+                    )
+                    if h is not None
+                ],
+                loc="best",
+                fontsize=7,
+                framealpha=0.85,
+                handlelength=1.5,
+                borderaxespad=0.3,
+            )
+        else:
+            ax.set_title(
+                f"{name} of averages {self.fbeta_of_averages:.3f} vs averaged "
+                f"{name} {self.averaged_fbeta:.3f} ({self.average}): gap "
+                f"{self.gap:.3f}",
+                fontsize=10,
+            )
+            ax.legend(
+                loc="upper left",
+                bbox_to_anchor=(1.02, 1.0),
+                fontsize=8,
+                frameon=False,
+                borderaxespad=0.0,
+            )
+        self.text_ = None
+        if explain:
+            self.text_ = ax.text(
+                1.03,
+                0.0,
+                self._explanation(name),
+                transform=ax.transAxes,
+                fontsize=8,
+                va="bottom",
+                ha="left",
+                linespacing=1.35,
+            )
+        self.annotations_ = []
+        if annotate:
+            self._annotate(ax, labels, name, compact)
+        return self
+
+    def _draw_curves(
+        self, ax: Any, iso_levels: Any, beta: float, name: str, compact: bool
+    ) -> None:
+        """The grey iso-curves, the diagonal and the curves of both scores."""
         self.iso_lines_ = []
         for i, level in enumerate(iso_levels):
             r, p = iso_fbeta_curve(float(level), beta)
@@ -555,6 +657,7 @@ iso_levels, annotate, explain, scatter_kwargs, mean_kwargs
                     fontsize=7,
                     color="0.55",
                     va="center",
+                    annotation_clip=False,
                 )
         (self.diagonal_,) = ax.plot(
             [0, 1],
@@ -565,7 +668,6 @@ iso_levels, annotate, explain, scatter_kwargs, mean_kwargs
             zorder=1,
             label="P = R (no error-type skew)",
         )
-
         r_avg, p_avg = iso_fbeta_curve(float(self.averaged_fbeta), beta)
         (self.curve_averaged_,) = ax.plot(
             r_avg,
@@ -574,7 +676,9 @@ iso_levels, annotate, explain, scatter_kwargs, mean_kwargs
             linestyle="--",
             linewidth=1.6,
             zorder=2,
-            label=f"averaged {name} = {self.averaged_fbeta:.3f} (its iso-{name})",
+            label=f"averaged {name} {self.averaged_fbeta:.3f} (mean of dots)"
+            if compact
+            else f"averaged {name} = {self.averaged_fbeta:.3f} (its iso-{name})",
         )
         r_fa, p_fa = iso_fbeta_curve(float(self.fbeta_of_averages), beta)
         (self.curve_of_averages_,) = ax.plot(
@@ -583,16 +687,31 @@ iso_levels, annotate, explain, scatter_kwargs, mean_kwargs
             color="tab:red",
             linewidth=1.8,
             zorder=2,
-            label=f"{name} of averages = {self.fbeta_of_averages:.3f} "
+            label=f"{name} of averages {self.fbeta_of_averages:.3f} (at ★)"
+            if compact
+            else f"{name} of averages = {self.fbeta_of_averages:.3f} "
             f"(iso-{name} through ★)",
         )
 
+    def _draw_points(
+        self,
+        ax: Any,
+        scatter_kwargs: dict | None,
+        mean_kwargs: dict | None,
+        name: str,
+        compact: bool,
+    ) -> None:
+        """The class points, the mean point and the gap between the curves."""
         defined = ~(np.isnan(self.class_precision) | np.isnan(self.class_recall))
-        sizes: Any = 60.0
+        sizes: Any = 40.0 if compact else 60.0
         if self.average == "weighted" and self.support is not None:
             support = np.asarray(self.support, dtype=np.float64)
             top = support.max() if support.size and support.max() > 0 else 1.0
-            sizes = (25.0 + 275.0 * support / top)[defined]
+            sizes = (
+                (15.0 + 150.0 * support / top)
+                if compact
+                else (25.0 + 275.0 * support / top)
+            )[defined]
         kwargs = {
             "s": sizes,
             "color": "tab:gray",
@@ -606,32 +725,10 @@ iso_levels, annotate, explain, scatter_kwargs, mean_kwargs
         self.points_ = ax.scatter(
             self.class_recall[defined], self.class_precision[defined], **kwargs
         )
-
-        self.annotations_ = []
-        if annotate:
-            for label, r, p, f in zip(
-                labels[defined],
-                self.class_recall[defined],
-                self.class_precision[defined],
-                self.class_fbeta[defined],
-                strict=True,
-            ):
-                self.annotations_.append(
-                    ax.annotate(
-                        f"{label}: {name} {f:.2f}",
-                        (r, p),
-                        xytext=(-5, 4) if r > 0.8 else (5, 4),
-                        textcoords="offset points",
-                        ha="right" if r > 0.8 else "left",
-                        fontsize=8,
-                        zorder=5,
-                    )
-                )
-
         mean = "support-weighted mean" if self.average == "weighted" else "mean"
         kwargs = {
             "marker": "*",
-            "markersize": 16,
+            "markersize": 13 if compact else 16,
             "color": "tab:red",
             "markeredgecolor": "black",
             "linestyle": "none",
@@ -640,10 +737,11 @@ iso_levels, annotate, explain, scatter_kwargs, mean_kwargs
         }
         kwargs.update(mean_kwargs or {})
         (self.mean_point_,) = ax.plot([self.recall], [self.precision], **kwargs)
-
         self.gap_line_ = None
         low = float(
-            precision_on_iso_curve(float(self.averaged_fbeta), self.recall, beta)
+            precision_on_iso_curve(
+                float(self.averaged_fbeta), self.recall, float(self.beta)
+            )
         )
         if not math.isnan(low) and self.precision - low > 1e-9:
             (self.gap_line_,) = ax.plot(
@@ -657,36 +755,108 @@ iso_levels, annotate, explain, scatter_kwargs, mean_kwargs
                 label=f"gap = {self.gap:.3f} (between the two curves)",
             )
 
-        ax.set(
-            xlim=(-0.02, 1.06),
-            ylim=(-0.02, 1.04),
-            xlabel="recall",
-            ylabel="precision",
-            aspect="equal",
-            title=f"{name} of averages {self.fbeta_of_averages:.3f} vs averaged "
-            f"{name} {self.averaged_fbeta:.3f} ({self.average}): gap "
-            f"{self.gap:.3f}",
-        )
-        ax.title.set_fontsize(10)
-        ax.legend(
-            loc="upper left",
-            bbox_to_anchor=(1.02, 1.0),
-            fontsize=8,
-            frameon=False,
-            borderaxespad=0.0,
-        )
-        self.text_ = None
-        if explain:
-            self.text_ = ax.text(
-                1.03,
-                0.0,
-                self._explanation(name),
-                transform=ax.transAxes,
-                fontsize=8,
-                va="bottom",
-                ha="left",
-                linespacing=1.35,
+    def _annotate(self, ax: Any, labels: np.ndarray, name: str, compact: bool) -> None:
+        """One label per point (classes at the same point share it), moved
+        apart where labels would overlap."""
+        p, r, f = self.class_precision, self.class_recall, self.class_fbeta
+        defined = np.flatnonzero(~(np.isnan(p) | np.isnan(r)))
+        groups: dict[tuple[float, float], list[int]] = {}
+        for i in defined:
+            groups.setdefault((float(r[i]), float(p[i])), []).append(int(i))
+        for (ri, pi), members in groups.items():
+            names = ", ".join(str(labels[i]) for i in members)
+            text = names if compact else f"{names}: {name} {f[members[0]]:.2f}"
+            right = ri > 0.7
+            self.annotations_.append(
+                ax.annotate(
+                    text,
+                    (ri, pi),
+                    xytext=(-5 if right else 5, -10 if pi > 0.97 else 3),
+                    textcoords="offset points",
+                    ha="right" if right else "left",
+                    fontsize=7 if compact else 8,
+                    zorder=5,
+                    # a leader line, seen only when a crowd moved the label away
+                    arrowprops={
+                        "arrowstyle": "-",
+                        "color": "0.45",
+                        "linewidth": 0.5,
+                        "shrinkA": 1,
+                        "shrinkB": 4,
+                    },
+                )
             )
-        self.ax_ = ax
-        self.figure_ = fig
-        return self
+        _spread_labels(ax, self.annotations_, self.points_, self.mean_point_)
+
+
+def _spread_labels(ax: Any, annotations: list[Any], points: Any, star: Any) -> None:
+    """Move overlapping labels up or down, by whole label heights, to free spots.
+
+    Greedy, in display space after a layout pass (so that constrained layout has
+    already sized the axes): each label keeps the first of its candidate
+    offsets (0, -1, +1, -2, +2 ... heights) that overlaps no label placed
+    before it and stays inside the axes, or the least bad one.
+    """
+    if len(annotations) < 2:
+        return
+    fig = ax.figure
+    get_renderer = getattr(fig.canvas, "get_renderer", None)
+    if get_renderer is None:  # pragma: no cover - non-Agg canvases
+        return
+    if hasattr(fig, "draw_without_rendering"):
+        fig.draw_without_rendering()
+    renderer = get_renderer()
+    from matplotlib.text import Text
+    from matplotlib.transforms import Bbox
+
+    def extent(ann: Any) -> Any:  # the text alone, not its leader line
+        return Text.get_window_extent(ann, renderer)
+
+    frame = ax.get_window_extent(renderer)
+    points_per_pixel = 72.0 / fig.dpi
+    # the class points are obstacles too
+    centres = ax.transData.transform(points.get_offsets())
+    radii = np.sqrt(np.broadcast_to(points.get_sizes(), (len(centres),))) / 2
+    radii = radii / points_per_pixel
+    placed: list[Any] = [
+        Bbox([[x - r, y - r], [x + r, y + r]])
+        for (x, y), r in zip(centres, radii, strict=True)
+    ]
+    placed.append(star.get_window_extent(renderer))  # the mean point
+    # top to bottom, so that a crowd spreads downwards first
+    order = sorted(annotations, key=lambda a: -a.xy[1])
+    flip = {"left": "right", "right": "left"}
+    for ann in order:
+        x0, y0 = ann.xyann
+        ha = ann.get_horizontalalignment()
+        box = extent(ann)
+        step = (box.height + 1.0) * points_per_pixel
+        best, best_cost = (x0, y0, ha), math.inf
+        for k in (0, -1, 1, -2, 2, -3, 3, -4, 4, -5, 5, -6, 6):
+            for x, side in ((x0, ha), (-x0, flip.get(ha, ha))):
+                ann.xyann = (x, y0 + k * step)
+                ann.set_horizontalalignment(side)
+                candidate = extent(ann).padded(1.5)
+                overlap = sum(
+                    _overlap_area(candidate, other) for other in placed
+                ) + _outside_area(candidate, frame)
+                if overlap < best_cost:
+                    best, best_cost = (x, y0 + k * step, side), overlap
+                if overlap == 0:
+                    break
+            if best_cost == 0:
+                break
+        ann.xyann = best[:2]
+        ann.set_horizontalalignment(best[2])
+        placed.append(extent(ann))
+
+
+def _overlap_area(a: Any, b: Any) -> float:
+    w = min(a.x1, b.x1) - max(a.x0, b.x0)
+    h = min(a.y1, b.y1) - max(a.y0, b.y0)
+    return max(w, 0.0) * max(h, 0.0)
+
+
+def _outside_area(box: Any, frame: Any) -> float:
+    inside = _overlap_area(box, frame)
+    return box.width * box.height - inside

@@ -29,6 +29,7 @@ from .._core._sklearn_private import InvalidParameterError
 from .._core._validation import check_array_like, warn_user
 from ._confusion import counts_from_confusion_matrix
 from ._summary import FBetaSummary, build_summaries
+from ._views import report_frame
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -44,8 +45,9 @@ GAP = "gap"
 GAP_BOUND = "gap-bound"
 EXTRA_HEADERS = (F1_OF_AVERAGES, GAP, GAP_BOUND)
 #: The keys of the confidence intervals (``[low, high]``) in ``output_dict``:
-#: of ``f1-score`` and of ``f1-of-averages`` in each averaged row, and, as a
-#: top-level key beside ``"accuracy"``, of the accuracy.
+#: of ``f1-score`` and of ``f1-of-averages`` in each averaged row; the accuracy's
+#: is ``{"f1-score-ci": [low, high]}`` under the top-level key ``"accuracy-ci"``
+#: (a dict, so that ``pandas.DataFrame(report)`` loads it as a row of its own).
 F1_CI = "f1-score-ci"
 F1_OF_AVERAGES_CI = "f1-of-averages-ci"
 ACCURACY_CI = "accuracy-ci"
@@ -70,7 +72,9 @@ class _Row:
     ci: dict[str, tuple[float, float]] = field(default_factory=dict)
 
 
-def _check_report_options(digits: Any, output_dict: Any, *, caller: str) -> None:
+def _check_report_options(
+    digits: Any, output_dict: Any, *, caller: str, as_frame: Any = False
+) -> None:
     if (
         not isinstance(digits, numbers.Integral)
         or isinstance(digits, bool | np.bool_)
@@ -84,6 +88,16 @@ def _check_report_options(digits: Any, output_dict: Any, *, caller: str) -> None
         raise InvalidParameterError(
             f"The 'output_dict' parameter of {caller} must be an instance of "
             f"'bool'. Got {output_dict!r} instead."
+        )
+    if not isinstance(as_frame, bool | np.bool_):
+        raise InvalidParameterError(
+            f"The 'as_frame' parameter of {caller} must be an instance of "
+            f"'bool'. Got {as_frame!r} instead."
+        )
+    if output_dict and as_frame:
+        raise ValueError(
+            f"{caller} returns a dict (output_dict=True) or a pandas.DataFrame "
+            "(as_frame=True), not both: set one of them."
         )
 
 
@@ -218,7 +232,7 @@ def _as_dict(class_rows: list[_Row], average_rows: list[_Row]) -> dict[str, Any]
         if row.accuracy:  # scikit-learn keeps one number: the micro precision
             report[row.name] = float(row.precision)
             if F1_CI in row.ci:
-                report[ACCURACY_CI] = [float(v) for v in row.ci[F1_CI]]
+                report[ACCURACY_CI] = {F1_CI: [float(v) for v in row.ci[F1_CI]]}
             continue
         values = dict(
             zip(
@@ -391,7 +405,8 @@ def report_from_counts(
     caller: str = "classification_report",
     labels_given: bool | None = None,
     interval: Callable[[str, FBetaSummary], FBetaInterval] | None = None,
-) -> str | dict[str, Any]:
+    as_frame: bool = False,
+) -> Any:
     """The report of :func:`classification_report` from ready counts.
 
     ``counts`` is a :class:`~sklearn_macrof1._core._record.Counts`; for multilabel
@@ -405,7 +420,7 @@ def report_from_counts(
     the row's :class:`~sklearn_macrof1._inference._intervals.FBetaInterval`: the report
     then has the interval columns (``f1-score-ci``, ``f1-of-averages-ci``).
     """
-    _check_report_options(digits, output_dict, caller=caller)
+    _check_report_options(digits, output_dict, caller=caller, as_frame=as_frame)
     computed: list[FBetaInterval] = []
     recording = None
     if interval is not None:
@@ -427,6 +442,8 @@ def report_from_counts(
     _warn_zero_width(computed)
     if output_dict:
         return _as_dict(class_rows, average_rows)
+    if as_frame:
+        return report_frame(class_rows + average_rows, caller=caller)
     legend = _interval_legend(computed[0]) if computed else None
     return _as_text(names, class_rows, average_rows, int(digits), legend)
 
@@ -445,7 +462,8 @@ def classification_report(
     interval_method: str = "delta",
     n_resamples: int = 1000,
     random_state: Any = None,
-) -> str | dict[str, Any]:
+    as_frame: bool = False,
+) -> Any:
     """scikit-learn's classification report, with both macro F1s.
 
     Every row and value of ``sklearn.metrics.classification_report`` (per-class
@@ -498,17 +516,29 @@ shape (n_samples, n_labels)
     random_state : None, int, numpy.random.Generator or RandomState, default=None
         Seed of the bootstrap; one generator serves every row, so a seeded
         report is reproducible.
+    as_frame : bool, default=False
+        Return a ``pandas.DataFrame`` (needs pandas): one row per line of the
+        text report, the columns of ``output_dict``, and, with ``confidence``,
+        ``f1-score-ci-low``, ``f1-score-ci-high``, ``f1-of-averages-ci-low``
+        and ``f1-of-averages-ci-high``. A cell that the text report leaves
+        empty is nan (the accuracy row has only ``f1-score``, ``support`` and
+        its interval). Not together with ``output_dict``.
 
     Returns
     -------
-    report : str or dict
+    report : str, dict or pandas.DataFrame
         Text, or a dict in which every key of scikit-learn's report holds
         scikit-learn's value: ``{label: {"precision", "recall", "f1-score",
         "support"}, "accuracy": float, "macro avg": {...}, ...}``; each averaged
         row also has an ``"f1-of-averages"`` entry and the macro row ``"gap"``
         and ``"gap-bound"``. With ``confidence``, each averaged row also has
         ``"f1-score-ci"`` and ``"f1-of-averages-ci"`` (``[low, high]`` lists),
-        and an accuracy row comes with a top-level ``"accuracy-ci"``.
+        and an accuracy row comes with a top-level ``"accuracy-ci"``:
+        ``{"f1-score-ci": [low, high]}``. ``pandas.DataFrame(report)`` loads
+        the dict with or without intervals (pandas spreads the one number of
+        ``"accuracy"`` over every cell of its column, as with scikit-learn's
+        report); ``as_frame=True`` gives the table with each value in its own
+        cell only.
 
     See Also
     --------
@@ -548,9 +578,21 @@ shape (n_samples, n_labels)
     ...                                zero_division=0.0, confidence=0.95)
     >>> [round(v, 3) for v in report["macro avg"]["f1-score-ci"]]
     [0.451, 0.527]
+
+    As a ``pandas.DataFrame``:
+
+    >>> df = classification_report(y_true, y_pred, zero_division=0.0, as_frame=True)
+    >>> df[["f1-score", "f1-of-averages", "gap"]].round(4)
+                  f1-score  f1-of-averages     gap
+    0               0.6667             NaN     NaN
+    1               0.0000             NaN     NaN
+    2               0.8000             NaN     NaN
+    accuracy        0.6000             NaN     NaN
+    macro avg       0.4889          0.5263  0.0374
+    weighted avg    0.6133          0.6462     NaN
     """  # noqa: E501
     caller = "classification_report"
-    _check_report_options(digits, output_dict, caller=caller)
+    _check_report_options(digits, output_dict, caller=caller, as_frame=as_frame)
     request = None
     if confidence is not None:
         request = _check_interval_request(
@@ -581,6 +623,7 @@ shape (n_samples, n_labels)
         zero_division=zero_division,
         caller=caller,
         request=request,
+        as_frame=as_frame,
     )
 
 
@@ -594,7 +637,8 @@ def report_from_reading(
     zero_division: Any,
     caller: str,
     request: IntervalRequest | None = None,
-) -> str | dict[str, Any]:
+    as_frame: bool = False,
+) -> Any:
     """:func:`classification_report` of a reading (counted samplewise over
     ``labels``), with the intervals of ``request`` (checked by
     :func:`_check_interval_request`) computed from that same reading."""
@@ -630,6 +674,7 @@ def report_from_reading(
         zero_division=zero_division,
         caller=caller,
         interval=interval,
+        as_frame=as_frame,
     )
 
 
@@ -647,7 +692,8 @@ def classification_report_from_confusion_matrix(
     interval_method: str = "delta",
     n_resamples: int = 1000,
     random_state: Any = None,
-) -> str | dict[str, Any]:
+    as_frame: bool = False,
+) -> Any:
     """:func:`classification_report` from a confusion matrix.
 
     Parameters
@@ -663,7 +709,7 @@ def classification_report_from_confusion_matrix(
         Labels of the rows/columns, in matrix order; ``0 .. n-1`` by default.
     labels : array-like, default=None
         The classes to report, in order (by default all, in matrix order).
-    target_names, digits, output_dict, zero_division
+    target_names, digits, output_dict, zero_division, as_frame
         As in :func:`classification_report`.
     confidence, interval_method, n_resamples, random_state
         As in :func:`classification_report`; the cells are taken as counts of
@@ -672,7 +718,7 @@ def classification_report_from_confusion_matrix(
 
     Returns
     -------
-    report : str or dict
+    report : str, dict or pandas.DataFrame
         As in :func:`classification_report` (no samples avg row: a matrix has no
         per-sample data).
 
@@ -691,7 +737,7 @@ def classification_report_from_confusion_matrix(
     (0.4853, 0.5)
     """
     caller = "classification_report_from_confusion_matrix"
-    _check_report_options(digits, output_dict, caller=caller)
+    _check_report_options(digits, output_dict, caller=caller, as_frame=as_frame)
     request = None
     if confidence is not None:
         request = _check_interval_request(
@@ -708,6 +754,7 @@ def classification_report_from_confusion_matrix(
         zero_division=zero_division,
         caller=caller,
         request=request,
+        as_frame=as_frame,
     )
 
 
@@ -722,7 +769,8 @@ def report_from_matrix_counts(
     zero_division: Any,
     caller: str,
     request: IntervalRequest | None = None,
-) -> str | dict[str, Any]:
+    as_frame: bool = False,
+) -> Any:
     """:func:`classification_report_from_confusion_matrix` of the matrix's
     counts (the rows' intervals from the same counts, see
     :meth:`FBetaSummary.confidence_interval`)."""
@@ -758,4 +806,5 @@ def report_from_matrix_counts(
         caller=caller,
         labels_given=labels_given,
         interval=interval,
+        as_frame=as_frame,
     )

@@ -170,3 +170,39 @@ def summary_frame(
     if interval is not None:
         interval_columns(records[-1], interval, summary.beta)
     return frame(records, index=index, caller=caller)
+
+
+# ------------------------------------------------------------------------ report
+
+
+def report_frame(rows: list[Any], *, caller: str) -> Any:
+    """The report's rows as a ``pandas.DataFrame`` (``as_frame=True``).
+
+    ``rows`` are the report's row records (``name``, ``precision``, ``recall``,
+    ``f1``, ``support``, ``extra``, ``accuracy``, ``ci``). Every cell holds a
+    value of its own row: the accuracy row has the accuracy under ``f1-score``
+    (where the text report prints it) and nan under precision and recall, and
+    only the rows that have them show ``f1-of-averages``, ``gap`` and
+    ``gap-bound``. Intervals are the ``<key>-ci-low`` / ``<key>-ci-high``
+    columns.
+    """
+    records = []
+    for row in rows:
+        record: dict[str, Any] = {
+            "precision": None if row.accuracy else float(row.precision),
+            "recall": None if row.accuracy else float(row.recall),
+            "f1-score": float(row.f1),
+            "support": float(row.support),
+        }
+        record.update({key: float(value) for key, value in row.extra.items()})
+        for key, (low, high) in row.ci.items():
+            base = key[: -len("-ci")]
+            record[f"{base}-ci-low"] = float(low)
+            record[f"{base}-ci-high"] = float(high)
+        records.append(record)
+    order = (
+        "precision", "recall", "f1-score", "support", "f1-of-averages", "gap",
+        "gap-bound", "f1-score-ci-low", "f1-score-ci-high",
+        "f1-of-averages-ci-low", "f1-of-averages-ci-high",
+    )  # fmt: skip
+    return frame(records, index=[row.name for row in rows], order=order, caller=caller)
