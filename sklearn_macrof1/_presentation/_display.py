@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from ._scores import fbeta_summary
+from ._scores import summary_of
 from ._summary import FBetaSummary
 
 #: The averages the display knows how to draw (one point per class).
@@ -356,11 +356,13 @@ class MacroF1Display:
         caller = f"{cls.__name__}.from_predictions"
         check_matplotlib(caller)
         _check_average(average, caller)
-        summary = fbeta_summary(
+        summary = summary_of(
             y_true,
             y_pred,
+            caller=caller,
             beta=beta,
             labels=labels,
+            pos_label=1,
             average=average,
             sample_weight=sample_weight,
             zero_division=zero_division,
@@ -438,15 +440,19 @@ iso_levels, annotate, explain, scatter_kwargs, mean_kwargs, compact
                 f"{caller} needs a fitted classifier; got {type(estimator).__name__}."
             )
         _check_average(average, caller)
-        y_pred = estimator.predict(X)
-        return cls.from_predictions(
+        summary = summary_of(
             y,
-            y_pred,
+            estimator.predict(X),
+            caller=caller,
             beta=beta,
             labels=labels,
+            pos_label=1,
             average=average,
             sample_weight=sample_weight,
             zero_division=zero_division,
+        )
+        return cls.from_summary(
+            summary,
             display_labels=display_labels,
             ax=ax,
             iso_levels=iso_levels,

@@ -142,9 +142,11 @@ default="macro"
     >>> round(averaged_f1_score(y_true, y_pred), 6)
     0.019608
     """
-    return averaged_fbeta_score(
+    _, _, averages, _ = score(
         y_true,
         y_pred,
+        caller="averaged_f1_score",  # errors name the function the user called
+        warn_for=("f-score",),
         beta=1.0,
         labels=labels,
         pos_label=pos_label,
@@ -152,6 +154,7 @@ default="macro"
         sample_weight=sample_weight,
         zero_division=zero_division,
     )
+    return averages.averaged_fbeta
 
 
 def fbeta_of_averages_score(
@@ -287,9 +290,11 @@ default="macro"
     >>> round(f1_of_averages_score(y_true, y_pred), 6)
     0.50495
     """
-    return fbeta_of_averages_score(
+    _, _, averages, _ = score(
         y_true,
         y_pred,
+        caller="f1_of_averages_score",  # errors name the function the user called
+        warn_for=("precision", "recall"),
         beta=1.0,
         labels=labels,
         pos_label=pos_label,
@@ -297,6 +302,7 @@ default="macro"
         sample_weight=sample_weight,
         zero_division=zero_division,
     )
+    return averages.fbeta_of_averages
 
 
 def fbeta_summary(
@@ -357,7 +363,33 @@ default="macro"
     >>> s.labels
     array([0, 1, 2])
     """
-    caller = "fbeta_summary"
+    return summary_of(
+        y_true,
+        y_pred,
+        caller="fbeta_summary",
+        beta=beta,
+        labels=labels,
+        pos_label=pos_label,
+        average=average,
+        sample_weight=sample_weight,
+        zero_division=zero_division,
+    )
+
+
+def summary_of(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    caller: str,
+    beta: float,
+    labels: Any,
+    pos_label: Any,
+    average: str | None,
+    sample_weight: Any,
+    zero_division: Any,
+) -> FBetaSummary:
+    """The body of :func:`fbeta_summary`; ``caller`` names the public function
+    the user called in every error and warning."""
     options = check_options(
         caller=caller,
         average=average,

@@ -1,0 +1,70 @@
+"""Errors name the public function the user called, never an internal one."""
+
+from __future__ import annotations
+
+import matplotlib
+import pytest
+
+import sklearn_macrof1 as m
+
+matplotlib.use("Agg")
+
+Y = [0, 1, 2, 2, 1, 0]
+P = [0, 2, 2, 1, 1, 0]
+CONTINUOUS = [0.5, 1.5, 2.5, 0.1, 0.2, 0.3]
+
+CALLS = {
+    "averaged_f1_score": lambda y, p, **k: m.averaged_f1_score(y, p, **k),
+    "f1_of_averages_score": lambda y, p, **k: m.f1_of_averages_score(y, p, **k),
+    "averaged_fbeta_score": lambda y, p, **k: m.averaged_fbeta_score(
+        y, p, beta=1.0, **k
+    ),
+    "fbeta_of_averages_score": lambda y, p, **k: m.fbeta_of_averages_score(
+        y, p, beta=1.0, **k
+    ),
+    "fbeta_summary": lambda y, p, **k: m.fbeta_summary(y, p, **k),
+    "fbeta_confidence_interval": lambda y, p, **k: m.fbeta_confidence_interval(
+        y, p, **k
+    ),
+    "compare_classifiers": lambda y, p, **k: m.compare_classifiers(y, p, p, **k),
+    "MacroF1Display.from_predictions": lambda y, p, **k: (
+        m.MacroF1Display.from_predictions(y, p, **k)
+    ),
+}
+
+
+INTERNAL = {"averaged_fbeta_score", "fbeta_of_averages_score", "fbeta_summary"}
+
+
+@pytest.mark.parametrize("name", list(CALLS))
+@pytest.mark.parametrize(
+    "kwargs",
+    [{"zero_division": "x"}, {"average": "macr"}],
+    ids=["zero_division", "average"],
+)
+def test_option_errors_name_the_called_function(name, kwargs):
+    with pytest.raises(ValueError) as info:
+        CALLS[name](Y, P, **kwargs)
+    message = str(info.value)
+    assert name in message, message
+    if "average" in kwargs and name.startswith("MacroF1Display"):
+        return  # its message recommends fbeta_summary for 'samples'
+    for other in INTERNAL - {name}:
+        assert other not in message, message
+
+
+@pytest.mark.parametrize("name", list(CALLS))
+def test_target_errors_do_not_name_another_function(name):
+    # scikit-learn's own wording, which names no function
+    with pytest.raises(ValueError) as info:
+        CALLS[name](Y, CONTINUOUS)
+    for other in INTERNAL - {name}:
+        assert other not in str(info.value), str(info.value)
+
+
+def test_display_from_estimator_names_itself():
+    from sklearn.dummy import DummyClassifier
+
+    clf = DummyClassifier().fit([[0]] * 6, Y)
+    with pytest.raises(ValueError, match="MacroF1Display.from_estimator"):
+        m.MacroF1Display.from_estimator(clf, [[0]] * 6, Y, zero_division="x")
