@@ -68,3 +68,22 @@ def test_display_from_estimator_names_itself():
     clf = DummyClassifier().fit([[0]] * 6, Y)
     with pytest.raises(ValueError, match="MacroF1Display.from_estimator"):
         m.MacroF1Display.from_estimator(clf, [[0]] * 6, Y, zero_division="x")
+
+
+@pytest.mark.parametrize(
+    "method",
+    [
+        "averaged_f1_score",
+        "f1_of_averages_score",
+        "averaged_fbeta_score",
+        "fbeta_of_averages_score",
+        "summary",
+    ],
+)
+def test_accumulator_methods_name_themselves(method):
+    acc = m.MacroF1Accumulator().update(Y, P)
+    kwargs = {"beta": 1.0} if "fbeta" in method else {}
+    with pytest.raises(ValueError) as info:
+        getattr(acc, method)(average="macr", **kwargs)
+    message = str(info.value)
+    assert f"MacroF1Accumulator.{method} " in message, message

@@ -470,3 +470,29 @@ def test_report_from_confusion_matrix_as_frame_and_bad_options():
         classification_report(Y_TRUE, Y_A, output_dict=True, as_frame=True)
     with pytest.raises(ValueError, match="'as_frame' parameter of classification"):
         classification_report(Y_TRUE, Y_A, as_frame="yes")
+
+
+# ----------------------------------------------------------------- accumulator
+
+
+def test_accumulator_views():
+    from sklearn_macrof1 import MacroF1Accumulator, classification_report
+
+    acc = MacroF1Accumulator()
+    (head,) = parse(acc._repr_html_()).tables
+    assert cell(head, "counted", "samples") == "0"
+    acc.update(Y_TRUE[:100], Y_A[:100])
+    acc.update(Y_TRUE[100:], Y_A[100:])
+    parsed = parse(acc._repr_html_())
+    head, main, classes = parsed.tables
+    assert cell(head, "counted", "samples") == "200"
+    assert cell(head, "counted", "classes") == "3"
+    s = fbeta_summary(Y_TRUE, Y_A)
+    assert cell(main, "macro", "averaged F1") == f"{s.averaged_fbeta:.4f}"
+    assert cell(main, "macro", "F1 of averages") == f"{s.fbeta_of_averages:.4f}"
+    pd.testing.assert_frame_equal(acc.to_frame(), s.to_frame())
+    pd.testing.assert_frame_equal(
+        acc.classification_report(as_frame=True),
+        classification_report(Y_TRUE, Y_A, as_frame=True),
+    )
+    assert "\n" not in repr(acc)

@@ -22,6 +22,7 @@ from .._integrations._dask import counts_from_dask, is_dask_collection
 from .._integrations._streaming import count_batch
 from ._report import report_from_counts
 from ._summary import FBetaSummary, build_summary
+from ._views import accumulator_html
 
 _MULTILABEL = "multilabel-indicator"
 
@@ -326,13 +327,15 @@ class MacroF1Accumulator:
         zero_division: Any = "warn",
     ) -> Any:
         """:func:`averaged_f1_score` of all the batches concatenated."""
-        return self.averaged_fbeta_score(
+        return self._score(
+            "MacroF1Accumulator.averaged_f1_score",
+            ("f-score",),
             beta=1.0,
             labels=labels,
             pos_label=pos_label,
             average=average,
             zero_division=zero_division,
-        )
+        )[0]
 
     def fbeta_of_averages_score(
         self,
@@ -363,13 +366,15 @@ class MacroF1Accumulator:
         zero_division: Any = "warn",
     ) -> Any:
         """:func:`f1_of_averages_score` of all the batches concatenated."""
-        return self.fbeta_of_averages_score(
+        return self._score(
+            "MacroF1Accumulator.f1_of_averages_score",
+            ("precision", "recall"),
             beta=1.0,
             labels=labels,
             pos_label=pos_label,
             average=average,
             zero_division=zero_division,
-        )
+        )[1]
 
     def classification_report(
         self,
@@ -379,8 +384,12 @@ class MacroF1Accumulator:
         digits: int = 2,
         output_dict: bool = False,
         zero_division: Any = "warn",
-    ) -> str | dict[str, Any]:
-        """:func:`classification_report` of all the batches concatenated."""
+        as_frame: bool = False,
+    ) -> Any:
+        """:func:`classification_report` of all the batches concatenated.
+
+        ``as_frame=True`` returns it as a ``pandas.DataFrame`` (needs pandas).
+        """
         caller = "MacroF1Accumulator.classification_report"
         counts, options = self._options(
             caller,
@@ -398,7 +407,30 @@ class MacroF1Accumulator:
             output_dict=output_dict,
             zero_division=zero_division,
             caller=caller,
+            as_frame=as_frame,
         )
+
+    # -- views -------------------------------------------------------------
+
+    def to_frame(
+        self,
+        *,
+        beta: float = 1.0,
+        average: str | None = "macro",
+        zero_division: Any = "warn",
+    ) -> Any:
+        """The summary of all the batches as a ``pandas.DataFrame``.
+
+        ``self.summary(beta=..., average=..., zero_division=...).to_frame()``:
+        one row per class, then the average's row (see
+        :meth:`FBetaSummary.to_frame`). Needs pandas.
+        """
+        return self.summary(
+            beta=beta, average=average, zero_division=zero_division
+        ).to_frame()
+
+    def _repr_html_(self) -> str:
+        return accumulator_html(self)
 
 
 def _plain(labels: np.ndarray | None) -> Any:

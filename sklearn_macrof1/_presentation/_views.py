@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._core._tables import Table, frame
+from .._core._tables import Table, frame, render_html
 
 if TYPE_CHECKING:
     from .._inference._intervals import FBetaInterval
@@ -206,3 +206,48 @@ def report_frame(rows: list[Any], *, caller: str) -> Any:
         "f1-of-averages-ci-low", "f1-of-averages-ci-high",
     )  # fmt: skip
     return frame(records, index=[row.name for row in rows], order=order, caller=caller)
+
+
+# ------------------------------------------------------------------ accumulator
+
+
+def accumulator_html(accumulator: Any) -> str:
+    """What has been counted, then the macro summary of it (as a summary shows)."""
+    head = Table(
+        "MacroF1Accumulator",
+        ["samples", "classes", "targets", "labels"],
+        index="",
+    )
+    if accumulator.n_samples == 0 and accumulator._counts is None:
+        head.add_row("counted", [0, None, None, _labels_text(accumulator.labels)])
+        head.notes.append("No batch counted yet: call update(y_true, y_pred).")
+        return render_html([head])
+    import warnings
+
+    try:
+        counts = accumulator.counts
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # a view never warns
+            summary = accumulator.summary(average="macro")
+    except ValueError as exc:  # e.g. every weight zero so far
+        head.add_row("counted", [accumulator.n_samples, None, None, None])
+        head.notes.append(str(exc))
+        return render_html([head])
+    head.add_row(
+        "counted",
+        [
+            accumulator.n_samples,
+            counts.n_classes,
+            counts.kind,
+            _labels_text(accumulator.labels),
+        ],
+    )
+    return render_html([head, *summary_tables(summary)])
+
+
+def _labels_text(labels: Any) -> str:
+    if labels is None:
+        return "discovered"
+    values = np.asarray(labels).tolist()
+    text = ", ".join(map(str, values[:8]))
+    return text + (f", ... ({len(values)})" if len(values) > 8 else "")
