@@ -15,6 +15,7 @@ They can differ by up to 0.5 and rank classifiers differently (Opitz & Burst,
 from ._core._paper import gap_closed_form, gap_supremum, supremum_confusion_matrix
 from ._inference._comparison import (
     ClassifierComparison,
+    MultipleComparison,
     ScoreDifference,
     compare_classifiers,
 )
@@ -78,6 +79,7 @@ __all__ = [
     "MACRO_F1_SCORING",
     "MacroF1Accumulator",
     "MacroF1Display",
+    "MultipleComparison",
     "analyze_search",
     "averaged_f1_score",
     "averaged_f1_score_spark",

@@ -496,3 +496,64 @@ def test_accumulator_views():
         classification_report(Y_TRUE, Y_A, as_frame=True),
     )
     assert "\n" not in repr(acc)
+
+
+# ------------------------------------------------------- several classifiers
+
+
+def test_holm_adjustment():
+    from sklearn_macrof1._inference._comparison import holm
+
+    np.testing.assert_allclose(holm([0.01, 0.04, 0.03]), [0.03, 0.06, 0.06])
+    np.testing.assert_allclose(holm([0.5, 0.6]), [1.0, 1.0])
+    out = holm([0.02, np.nan, 0.01])
+    np.testing.assert_allclose(out, [0.02, np.nan, 0.02])
+    assert np.isnan(holm([np.nan])).all()
+
+
+@pytest.mark.parametrize("method", ["delta", "bootstrap"])
+def test_more_than_two_classifiers_gives_every_pair(method):
+    from sklearn_macrof1 import MultipleComparison
+    from sklearn_macrof1._inference._comparison import holm
+
+    y_c = [0, 0, 1, 1, 2, 2, 1, 2] * 25
+    kw = dict(method=method, n_resamples=200, random_state=0)
+    many = compare_classifiers(Y_TRUE, Y_A, Y_B, y_c, names=("a", "b", "c"), **kw)
+    assert isinstance(many, MultipleComparison)
+    assert [c.names for c in many.comparisons] == [("a", "b"), ("a", "c"), ("b", "c")]
+    # each pair is the two-classifier comparison (same resamples for delta)
+    pair = compare_classifiers(Y_TRUE, Y_A, y_c, names=("a", "c"), method="delta")
+    if method == "delta":
+        assert many["a", "c"] == pair
+    else:  # same point estimates; the bootstrap resamples are shared by all pairs
+        assert many["a", "c"].averaged_fbeta.score_b == pair.averaged_fbeta.score_b
+    np.testing.assert_array_equal(
+        many.averaged_fbeta_p_holm,
+        holm([c.averaged_fbeta.p_value for c in many.comparisons]),
+    )
+    assert all(
+        h >= c.fbeta_of_averages.p_value
+        for h, c in zip(many.fbeta_of_averages_p_holm, many.comparisons, strict=True)
+    )
+    with pytest.raises(KeyError, match="No comparison"):
+        many["c", "a"]
+    df = many.to_frame()
+    assert len(df) == 6
+    assert list(df["score"][:2]) == ["averaged_fbeta", "fbeta_of_averages"]
+    assert df["p_holm"].tolist()[::2] == list(many.averaged_fbeta_p_holm)
+    parsed = parse(many._repr_html_())
+    (table,) = parsed.tables
+    assert table["header"][-1] == "p (Holm)"
+    assert len(table["rows"]) == 6
+    assert any("Holm" in p for p in parsed.paragraphs)
+    assert "p (Holm)" in str(many)
+    assert repr(many).startswith("MultipleComparison(names=('a', 'b', 'c')")
+    again = compare_classifiers(Y_TRUE, Y_A, Y_B, y_c, names=("a", "b", "c"), **kw)
+    assert many == again and hash(many) == hash(again)
+
+
+def test_default_names_for_several_classifiers_and_name_count():
+    many = compare_classifiers(Y_TRUE, Y_A, Y_B, Y_A)
+    assert many.names == ("A", "B", "C")
+    with pytest.raises(ValueError, match="must name the 3 classifiers"):
+        compare_classifiers(Y_TRUE, Y_A, Y_B, Y_A, names=("x", "y"))

@@ -292,6 +292,153 @@ class ClassifierComparison(ValueEquality):
         )
 
 
+@dataclass(frozen=True, eq=False)
+class MultipleComparison(ValueEquality):
+    """Every pair of several classifiers compared under both formulas.
+
+    Returned by :func:`compare_classifiers` given more than two prediction sets.
+    Each pair is a :class:`ClassifierComparison` on the same resamples; the
+    p-values of each formula are also adjusted over all pairs by Holm's
+    step-down method, which bounds the chance of any false "significant" among
+    the pairs (the family-wise error rate) by ``1 - confidence``. The intervals
+    of the pairs are not adjusted.
+
+    Attributes
+    ----------
+    names : tuple of str
+        The classifiers, in the order given.
+    comparisons : tuple of ClassifierComparison
+        One per pair ``(names[i], names[j])`` with ``i < j``, in that order.
+    averaged_fbeta_p_holm, fbeta_of_averages_p_holm : tuple of float
+        Holm-adjusted p-values of each pair's difference, per formula.
+    """
+
+    names: tuple[str, ...]
+    comparisons: tuple[ClassifierComparison, ...]
+    averaged_fbeta_p_holm: tuple[float, ...]
+    fbeta_of_averages_p_holm: tuple[float, ...]
+
+    def __getitem__(self, pair: tuple[str, str]) -> ClassifierComparison:
+        """The comparison of ``(name_a, name_b)``, as ordered in ``names``."""
+        for comparison in self.comparisons:
+            if comparison.names == tuple(pair):
+                return comparison
+        raise KeyError(
+            f"No comparison {pair!r}: pairs are (names[i], names[j]) with i < j, "
+            f"names={self.names!r}."
+        )
+
+    def _rows(self) -> list[tuple[ClassifierComparison, str, ScoreDifference, float]]:
+        rows = []
+        for c, p_avg, p_foa in zip(
+            self.comparisons,
+            self.averaged_fbeta_p_holm,
+            self.fbeta_of_averages_p_holm,
+            strict=True,
+        ):
+            (l_avg, d_avg), (l_foa, d_foa) = c._formulas()
+            rows += [(c, l_avg, d_avg, p_avg), (c, l_foa, d_foa, p_foa)]
+        return rows
+
+    def _note(self) -> str:
+        m = len(self.comparisons)
+        first = self.comparisons[0]
+        return (
+            f"{len(self.names)} classifiers, {m} pairs: p (Holm) adjusts each "
+            f"formula's {m} p-values for multiple comparisons (Holm's step-down, "
+            f"family-wise error rate {1 - first.confidence:.0%}); intervals are "
+            f"not adjusted. {first._how()}, n={first.n_samples} samples."
+        )
+
+    def __str__(self) -> str:
+        lines = []
+        for c, label, d, p_holm in self._rows():
+            name_a, name_b = c.names
+            lines.append(
+                f"  {name_a} vs {name_b}, {label}: {d.describe(name_a, name_b)}  "
+                f"p (Holm)={format_p_value(p_holm, d.p_resolution)}"
+            )
+        return "\n".join([self._note(), *lines])
+
+    def __repr__(self) -> str:
+        return (
+            f"MultipleComparison(names={self.names!r}, "
+            f"n_pairs={len(self.comparisons)}, "
+            f"method={self.comparisons[0].method!r})"
+        )
+
+    def _repr_html_(self) -> str:
+        first = self.comparisons[0]
+        level = f"{first.confidence:.0%}"
+        table = Table(
+            f"{len(self.names)} classifiers, every pair ({first.average} average, "
+            f"beta={first.beta:g})",
+            [
+                "score",
+                "score A",
+                "score B",
+                "A - B",
+                f"{level} CI low",
+                f"{level} CI high",
+                "p-value",
+                "p (Holm)",
+            ],
+            index="A vs B",
+        )
+        for c, label, d, p_holm in self._rows():
+            table.add_row(
+                f"{c.names[0]} vs {c.names[1]}",
+                [
+                    label,
+                    d.score_a,
+                    d.score_b,
+                    d.difference,
+                    d.low,
+                    d.high,
+                    d.p_value_text,
+                    format_p_value(p_holm, d.p_resolution),
+                ],
+            )
+        table.notes.append(self._note())
+        return render_html([table])
+
+    def to_frame(self) -> Any:
+        """Every pair and formula as a row of a ``pandas.DataFrame``.
+
+        Columns ``model_a``, ``model_b``, ``score`` (``averaged_fbeta`` or
+        ``fbeta_of_averages``), then those of :meth:`ClassifierComparison.to_frame`
+        and ``p_holm``. Needs pandas.
+        """
+        records = []
+        for c, p_avg, p_foa in zip(
+            self.comparisons,
+            self.averaged_fbeta_p_holm,
+            self.fbeta_of_averages_p_holm,
+            strict=True,
+        ):
+            for score, d, p_holm in (
+                ("averaged_fbeta", c.averaged_fbeta, p_avg),
+                ("fbeta_of_averages", c.fbeta_of_averages, p_foa),
+            ):
+                records.append(
+                    {
+                        "model_a": c.names[0],
+                        "model_b": c.names[1],
+                        "score": score,
+                        "score_a": d.score_a,
+                        "score_b": d.score_b,
+                        "difference": d.difference,
+                        "low": d.low,
+                        "high": d.high,
+                        "std_error": d.std_error,
+                        "p_value": d.p_value,
+                        "p_holm": p_holm,
+                        "p_resolution": d.p_resolution,
+                    }
+                )
+        return frame(records, caller="MultipleComparison.to_frame")
+
+
 def _from_normal(a: float, b: float, variance: float, z: float) -> ScoreDifference:
     d = a - b
     se = math.sqrt(variance)
@@ -339,16 +486,19 @@ def _from_replicates(
     )
 
 
-def _check_names(names: Any, *, caller: str) -> tuple[str, str]:
-    if isinstance(names, str) or not hasattr(names, "__len__") or len(names) != 2:
+def _check_names(names: Any, count: int, *, caller: str) -> tuple[str, ...]:
+    if names is None:
+        return tuple(chr(ord("A") + i) if i < 26 else f"#{i + 1}" for i in range(count))
+    if isinstance(names, str) or not hasattr(names, "__len__") or len(names) != count:
         raise InvalidParameterError(
-            f"The 'names' parameter of {caller} must be a pair of names of the "
-            f"two classifiers, e.g. ('lr', 'gnb'). Got {names!r} instead."
+            f"The 'names' parameter of {caller} must name the {count} classifiers "
+            f"compared, one name each, e.g. {('lr', 'gnb', 'svc')[:count]!r}. Got "
+            f"{names!r} instead."
         )
-    out = (str(names[0]), str(names[1]))
-    if out[0] == out[1]:
+    out = tuple(str(name) for name in names)
+    if len(set(out)) != count:
         raise ValueError(
-            f"The 'names' parameter of {caller} must name two different "
+            f"The 'names' parameter of {caller} must name {count} different "
             f"classifiers; got {names!r}."
         )
     return out
@@ -358,7 +508,7 @@ def compare_classifiers(
     y_true: Any,
     y_pred_a: Any,
     y_pred_b: Any,
-    *,
+    *y_pred_more: Any,
     beta: float = 1.0,
     labels: Any = None,
     pos_label: Any = 1,
@@ -369,9 +519,9 @@ def compare_classifiers(
     method: str = "delta",
     n_resamples: int = 1000,
     random_state: Any = None,
-    names: Any = ("A", "B"),
+    names: Any = None,
     verbose: int = 0,
-) -> ClassifierComparison:
+) -> Any:
     """Is classifier A better than B, under each of the two F-beta formulas?
 
     Paired comparison on the same samples: the difference ``A - B`` of the
@@ -387,6 +537,10 @@ shape (n_samples, n_labels)
         Ground truth.
     y_pred_a, y_pred_b : same kind as ``y_true``
         Predictions of classifiers A and B for the same samples.
+    *y_pred_more : same kind as ``y_true``
+        Predictions of further classifiers: every pair is then compared (on the
+        same resamples), with Holm-adjusted p-values, in a
+        :class:`MultipleComparison`.
     beta : float, default=1.0
         Weight of recall against precision.
     labels : array-like, default=None
@@ -410,18 +564,21 @@ shape (n_samples, n_labels)
         Bootstrap replicates.
     random_state : None, int, numpy.random.Generator or RandomState, default=None
         Seed of the bootstrap.
-    names : pair of str, default=("A", "B")
-        The names of the two classifiers, used in the printed comparison, its
-        statement, its notebook table and ``to_frame()``.
+    names : sequence of str, default=None
+        The names of the classifiers, one per prediction set, used in the
+        printed comparison, its statement, its notebook table and
+        ``to_frame()``; "A", "B", "C" ... when None.
     verbose : int, default=0
         Progress of the bootstrap on standard error: 0 prints nothing, 1 about
         every tenth of the resamples, 2 and more every block of resamples.
 
     Returns
     -------
-    comparison : ClassifierComparison
-        ``comparison.averaged_fbeta`` and ``comparison.fbeta_of_averages`` hold
-        the differences; ``comparison.statement`` says it in words.
+    comparison : ClassifierComparison or MultipleComparison
+        For two classifiers, ``comparison.averaged_fbeta`` and
+        ``comparison.fbeta_of_averages`` hold the differences and
+        ``comparison.statement`` says it in words. For more, a
+        :class:`MultipleComparison` of every pair.
 
     Notes
     -----
@@ -448,15 +605,25 @@ shape (n_samples, n_labels)
     >>> c = compare_classifiers(y, a, b, names=("lr", "gnb"))
     >>> print(c.averaged_fbeta.describe(*c.names))
     lr 0.8750  gnb 0.7918  lr-gnb +0.0832 [+0.0504, +0.1160]  p=6.8e-07
+
+    Three classifiers: every pair, p-values adjusted by Holm's method:
+
+    >>> d = np.where(rng.random(1000) < 0.75, y, rng.integers(0, 3, 1000))
+    >>> many = compare_classifiers(y, a, b, d, names=("lr", "gnb", "svc"))
+    >>> [c.names for c in many.comparisons]
+    [('lr', 'gnb'), ('lr', 'svc'), ('gnb', 'svc')]
+    >>> [round(p, 4) for p in many.averaged_fbeta_p_holm]
+    [0.0, 0.0142, 0.0217]
     """
     caller = "compare_classifiers"
     options, confidence, method, n_resamples, rng = check_call(
         caller, beta, labels, pos_label, average, zero_division,
         confidence, method, n_resamples, random_state,
     )  # fmt: skip
-    names = _check_names(names, caller=caller)
+    predictions = (y_pred_a, y_pred_b, *y_pred_more)
+    names = _check_names(names, len(predictions), caller=caller)
     verbose = check_verbose(verbose, caller=caller)
-    ev_a, ev_b = (
+    evaluations = [
         evaluation_for(
             y_true,
             y_pred,
@@ -466,51 +633,99 @@ shape (n_samples, n_labels)
             per_sample=True,
             warn_for=ALL_METRICS,
         )
-        for y_pred in (y_pred_a, y_pred_b)
-    )
-    n = ev_a.n_samples
-    if ev_b.n_samples != n:  # pragma: no cover - both checked against y_true
-        raise ValueError("y_pred_a and y_pred_b must have the same number of samples")
-    if ev_a.counts.kind != ev_b.counts.kind and "multilabel-indicator" in (
-        ev_a.counts.kind,
-        ev_b.counts.kind,
-    ):  # pragma: no cover - read_targets already refuses the mix
-        raise ValueError("y_pred_a and y_pred_b must be of the same target type")
-    est_a, est_b = ev_a.estimates, ev_b.estimates
+        for y_pred in predictions
+    ]
+    n = evaluations[0].n_samples
+    pairs = [
+        (i, j) for i in range(len(predictions)) for j in range(i + 1, len(predictions))
+    ]
     if method == "delta":
         z = _z(confidence)
-        diffs = []
-        for u_a, u_b, a, b in zip(
-            ev_a.influence(), ev_b.influence(), est_a, est_b, strict=True
-        ):
-            u = u_a - u_b
-            variance = max(float(u @ u) - float(u.sum()) ** 2 / n, 0.0)
-            diffs.append(_from_normal(a, b, variance, z))
+        influences = [ev.influence() for ev in evaluations]
+        diffs = {}
+        for i, j in pairs:
+            pair = []
+            for u_a, u_b, a, b in zip(
+                influences[i],
+                influences[j],
+                evaluations[i].estimates,
+                evaluations[j].estimates,
+                strict=True,
+            ):
+                u = u_a - u_b
+                variance = max(float(u @ u) - float(u.sum()) ** 2 / n, 0.0)
+                pair.append(_from_normal(a, b, variance, z))
+            diffs[i, j] = pair
         resamples = None
     else:
         assert rng is not None
-        reps: list[list[np.ndarray]] = [[], []]
+        # the same resamples score every classifier (paired), once per classifier
+        reps: dict[tuple[int, int], list[list[np.ndarray]]] = {
+            pair: [[], []] for pair in pairs
+        }
         progress = Progress(
             verbose, n_resamples, caller=caller, what="paired bootstrap"
         )
         for start in range(0, n_resamples, _BLOCK):
             rows = min(_BLOCK, n_resamples - start)
             m = draw_multiplicities(rng, n, rows)
-            for j, (ra, rb) in enumerate(
-                zip(
-                    ev_a.replicates_from_multiplicities(m),
-                    ev_b.replicates_from_multiplicities(m),
+            scores = [ev.replicates_from_multiplicities(m) for ev in evaluations]
+            for i, j in pairs:
+                for k in range(2):
+                    reps[i, j][k].append(scores[i][k] - scores[j][k])
+            progress.update(start + rows)
+        diffs = {
+            (i, j): [
+                _from_replicates(a, b, np.concatenate(r), confidence)
+                for r, a, b in zip(
+                    reps[i, j],
+                    evaluations[i].estimates,
+                    evaluations[j].estimates,
                     strict=True,
                 )
-            ):
-                reps[j].append(ra - rb)
-            progress.update(start + rows)
-        diffs = [
-            _from_replicates(a, b, np.concatenate(r), confidence)
-            for r, a, b in zip(reps, est_a, est_b, strict=True)
-        ]
+            ]
+            for i, j in pairs
+        }
         resamples = n_resamples
-    d_avg, d_foa = diffs
+    comparisons = [
+        _comparison(
+            *diffs[i, j],
+            average=str(options.average),
+            beta=options.beta,
+            confidence=confidence,
+            method=method,
+            n_samples=n,
+            n_resamples=resamples,
+            names=(names[i], names[j]),
+        )
+        for i, j in pairs
+    ]
+    if len(predictions) == 2:
+        return comparisons[0]
+    return MultipleComparison(
+        names=names,
+        comparisons=tuple(comparisons),
+        averaged_fbeta_p_holm=tuple(
+            float(p) for p in holm([c.averaged_fbeta.p_value for c in comparisons])
+        ),
+        fbeta_of_averages_p_holm=tuple(
+            float(p) for p in holm([c.fbeta_of_averages.p_value for c in comparisons])
+        ),
+    )
+
+
+def _comparison(
+    d_avg: ScoreDifference,
+    d_foa: ScoreDifference,
+    *,
+    average: str,
+    beta: float,
+    confidence: float,
+    method: str,
+    n_samples: int,
+    n_resamples: int | None,
+    names: tuple[str, str],
+) -> ClassifierComparison:
     differ = d_avg.difference * d_foa.difference < 0
     reversal = None
     if differ:
@@ -521,13 +736,32 @@ shape (n_samples, n_labels)
     return ClassifierComparison(
         d_avg,
         d_foa,
-        str(options.average),
-        options.beta,
+        average,
+        beta,
         confidence,
         method,
-        n,
-        resamples,
+        n_samples,
+        n_resamples,
         bool(differ),
         reversal,
         names,
     )
+
+
+def holm(p_values: Any) -> np.ndarray:
+    """Holm's step-down adjustment of ``m`` p-values (family-wise error rate).
+
+    The ``i``-th smallest p-value is multiplied by ``m - i`` (``i`` from 0), the
+    running maximum is taken so that the order is kept, and values are capped
+    at 1; nan p-values stay nan and do not count in ``m``.
+    """
+    p = np.asarray(p_values, dtype=np.float64)
+    out = np.full(p.shape, np.nan)
+    defined = np.flatnonzero(~np.isnan(p))
+    m = defined.shape[0]
+    if m == 0:
+        return out
+    order = defined[np.argsort(p[defined], kind="stable")]
+    adjusted = np.maximum.accumulate(p[order] * (m - np.arange(m)))
+    out[order] = np.minimum(adjusted, 1.0)
+    return out
