@@ -165,11 +165,11 @@ class ClassifierComparison(ValueEquality):
             else:
                 better = name_a if d.difference > 0 else name_b
                 sig = "significant" if d.p_value < alpha else "not significant"
-                p = d.p_value_text
-                p = f"p {p}" if p.startswith("<") else f"p={p}"
+                p_text = d.p_value_text
+                p_text = f"p {p_text}" if p_text.startswith("<") else f"p={p_text}"
                 verdict = (
                     f"prefers {better} by {abs(d.difference):.4f} "
-                    f"({p}, {sig} at {alpha:.0%})"
+                    f"({p_text}, {sig} at {alpha:.0%})"
                 )
             parts.append(f"{label} {verdict}")
         text = "; ".join(parts) + ". "

@@ -247,7 +247,7 @@ class MacroF1Display:
                 f"{caller} needs an FBetaSummary (from fbeta_summary); got "
                 f"{type(summary).__name__}."
             )
-        _check_average(summary.average, caller)
+        average = _check_average(summary.average, caller)
         labels = summary.labels if display_labels is None else display_labels
         if len(labels) != summary.n_classes:
             raise ValueError(
@@ -264,7 +264,7 @@ class MacroF1Display:
             fbeta_of_averages=summary.fbeta_of_averages,
             gap=summary.gap,
             beta=summary.beta,
-            average=summary.average,
+            average=average,
             support=summary.support,
             display_labels=labels,
             summary=summary,
@@ -631,7 +631,7 @@ iso_levels, annotate, explain, scatter_kwargs, mean_kwargs, compact
                 ha="left",
                 linespacing=1.35,
             )
-        self.annotations_ = []
+        self.annotations_: list[Any] = []
         if annotate:
             self._annotate(ax, labels, name, compact)
         return self
