@@ -196,6 +196,7 @@ class FoldScores:
     n_test: np.ndarray | None
     splitter: Any
     note: str
+    size_note: str = ""
 
 
 def metric_names_in_cv_results(cv_results: Mapping[str, Any]) -> list[str]:
@@ -319,7 +320,7 @@ def fold_scores_from_cross_validate(
                 )
             scores[metric].append(folds)
     n_train = n_test = None
-    note = ""
+    size_note = ""
     indices = [r.get("indices") for r in results.values()]
     if all(isinstance(ix, Mapping) and "test" in ix for ix in indices):
         first = indices[0]
@@ -338,14 +339,15 @@ def fold_scores_from_cross_validate(
                 )
         n_train = np.array([len(t) for t in first["train"]], dtype=np.float64)
         n_test = np.array([len(t) for t in first["test"]], dtype=np.float64)
-        note = "fold sizes from the results' indices (return_indices=True)"
+        size_note = "fold sizes from the results' indices (return_indices=True)"
     return FoldScores(
         candidates=names,
         scores={m: np.stack(v) for m, v in scores.items()},
         n_train=n_train,
         n_test=n_test,
         splitter=None,
-        note=note,
+        note="",
+        size_note=size_note,
     )
 
 
@@ -408,7 +410,7 @@ def fold_size_ratio(
         te = _as_sizes(n_test, "n_test", n_folds)
         return _ratio(tr, te, "n_train and n_test given")
     if fold_scores.n_train is not None and fold_scores.n_test is not None:
-        return _ratio(fold_scores.n_train, fold_scores.n_test, fold_scores.note)
+        return _ratio(fold_scores.n_train, fold_scores.n_test, fold_scores.size_note)
     cv = fold_scores.splitter
     if X is not None:
         from sklearn.model_selection import check_cv

@@ -13,6 +13,7 @@ import html
 import math
 import numbers
 import re
+import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -307,6 +308,7 @@ class SearchAnalysis:
             f"n_test/n_train={self.test_train_ratio:.3g}; "
             f"{self.confidence:.0%} intervals):"
         )
+        lines.append(f"    (n_test/n_train: {self.size_note})")
         if self.picks_averaged is not None and self.picks_of_averages is not None:
             lines.append(
                 "    the two picks, (best by averaged) - (best by of-averages):"
@@ -322,7 +324,11 @@ class SearchAnalysis:
                     f"    best - runner-up by {label + ':':<{width}} {d}  "
                     f"(vs {d.candidate_b})"
                 )
-        lines.append("  " + self.statement)
+        lines.extend(
+            textwrap.wrap(
+                self.statement, width=88, initial_indent="  ", subsequent_indent="  "
+            )
+        )
         if self.excluded:
             lines.append(f"  left out (nan fold scores): {', '.join(self.excluded)}")
         if self.note:
@@ -876,18 +882,26 @@ class SearchAnalysisDisplay:
             groups: dict[tuple[float, float], list[int]] = {}
             for i in shown:  # candidates with the same mean scores: one label
                 groups.setdefault((x_all[i], y_all[i]), []).append(int(i))
-            for (px, py), members in groups.items():
+            placed: list[tuple[float, float]] = []
+            span = hi - lo
+            for (px, py), members in sorted(groups.items(), key=lambda g: -g[0][1]):
                 if ia in members or ib in members:
                     continue  # the legend names the picks
                 text = an.candidates[members[0]]
                 if len(members) > 1:
                     text += f" (+{len(members) - 1} equal)"
                 right = px > middle
+                # the highest point of a cluster is labelled above, the others below
+                near = any(
+                    abs(px - qx) < 0.25 * span and abs(py - qy) < 0.04 * span
+                    for qx, qy in placed
+                )
+                placed.append((px, py))
                 self.annotations_.append(
                     ax.annotate(
                         text,
                         (px, py),
-                        xytext=(-7 if right else 7, -11),
+                        xytext=(-7 if right else 7, -11 if near else 4),
                         textcoords="offset points",
                         ha="right" if right else "left",
                         fontsize=7,
