@@ -88,7 +88,9 @@ float_matrices = st.integers(2, 5).flatmap(
         (k, k),
         elements=st.one_of(
             st.just(0.0),
-            st.floats(0, 1e4, allow_nan=False, allow_infinity=False),
+            # weighted counts; subnormal ones (< 1e-308) are left out: the
+            # scores themselves lose their precision there
+            st.floats(1e-6, 1e4, allow_nan=False, allow_infinity=False),
         ),
     )
 )
@@ -243,3 +245,42 @@ def test_views():
     # result objects compare without raising
     assert att != gap_attribution_from_confusion_matrix(m, rows="true")
     assert att == att
+
+
+def test_report_cli_and_notebook_name_the_largest_pairs(capsys):
+    from sklearn_macrof1 import (
+        classification_report,
+        classification_report_from_confusion_matrix,
+    )
+    from sklearn_macrof1._presentation._cli import main
+
+    text = classification_report_from_confusion_matrix(
+        TABLE_1, rows="predicted", class_names=["a", "b"], digits=4
+    )
+    assert text.rstrip("\n").splitlines()[-1] == "gap by pair:    a & b 0.4853 (100%)"
+    # pairs named by target names, largest first, shares of the macro gap
+    y_true = ["x", "x", "y", "y", "z", "z", "z"]
+    y_pred = ["x", "y", "y", "y", "z", "x", "z"]
+    s = fbeta_summary(y_true, y_pred)
+    att = s.gap_attribution()
+    line = classification_report(
+        y_true, y_pred, target_names=["X", "Y", "Z"]
+    ).splitlines()[-1]
+    (x, y, v), *_ = att.top_pairs(1)
+    assert line.startswith(f"gap by pair:    {x.upper()} & {y.upper()} {v:.4f} (")
+    # no line when there is no gap, nor in the dict output
+    balanced = classification_report_from_confusion_matrix(
+        [[100, 5000], [5000, 100]], rows="predicted"
+    )
+    assert "gap by pair" not in balanced
+    report = classification_report(y_true, y_pred, output_dict=True)
+    assert "gap by pair" not in str(report)
+    # the notebook view of the summary
+    assert "largest gap contributors" in s._repr_html_()
+    # the CLI: the report's line, and the summary's own for another average
+    assert main(["matrix", "2", "100", "10000", "0", "100"]) == 0
+    assert "gap by pair:    0 & 1 0.4853 (100%)" in capsys.readouterr().out
+    args = ["matrix", "3", "30", "5", "0", "10", "40", "3", "0", "20", "5"]
+    assert main([*args, "--average", "weighted", "--beta", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "  largest gap contributors: 1 & 2 " in out

@@ -73,7 +73,9 @@ def gap_pair_terms(
     p, r, w, a = p[keep], r[keep], w[keep], a[keep]
     cross = np.outer(p, r)
     cross -= cross.T  # P_x R_y - P_y R_x
-    scaled = (w / a)[:, None] * cross  # w_x (P_x R_y - P_y R_x) / a_x
+    # w_x (P_x R_y - P_y R_x) / a_x, dividing first: |D_xy| / a_x is bounded
+    # (by R_y / b² + P_y) even where a_x is tiny, so nothing overflows
+    scaled = w[:, None] * (cross / a[:, None])
     # (w_x D / a_x) * (w_y D / a_y): no underflow of D² before the division
     terms = scaled * scaled.T  # = -w_x w_y D² / (a_x a_y): D_yx = -D_xy
     terms *= -(1 + beta2) * beta2 / (2 * total)

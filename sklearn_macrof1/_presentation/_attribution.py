@@ -122,13 +122,25 @@ class GapAttribution:
     def _share(self, value: float) -> str:
         return f"{value / self.gap:.0%}" if self.gap > 0 else "-"
 
-    def headline(self, n: int = 3) -> str:
-        """One line: the largest contributing class pairs and their share."""
+    def headline(self, n: int = 3, *, names: Any = None) -> str:
+        """One line: the largest contributing class pairs and their share.
+
+        ``names`` (one per class, in the order of ``labels``) replaces the
+        labels in the text, e.g. a report's target names.
+        """
         pairs = self.top_pairs(n)
         if not pairs:
             return "gap contributors: none (the gap is 0)"
+        shown = dict(
+            zip(
+                (_item(v) for v in self.labels),
+                self.labels if names is None else names,
+                strict=False,
+            )
+        )
         parts = [
-            f"{_label(x)} & {_label(y)} {v:.4f} ({self._share(v)})" for x, y, v in pairs
+            f"{_label(shown[x])} & {_label(shown[y])} {v:.4f} ({self._share(v)})"
+            for x, y, v in pairs
         ]
         return "largest gap contributors: " + ", ".join(parts)
 

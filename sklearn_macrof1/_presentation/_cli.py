@@ -822,6 +822,10 @@ def format_text(command: str, scored: Scored, *, digits: int) -> str:
         else:
             shown = _fmt(value, wide)
         lines.append(f"  {label:<{width}}  {shown}")
+    if (s.average, s.beta) != ("macro", 1.0) and s.average in ("macro", "weighted"):
+        pairs = _gap_pairs(s, scored.names)  # macro F1's are in the report
+        if pairs:
+            lines.append(f"  {pairs}")
     if ci is not None:
         how = (
             "delta method"
@@ -830,6 +834,17 @@ def format_text(command: str, scored: Scored, *, digits: int) -> str:
         )
         lines.append(f"  (intervals: {how}, n={ci.n_samples})")
     return "\n".join(lines) + "\n"
+
+
+def _gap_pairs(summary: Any, names: Any) -> str:
+    """The largest class-pair terms of the summary's gap, one line ("" if none)."""
+    if not summary.gap > 0:
+        return ""
+    try:
+        attribution = summary.gap_attribution()
+    except ValueError:  # zero_division=nan left classes out: no pair terms
+        return ""
+    return attribution.headline(3, names=names)
 
 
 def _fmt_count(value: Any) -> str:

@@ -85,6 +85,9 @@ def summary_tables(summary: FBetaSummary) -> list[Table]:
                 f"supremum for {summary.n_classes} classes (Opitz & Burst, Macro F1 "
                 "and Macro F1, Theorem 3)."
             )
+        pairs = _gap_pairs_note(summary)
+        if pairs:
+            main.notes.append(pairs)
         tables.append(main)
     columns = ["precision", "recall", name, "support"]
     if per_class_only:
@@ -115,6 +118,20 @@ def summary_tables(summary: FBetaSummary) -> list[Table]:
         )
     tables.append(classes)
     return tables
+
+
+def _gap_pairs_note(summary: FBetaSummary) -> str:
+    """The largest class-pair terms of the gap (macro or weighted, gap > 0)."""
+    if summary.average not in ("macro", "weighted") or not summary.gap > 0:
+        return ""
+    try:
+        attribution = summary.gap_attribution()
+    except ValueError:  # zero_division=nan left classes out: no pair terms
+        return ""
+    return (
+        f"{attribution.headline(3)}; summary.gap_attribution() has every pair "
+        "and class."
+    )
 
 
 def summary_records(summary: FBetaSummary) -> tuple[list[dict[str, Any]], list[str]]:
