@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-import matplotlib
 import pytest
 
 import sklearn_macrof1 as m
 
-matplotlib.use("Agg")
+
+def _display(y, p, **kwargs):
+    matplotlib = pytest.importorskip("matplotlib")  # the [plot] extra
+    matplotlib.use("Agg")
+    return m.MacroF1Display.from_predictions(y, p, **kwargs)
+
 
 Y = [0, 1, 2, 2, 1, 0]
 P = [0, 2, 2, 1, 1, 0]
@@ -27,9 +31,7 @@ CALLS = {
         y, p, **k
     ),
     "compare_classifiers": lambda y, p, **k: m.compare_classifiers(y, p, p, **k),
-    "MacroF1Display.from_predictions": lambda y, p, **k: (
-        m.MacroF1Display.from_predictions(y, p, **k)
-    ),
+    "MacroF1Display.from_predictions": _display,
 }
 
 
@@ -63,6 +65,7 @@ def test_target_errors_do_not_name_another_function(name):
 
 
 def test_display_from_estimator_names_itself():
+    pytest.importorskip("matplotlib")
     from sklearn.dummy import DummyClassifier
 
     clf = DummyClassifier().fit([[0]] * 6, Y)
