@@ -284,3 +284,30 @@ def test_report_cli_and_notebook_name_the_largest_pairs(capsys):
     assert main([*args, "--average", "weighted", "--beta", "2"]) == 0
     out = capsys.readouterr().out
     assert "  largest gap contributors: 1 & 2 " in out
+
+
+def test_display_joins_the_largest_gap_pairs():
+    pytest.importorskip("matplotlib")
+    import matplotlib.pyplot as plt
+
+    from sklearn_macrof1 import MacroF1Display
+
+    y_true = [0, 0, 0, 1, 1, 2, 2, 2, 2]
+    y_pred = [0, 1, 1, 1, 1, 2, 2, 2, 0]
+    disp = MacroF1Display.from_predictions(y_true, y_pred)
+    att = fbeta_summary(y_true, y_pred).gap_attribution()
+    _, ax = plt.subplots()
+    disp.plot(ax=ax, gap_pairs=2)
+    assert len(disp.gap_pair_lines_) == 2
+    (x, y, v), _ = att.top_pairs(2)
+    first = disp.gap_pair_lines_[0]
+    assert first.get_label().startswith(f"largest gap pairs: {x} & {y} ")
+    np.testing.assert_allclose(
+        sorted(first.get_xdata()), sorted(att.class_recall[[x, y]])
+    )
+    assert first.get_label() in [t.get_text() for t in ax.get_legend().get_texts()]
+    disp.plot(ax=ax)  # the default draws none
+    assert disp.gap_pair_lines_ == []
+    with pytest.raises(ValueError, match="gap_pairs must be"):
+        disp.plot(ax=ax, gap_pairs=-1)
+    plt.close("all")

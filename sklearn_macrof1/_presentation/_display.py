@@ -12,6 +12,7 @@ imported inside the methods that draw, never when the package is imported.
 from __future__ import annotations
 
 import math
+import numbers
 from typing import Any
 
 import numpy as np
@@ -502,6 +503,7 @@ iso_levels, annotate, explain, scatter_kwargs, mean_kwargs, compact
         scatter_kwargs: dict | None = None,
         mean_kwargs: dict | None = None,
         compact: bool | None = None,
+        gap_pairs: int = 0,
     ) -> MacroF1Display:
         """Draw the display.
 
@@ -533,6 +535,11 @@ iso_levels, annotate, explain, scatter_kwargs, mean_kwargs, compact
             of the axes. None (the default) chooses the compact layout when
             ``ax`` is given and the full one when the display makes its own
             figure.
+        gap_pairs : int, default=0
+            Join the points of the ``gap_pairs`` class pairs with the largest
+            share of the gap by dotted lines (the legend gives each pair's
+            share): the reference paper's Lemma term by term (see
+            :meth:`FBetaSummary.gap_attribution`). 0 draws none.
 
         Returns
         -------
@@ -575,6 +582,7 @@ iso_levels, annotate, explain, scatter_kwargs, mean_kwargs, compact
 
         self._draw_curves(ax, iso_levels, beta, name, compact)
         self._draw_points(ax, scatter_kwargs, mean_kwargs, name, compact)
+        self._draw_gap_pairs(ax, labels, gap_pairs)
         ax.set(
             xlim=(-0.02, 1.06),
             ylim=(-0.02, 1.04),
@@ -596,6 +604,7 @@ iso_levels, annotate, explain, scatter_kwargs, mean_kwargs, compact
                         self.curve_averaged_,
                         self.curve_of_averages_,
                         self.gap_line_,
+                        *self.gap_pair_lines_[:1],
                     )
                     if h is not None
                 ],
@@ -635,6 +644,45 @@ iso_levels, annotate, explain, scatter_kwargs, mean_kwargs, compact
         if annotate:
             self._annotate(ax, labels, name, compact)
         return self
+
+    def _draw_gap_pairs(self, ax: Any, labels: np.ndarray, n: Any) -> None:
+        """Dotted lines between the classes of the largest gap pairs."""
+        from .._core._attribution import class_weights, gap_pair_terms
+
+        if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 0:
+            raise ValueError(f"gap_pairs must be an integer >= 0; got {n!r}.")
+        self.gap_pair_lines_: list[Any] = []
+        p, r = self.class_precision, self.class_recall
+        if n == 0 or not self.gap > 0:
+            return
+        if np.isnan(p).any() or np.isnan(r).any():
+            raise ValueError(
+                "gap_pairs needs every per-class precision and recall: with "
+                "zero_division=np.nan the gap is no sum over class pairs."
+            )
+        support = (
+            np.ones(p.shape[0]) if self.support is None else np.asarray(self.support)
+        )
+        table = gap_pair_terms(p, r, class_weights(support, self.average), self.beta)
+        total = float(table.sum())
+        x, y = np.triu_indices(p.shape[0], k=1)
+        terms = 2 * table[x, y]
+        top = [i for i in np.argsort(-terms, kind="stable")[: int(n)] if terms[i] > 0]
+        label = "largest gap pairs: " + ", ".join(
+            f"{labels[x[i]]} & {labels[y[i]]} {terms[i] / total:.0%}" for i in top
+        )
+        for k, i in enumerate(top):
+            a, b = x[i], y[i]
+            (line,) = ax.plot(
+                [r[a], r[b]],
+                [p[a], p[b]],
+                color="tab:purple",
+                linestyle=(0, (1, 1.5)),
+                linewidth=1.4,
+                zorder=2.5,
+                label=label if k == 0 else "_nolegend_",
+            )
+            self.gap_pair_lines_.append(line)
 
     def _draw_curves(
         self, ax: Any, iso_levels: Any, beta: float, name: str, compact: bool

@@ -492,7 +492,7 @@ def _check_confidence(confidence: Any) -> float:
     if (
         not isinstance(confidence, numbers.Real)
         or isinstance(confidence, bool)
-        or not 0 < confidence < 1
+        or not 0 < float(confidence) < 1
     ):
         raise ValueError(
             f"confidence must be a number in (0, 1), e.g. 0.95; got {confidence!r}."
