@@ -89,7 +89,7 @@ def fbeta_summary_spark(
     Parameters
     ----------
     df : pyspark.sql.DataFrame
-        The rows to score (a classic or Spark Connect DataFrame); it is not
+        The rows to score; it is not
         collected: Spark aggregates it into one row per distinct (label,
         prediction) pair, which is all that reaches the driver.
     label_col : str, default="label"
@@ -162,7 +162,7 @@ def averaged_fbeta_score_spark(
     Parameters
     ----------
     df : pyspark.sql.DataFrame
-        The rows to score (a classic or Spark Connect DataFrame); it is not
+        The rows to score; it is not
         collected: Spark aggregates it into one row per distinct (label,
         prediction) pair, which is all that reaches the driver.
     label_col : str, default="label"
@@ -226,7 +226,7 @@ def averaged_f1_score_spark(
     Parameters
     ----------
     df : pyspark.sql.DataFrame
-        The rows to score (a classic or Spark Connect DataFrame); it is not
+        The rows to score; it is not
         collected: Spark aggregates it into one row per distinct (label,
         prediction) pair, which is all that reaches the driver.
     label_col : str, default="label"
@@ -299,7 +299,7 @@ def fbeta_of_averages_score_spark(
     Parameters
     ----------
     df : pyspark.sql.DataFrame
-        The rows to score (a classic or Spark Connect DataFrame); it is not
+        The rows to score; it is not
         collected: Spark aggregates it into one row per distinct (label,
         prediction) pair, which is all that reaches the driver.
     label_col : str, default="label"
@@ -361,7 +361,7 @@ def f1_of_averages_score_spark(
     Parameters
     ----------
     df : pyspark.sql.DataFrame
-        The rows to score (a classic or Spark Connect DataFrame); it is not
+        The rows to score; it is not
         collected: Spark aggregates it into one row per distinct (label,
         prediction) pair, which is all that reaches the driver.
     label_col : str, default="label"
@@ -460,7 +460,7 @@ def fbeta_confidence_interval_spark(
     Parameters
     ----------
     df : pyspark.sql.DataFrame
-        The rows to score (a classic or Spark Connect DataFrame); it is not
+        The rows to score; it is not
         collected: Spark aggregates it into one row per distinct (label,
         prediction) pair, which is all that reaches the driver.
     label_col : str, default="label"
@@ -540,7 +540,7 @@ def classification_report_spark(
     Parameters
     ----------
     df : pyspark.sql.DataFrame
-        The rows to score (a classic or Spark Connect DataFrame); it is not
+        The rows to score; it is not
         collected: Spark aggregates it into one row per distinct (label,
         prediction) pair, which is all that reaches the driver.
     label_col : str, default="label"
