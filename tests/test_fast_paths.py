@@ -457,8 +457,6 @@ _IDS = np.array([1400000000000000001, 1400000000000000100, 1400000000000000300])
 @pytest.mark.parametrize(
     ("y_true", "y_pred"),
     [
-        (_IDS[[0, 1, 2, 0, 1, 2]], _IDS[[0, 1, 2, 0, 1, 2]].astype(np.float64)),
-        (np.array([2**62 + 1]), np.array([2.0**62])),
         (
             np.array([2**63, 2**63 + 1], dtype=np.uint64),
             np.array([2**63] * 2, np.uint64),
@@ -470,13 +468,15 @@ _IDS = np.array([1400000000000000001, 1400000000000000100, 1400000000000000300])
         ),
     ],
 )
-def test_labels_of_two_dtypes_compare_in_their_common_dtype(y_true, y_pred):
-    """int64 with float64, or with uint64, compare as float64 (numpy's common
-    dtype). scikit-learn's own set of such labels holds the same float twice
-    (2**62 + 1 and 2.0**62 are distinct Python numbers, one float64), so the
-    reference is scikit-learn on both arrays in the common dtype."""
-    common = np.result_type(y_true, y_pred)
-    t, p = y_true.astype(common), y_pred.astype(common)
+def test_labels_of_two_dtypes_compare_exactly(y_true, y_pred):
+    """int64 with float64, or with uint64, compare exactly, as the numbers they
+    are (numpy's common dtype, float64, would make 2**62 + 1 and 2.0**62 one
+    label; scikit-learn's own label set then holds one float twice and counts a
+    class twice). The reference is scikit-learn on the exact ranks of the labels."""
+    exact = sorted({int(v) for v in np.concatenate([y_true.astype(object), y_pred])})
+    rank = {v: i for i, v in enumerate(exact)}
+    t = np.array([rank[int(v)] for v in y_true])
+    p = np.array([rank[int(v)] for v in y_pred])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for average in ("macro", "micro", "weighted", None):
@@ -489,10 +489,33 @@ def test_labels_of_two_dtypes_compare_in_their_common_dtype(y_true, y_pred):
     np.testing.assert_array_equal(summary.confusion_matrix, expected)
 
 
-def test_int64_and_uint64_labels_at_2_63_are_one_float():
+@pytest.mark.parametrize(
+    ("y_true", "y_pred"),
+    [
+        (_IDS[[0, 1, 2, 0, 1, 2]], _IDS[[0, 1, 2, 0, 1, 2]].astype(np.float64)),
+        (np.array([2**62 + 1]), np.array([2.0**62])),
+    ],
+)
+def test_integers_beyond_2_53_with_floats_are_refused(y_true, y_pred):
+    """No dtype holds both exactly (scikit-learn merges such labels or counts a
+    class twice): a ValueError, never a number."""
+    for args in ((y_true, y_pred), (y_pred, y_true)):
+        with pytest.raises(ValueError, match="2\\*\\*53"):
+            averaged_f1_score(*args)
+
+
+def test_int64_and_uint64_labels_at_2_63_stay_two_labels():
     y_true, y_pred = np.array([2**63], dtype=np.uint64), np.array([2**63 - 1])
-    assert averaged_f1_score(y_true, y_pred) == 1.0
-    assert fbeta_summary(y_true, y_pred).labels.tolist() == [2.0**63]
+    assert averaged_f1_score(y_true, y_pred, zero_division=0) == 0.0
+    # Shown as float64, as scikit-learn's label set of the two is.
+    assert fbeta_summary(y_true, y_pred, zero_division=0).labels.shape == (2,)
+
+
+def test_negative_int64_with_uint64_beyond_int64_is_refused():
+    y_true = np.array([-1, 0], dtype=np.int64)
+    y_pred = np.array([2**63 + 1, 0], dtype=np.uint64)
+    with pytest.raises(ValueError, match="neither int64 nor uint64"):
+        averaged_f1_score(y_true, y_pred)
 
 
 def test_floats_beyond_int64_are_continuous_as_in_scikit_learn():
@@ -558,8 +581,8 @@ def test_streaming_mixed_int_and_float_batches_match_one_shot():
 
     acc = MacroF1Accumulator()
     acc.update([2**62 + 1], [2**62 + 1])
-    acc.update(np.array([2**62 + 1]), np.array([2.0**62]))
-    y_true = np.array([2**62 + 1, 2**62 + 1])
+    acc.update(np.array([2.0**62]), np.array([2.0**62]))  # one float64 label
+    y_true = np.array([2.0**62 + 1, 2.0**62])
     y_pred = np.array([2.0**62 + 1, 2.0**62])
     _same(acc.averaged_f1_score(), f1_score(y_true, y_pred, average="macro"))
 
@@ -572,7 +595,7 @@ def test_streaming_batches_whose_labels_fold_into_one_class_keep_every_count():
     a, b = 2**62 + 1, 2**62 + 2
     batches = [
         (np.array([a, b, a]), np.array([a, b, b])),
-        (np.array([a]), np.array([float(a)])),
+        (np.array([float(a)]), np.array([float(a)])),
     ]
     y_true = np.concatenate([t for t, _ in batches])
     y_pred = np.concatenate([p for _, p in batches])
@@ -616,4 +639,4 @@ def test_folding_batches_without_a_confusion_matrix_are_refused(monkeypatch):
     acc = MacroF1Accumulator()
     acc.update(np.array([a, b, a]), np.array([a, b, b]))
     with pytest.raises(ValueError, match="compare as one value only"):
-        acc.update(np.array([a]), np.array([float(a)]))
+        acc.update(np.array([float(a)]), np.array([float(a)]))

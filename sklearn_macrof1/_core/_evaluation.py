@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
+import scipy.sparse as sp
 
 from ._aggregation import Averages, Ratios, aggregate, aggregate_many
 from ._counting import count_targets
@@ -185,7 +186,7 @@ def read(
     check_array_like(y_true, name="y_true", caller=caller, sparse=True)
     check_array_like(y_pred, name="y_pred", caller=caller, sparse=True)
     for name, y in (("y_true", y_true), ("y_pred", y_pred)):
-        if isinstance(y, str | bytes | set | frozenset | dict):
+        if isinstance(y, str | bytes | set | frozenset | dict) and not sp.issparse(y):
             raise ValueError(
                 f"{name} must be an array-like of labels (an array or a non-string "
                 f"sequence); got a {type(y).__name__}: {y!r}."
@@ -240,7 +241,7 @@ def _positions(classes: np.ndarray, wanted: np.ndarray) -> np.ndarray:
     """Index of each wanted label in ``classes`` (sorted), -1 where absent.
 
     A label of another kind than the data (a string among numbers, or a number
-    among strings) is simply absent, as in scikit-learn: its counts are zero.
+    among strings) is compared as a string, as in scikit-learn.
     """
     absent = np.full(wanted.shape[0], -1, dtype=np.intp)
     if wanted.size == 0 or classes.shape[0] == 0:
@@ -248,7 +249,13 @@ def _positions(classes: np.ndarray, wanted: np.ndarray) -> np.ndarray:
     numeric = (classes.dtype.kind in "biuf", wanted.dtype.kind in "biuf")
     textual = (classes.dtype.kind in "US", wanted.dtype.kind in "US")
     if (numeric[0] and textual[1]) or (textual[0] and numeric[1]):
-        return absent
+        # scikit-learn stacks labels of the other kind with the present labels
+        # into one string array, so labels=['1', '2'] selects the integer classes
+        # 1 and 2 (and labels=[1, 2] the string classes '1' and '2'): both sides
+        # are compared as numpy writes them as strings ('1', '1.0', 'True').
+        names = {text: i for i, text in enumerate(classes.astype(str).tolist())}
+        found = [names.get(text, -1) for text in wanted.astype(str).tolist()]
+        return np.asarray(found, dtype=np.intp)
     try:
         index = np.searchsorted(classes, wanted)
         index = np.minimum(index, classes.shape[0] - 1)

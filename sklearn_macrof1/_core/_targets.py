@@ -61,30 +61,157 @@ def _num_samples(y: Any) -> int:
 
 
 def _to_array(y: Any, name: str) -> Any:
-    """numpy array or CSR matrix; pandas objects and lists become ndarrays."""
+    """A plain numpy array or a structurally valid CSR matrix.
+
+    Lists and pandas objects become ndarrays as scikit-learn converts them; ndarray
+    subclasses become base-class ndarrays over the same data (:func:`_plain`), so
+    every later reduction sees the values the counting core will read.
+    """
     if sp.issparse(y):
-        return y.tocsr() if y.format != "csr" else y
+        return _sparse_to_csr(y, name)
     if isinstance(y, np.ndarray):
-        return y
+        return _plain(y, name)
     if hasattr(y, "to_numpy") and hasattr(y, "dtype"):  # pandas Series
-        return _series_to_array(y, name)
+        return _plain(_series_to_array(y, name), name)
     if hasattr(y, "to_numpy") and hasattr(y, "dtypes") and getattr(y, "ndim", 0) == 2:
-        return _frame_to_array(y, name)  # pandas DataFrame
+        return _plain(_frame_to_array(y, name), name)  # pandas DataFrame
     try:
         arr = np.asarray(y)
     except ValueError:  # ragged nested sequences
         arr = np.asarray(y, dtype=object)
-    return arr
+    return _plain(arr, name)
+
+
+def _plain(y: np.ndarray, name: str) -> np.ndarray:
+    """``y`` as a base-class ndarray whose buffer holds exactly its values.
+
+    - ``np.matrix`` is refused with ``TypeError``, as scikit-learn does;
+    - a masked array with a masked entry is refused with ``TypeError`` (as in
+      scikit-learn, which fails to hash the masked constant), one without becomes
+      its data (NaN or inf in the data is reported first, as in scikit-learn);
+    - any other subclass (memmap, user subclasses) is viewed as a plain ndarray:
+      its own reductions and indexing, which may disagree with its buffer, are
+      never used (what ``np.asarray`` gives scikit-learn too);
+    - a bool array holding bytes other than 0 and 1 (made by ``view(bool)``) is
+      normalised to 0/1: numpy and scikit-learn read any nonzero byte as True.
+    """
+    if isinstance(y, np.matrix):
+        raise TypeError(
+            f"{name} is an np.matrix, which is not supported (as in scikit-learn); "
+            "convert it to a numpy array with np.asarray."
+        )
+    if isinstance(y, np.ma.MaskedArray):
+        data = np.ma.getdata(y)
+        if data.dtype.kind == "f" and not np.isfinite(data).all():
+            # scikit-learn checks the data for NaN and inf first (ValueError).
+            return np.ndarray.view(data, np.ndarray)
+        if np.ma.getmaskarray(y).any():
+            raise TypeError(
+                f"{name} is a masked array with masked entries; class labels cannot "
+                "be missing (scikit-learn refuses them too). Drop those samples or "
+                "fill them (y.filled(...)) before scoring."
+            )
+        y = np.ma.getdata(y)
+    if type(y) is not np.ndarray:
+        y = np.ndarray.view(y, np.ndarray)
+    if y.dtype == bool and y.size and int(y.view(np.uint8).max()) > 1:
+        y = y.view(np.uint8) != 0
+    return y
+
+
+def _sparse_to_csr(y: Any, name: str) -> Any:
+    """A sparse matrix as CSR, after checking that its structure is valid.
+
+    scipy's conversions and the counting core read the index arrays without
+    bounds checks; a malformed matrix (an index outside its shape, pointers that
+    run past the arrays) is refused with ``ValueError`` before any of them runs.
+    """
+    fmt = y.format
+    if fmt in ("csr", "csc"):
+        _check_compressed(y, name)
+    elif fmt == "coo":
+        _check_coo(y, name)
+    elif fmt == "bsr":
+        y = y.tocoo()
+        _check_coo(y, name)
+    if fmt != "csr":
+        y = y.tocsr()
+        _check_compressed(y, name)
+    return y
+
+
+def _malformed(name: str, what: str) -> ValueError:
+    return ValueError(
+        f"{name} is a malformed sparse matrix: {what}. Rebuild it with scipy's "
+        "constructors (they validate their input)."
+    )
+
+
+def _check_compressed(y: Any, name: str) -> None:
+    """O(nnz) structural check of a CSR/CSC matrix (what scipy's ``check_format``
+    does with ``full_check=True``, without modifying the matrix)."""
+    n_major, n_minor = y.shape if y.format == "csr" else y.shape[::-1]
+    indptr, indices, data = y.indptr, y.indices, y.data
+    if indptr.ndim != 1 or indptr.shape[0] != n_major + 1:
+        raise _malformed(name, f"index pointer of length {indptr.shape[0]}")
+    if indices.dtype.kind not in "iu" or indptr.dtype.kind not in "iu":
+        raise _malformed(name, "index arrays are not integers")
+    nnz = int(indptr[-1]) if indptr.shape[0] else 0
+    if (
+        int(indptr[0]) != 0
+        or nnz > indices.shape[0]
+        or nnz > data.shape[0]
+        or (indptr.shape[0] > 1 and int(np.diff(indptr).min()) < 0)
+    ):
+        raise _malformed(name, "index pointers are not increasing from 0 to nnz")
+    if nnz:
+        used = indices[:nnz]
+        lo, hi = int(used.min()), int(used.max())
+        if lo < 0 or hi >= n_minor:
+            bad = hi if hi >= n_minor else lo
+            raise _malformed(name, f"index {bad} outside its {n_minor} columns/rows")
+
+
+def _check_coo(y: Any, name: str) -> None:
+    coords = getattr(y, "coords", None) or (y.row, y.col)
+    if len(coords) != 2:
+        raise _malformed(name, "it is not 2-D")
+    nnz = y.data.shape[0]
+    for axis, (index, size) in enumerate(zip(coords, y.shape, strict=True)):
+        if index.shape[0] != nnz:
+            raise _malformed(name, "coordinate and data arrays differ in length")
+        if nnz and (int(index.min()) < 0 or int(index.max()) >= size):
+            raise _malformed(
+                name, f"a coordinate outside its {size} entries on axis {axis}"
+            )
+
+
+def _exact_float64(values: np.ndarray) -> bool:
+    """True when every integer of ``values`` is exactly a float64."""
+    if values.size == 0:
+        return True
+    lo, hi = int(values.min()), int(values.max())
+    if -(2**53) <= lo and hi <= 2**53:
+        return True
+    as_float = values.astype(np.float64)
+    within = np.abs(as_float) < 2.0**63
+    if values.dtype.kind == "u":
+        within = as_float < 2.0**64
+    back = np.zeros_like(values)
+    back[within] = as_float[within].astype(values.dtype)
+    return bool(within.all() and np.array_equal(back, values))
 
 
 def _series_to_array(y: Any, name: str) -> np.ndarray:
     """A pandas Series as the ndarray scikit-learn would see.
 
-    Nullable numeric and boolean dtypes (``Int64``, ``Float64``, ``boolean``...)
-    become plain numpy arrays of their numpy dtype (a missing value is an error,
-    as in scikit-learn); categoricals become arrays of their categories' values.
-    Done here rather than with ``sklearn.utils.check_array``, whose keywords and
-    handling of these dtypes vary across the supported scikit-learn versions.
+    Nullable numeric and boolean dtypes (``Int64``, ``UInt64``, ``Float64``,
+    ``boolean``...) become float64 arrays, as scikit-learn converts them (so their
+    labels print as ``1.0``); a missing value is an error, as in scikit-learn.
+    Integers that float64 cannot hold exactly (beyond 2**53) are refused with
+    ``ValueError``: scikit-learn would silently merge distinct labels there (and a
+    ``UInt64`` of 2**63 or more is refused as continuous, by the float check).
+    Categoricals become arrays of their categories' values.
     """
     dtype = y.dtype
     numpy_dtype = getattr(dtype, "numpy_dtype", None)
@@ -94,7 +221,15 @@ def _series_to_array(y: Any, name: str) -> np.ndarray:
                 f"Input {name} contains NaN (missing values); class labels must "
                 f"be present and finite. Accepted: {_ACCEPTED}."
             )
-        return y.to_numpy(dtype=numpy_dtype)
+        values = y.to_numpy(dtype=numpy_dtype)
+        if numpy_dtype.kind in "iu" and not _exact_float64(values):
+            raise ValueError(
+                f"{name} is a pandas {dtype} column with integers beyond 2**53, "
+                "which scikit-learn converts to float64, where distinct labels "
+                f"become equal; pass {name}.to_numpy(dtype='{numpy_dtype}') to "
+                "score them exactly."
+            )
+        return values.astype(np.float64)
     if getattr(dtype, "name", None) == "category":
         return np.asarray(y)
     return y.to_numpy()
@@ -297,12 +432,31 @@ def _read_multilabel(yt: Any, yp: Any, n: int, uniform: tuple[bool, bool]) -> Ta
             "Multi-label binary indicator input with different numbers of labels: "
             f"y_true has {yt.shape[1]} columns and y_pred has {yp.shape[1]}."
         )
+    for name, y in (("y_true", yt), ("y_pred", yp)):
+        if isinstance(y, np.ndarray) and (
+            y.dtype.name not in _SPARSE_DTYPES or not y.dtype.isnative
+        ):
+            # scikit-learn turns dense indicators into scipy sparse matrices,
+            # which refuse these dtypes (non-native byte order, float16...):
+            # refused here too, with the reason.
+            raise ValueError(
+                f"{name} is a multilabel indicator matrix of dtype {y.dtype.str!r}, "
+                "which scikit-learn refuses (scipy.sparse does not support it); "
+                "convert it with y.astype(bool) or y.astype(int)."
+            )
     # Nonzero means "label set", as in scikit-learn's count_nonzero.
     true = _indicator(yt, uniform[0])
     pred = _indicator(yp, uniform[1])
     if sp.issparse(true) != sp.issparse(pred):
         true, pred = sp.csr_matrix(true), sp.csr_matrix(pred)
     return Targets("multilabel-indicator", true, pred, np.arange(yt.shape[1]), n)
+
+
+#: Dense indicator dtypes scipy.sparse accepts (in native byte order only).
+_SPARSE_DTYPES = frozenset(
+    "bool int8 uint8 int16 uint16 int32 uint32 int64 uint64 longlong ulonglong "
+    "float32 float64 longdouble".split()
+)
 
 
 def _indicator(y: Any, uniform: bool) -> Any:
@@ -320,7 +474,7 @@ def _indicator(y: Any, uniform: bool) -> Any:
         y.eliminate_zeros()
         y.data = np.ones_like(y.data, dtype=bool)
         return y
-    y = np.asarray(y)
+    y = np.ascontiguousarray(y)
     return y if y.dtype == bool else y != 0
 
 
@@ -505,8 +659,77 @@ def unsigned_max(y: np.ndarray) -> int:
     return top if top < 1 << (8 * unsigned.itemsize - 1) else -1
 
 
+def _native(y: np.ndarray) -> np.ndarray:
+    """``y`` C-contiguous in native byte order (a copy only when it is not)."""
+    return np.ascontiguousarray(y, dtype=y.dtype.newbyteorder("="))
+
+
+def _exact_in_common_dtype(
+    yt: np.ndarray, yp: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.dtype | None]:
+    """Labels of two dtypes whose common numpy dtype is float64, made comparable
+    exactly: numpy compares int64 with uint64, and integers with floats, in
+    float64, where integers beyond 2**53 round, so two labels could become one.
+
+    - integers that float64 holds exactly (with floats, or int64 with uint64):
+      both as float64, which is also how scikit-learn shows the labels;
+    - int64 with uint64 beyond that: both as int64 or uint64 (whichever holds
+      every label; a negative label with one of 2**63 or more is refused), and
+      the labels are shown in that dtype (scikit-learn's float64 label set would
+      hold one float twice and count that class twice);
+    - integers beyond 2**53 with floats: refused (``ValueError``), as no dtype
+      holds both exactly and scikit-learn would merge labels or count a class
+      twice.
+
+    Returns the two arrays and the dtype to show the labels in (None: numpy's).
+    """
+    ints = [y for y in (yt, yp) if y.dtype.kind in "iub"]
+    if all(_exact_float64(y) for y in ints if y.dtype.kind != "b"):
+        return yt.astype(np.float64), yp.astype(np.float64), None
+    if len(ints) < 2:
+        raise ValueError(
+            f"y_true ({yt.dtype}) and y_pred ({yp.dtype}) mix integer labels "
+            "beyond 2**53 with float labels, which cannot be compared exactly "
+            "(float64 rounds such integers; scikit-learn would merge labels or "
+            "count a class twice); pass both as integers."
+        )
+    lo = min(int(yt.min()), int(yp.min()))
+    hi = max(int(yt.max()), int(yp.max()))
+    if -(2**63) <= lo and hi < 2**63:
+        dtype: Any = np.int64
+    elif lo >= 0:
+        dtype = np.uint64
+    else:
+        raise ValueError(
+            f"y_true ({yt.dtype}) and y_pred ({yp.dtype}) hold integer labels "
+            f"from {lo} to {hi}, which neither int64 nor uint64 holds exactly; "
+            "pass them with one integer dtype that holds them."
+        )
+    return yt.astype(dtype), yp.astype(dtype), np.dtype(dtype)
+
+
+def _label_dtype(
+    dtype_t: np.dtype, dtype_p: np.dtype, codes_t: Any, codes_p: Any, k: int
+) -> np.dtype:
+    """The dtype of the class labels, as scikit-learn's ``unique_labels`` makes it.
+
+    scikit-learn collects the labels of y_true, then those of y_pred, in one Python
+    set: a label of y_pred equal to one of y_true (``1.0 == True``) is not added.
+    So the labels have y_true's dtype when y_pred adds no label, else the common
+    dtype (bool y_true with 0.0/1.0 predictions reports ``'False'``, ``'True'``).
+    """
+    common = np.result_type(dtype_t, dtype_p)
+    if common == dtype_t:
+        return common
+    seen = np.zeros(k, dtype=bool)
+    seen[codes_t] = True  # bounds-checked numpy indexing
+    return common if not seen[codes_p].all() else dtype_t
+
+
 def _read_numeric(yt: np.ndarray, yp: np.ndarray, n: int) -> Targets:
-    label_dtype = np.result_type(yt.dtype, yp.dtype)
+    yt, yp = _native(yt), _native(yp)
+    dtype_t, dtype_p = yt.dtype, yp.dtype
+    label_dtype = np.result_type(dtype_t, dtype_p)
     if yt.dtype.kind == "b":
         yt = yt.view(np.uint8)
     if yp.dtype.kind == "b":
@@ -523,43 +746,49 @@ def _read_numeric(yt: np.ndarray, yp: np.ndarray, n: int) -> Targets:
             # uint64 plus a signed integer promotes to float64: count on a
             # signed view (the values are small).
             if yt.dtype.kind == "u" and yt.dtype.itemsize == 8:
-                yt = yt.view(yt.dtype.str.replace("u", "i"))
+                yt = yt.view(np.int64)
             if yp.dtype.kind == "u" and yp.dtype.itemsize == 8:
-                yp = yp.view(yp.dtype.str.replace("u", "i"))
-            code_labels = np.arange(hi + 1, dtype=np.int64).astype(label_dtype)
+                yp = yp.view(np.int64)
+            shown = _label_dtype(dtype_t, dtype_p, yt, yp, hi + 1)
+            code_labels = np.arange(hi + 1, dtype=np.int64).astype(shown)
             return Targets("1d", yt, yp, code_labels, n, in_range=True)
     if yt.dtype != yp.dtype and label_dtype.kind == "f":
-        # Ints with floats, or int64 with uint64, compare in numpy's common dtype
-        # (float64): one dtype for both, so that the minimum, the maximum and the
-        # differences below are exact. (scikit-learn's label set would hold the
-        # same float several times: 2**62 + 1 and 2.0**62 are distinct numbers.)
-        yt = yt.astype(label_dtype, copy=False)
-        yp = yp.astype(label_dtype, copy=False)
+        if yt.dtype.kind == "f" and yp.dtype.kind == "f":
+            yt, yp = yt.astype(np.float64), yp.astype(np.float64)
+        else:  # ints with floats, or int64 with uint64
+            yt, yp, exact_dtype = _exact_in_common_dtype(yt, yp)
+            if exact_dtype is not None:
+                label_dtype = dtype_t = dtype_p = exact_dtype
+    exact = yt.dtype.kind in "iu" and yp.dtype.kind in "iu"
     lo = min(yt.min(), yp.min())
     hi = max(yt.max(), yp.max())
     span = int(hi) - int(lo) + 1
     if span * span <= limit:
         # In intp: in a narrow dtype the difference could wrap (int8 127 - -128).
-        # Floats of 2**63 or more do not cast: their codes fail the check below.
+        # Floats of 2**63 or more do not cast: their codes are checked below.
         with np.errstate(invalid="ignore"):
             codes = [
                 np.subtract(y, lo, dtype=np.intp, casting="unsafe") for y in (yt, yp)
             ]
         # Integer labels cast to intp exactly (uint64 of 2**63 or more wraps, and
-        # so does lo: the difference is exact), so min and max prove the codes;
-        # floats of 2**63 or more do not cast: their codes are checked.
-        if label_dtype.kind in "iu" or all(0 <= unsigned_max(c) < span for c in codes):
+        # so does lo: the difference is exact), so min and max prove the codes.
+        if exact or all(0 <= unsigned_max(c) < span for c in codes):
             # lo + c, exact for the codes c of present labels (lo may be 2**63
             # or more in uint64 and float64, or -2**63 in int64).
-            if label_dtype.kind == "f":
+            if yt.dtype.kind == "f":
                 code_labels = np.arange(span, dtype=np.float64) + float(lo)
-            elif label_dtype == np.uint64:
+            elif yt.dtype == np.uint64:
                 code_labels = np.arange(span, dtype=np.uint64) + np.uint64(int(lo))
             else:
                 code_labels = np.arange(span, dtype=np.int64) + int(lo)
-            code_labels = code_labels.astype(label_dtype)
+            shown = _label_dtype(dtype_t, dtype_p, codes[0], codes[1], span)
+            code_labels = code_labels.astype(shown)
             return Targets("1d", codes[0], codes[1], code_labels, n, in_range=True)
+    if yt.dtype != yp.dtype:  # both integers of different dtypes: exact common one
+        common = np.result_type(yt.dtype, yp.dtype)
+        yt, yp = yt.astype(common, copy=False), yp.astype(common, copy=False)
     classes, inverse = np.unique(np.concatenate([yt, yp]), return_inverse=True)
     inverse = inverse.reshape(-1)
-    classes = classes.astype(label_dtype)
+    shown = _label_dtype(dtype_t, dtype_p, inverse[:n], inverse[n:], classes.shape[0])
+    classes = classes.astype(shown)
     return Targets("1d", inverse[:n], inverse[n:], classes, n, in_range=True)

@@ -42,12 +42,24 @@ def check_average(average: Any, *, caller: str) -> str | None:
 
 
 def check_beta(beta: Any, *, caller: str) -> float:
-    """Return ``beta`` as a float in ``[0, inf]``."""
+    """Return ``beta`` as a float in ``[0, inf]``.
+
+    A finite ``beta`` whose square overflows a float (above about 1.3e154) raises
+    ``OverflowError``, as in scikit-learn (which computes ``beta ** 2``);
+    ``beta=np.inf`` is the supported way to ask for recall.
+    """
     if isinstance(beta, numbers.Real) and not (
         isinstance(beta, float | np.floating) and math.isnan(beta)
     ):
         if beta >= 0:
-            return float(beta)
+            value = float(beta)
+            if math.isfinite(value) and math.isinf(value * value):
+                raise OverflowError(
+                    f"The 'beta' parameter of {caller} is too large: beta ** 2 "
+                    f"overflows a float (got {beta!r}). Use beta=np.inf for "
+                    "recall, or a beta below 1e154."
+                )
+            return value
     raise InvalidParameterError(
         f"The 'beta' parameter of {caller} must be a float in the range [0.0, inf] "
         "(0 gives precision, inf gives recall). " + _got(beta)
@@ -55,7 +67,13 @@ def check_beta(beta: Any, *, caller: str) -> float:
 
 
 def check_zero_division(zero_division: Any, *, caller: str) -> str | float:
-    """Return ``zero_division`` normalised to ``"warn"``, ``0.0``, ``1.0`` or nan."""
+    """Return ``zero_division`` normalised to ``"warn"``, ``0.0``, ``1.0`` or nan.
+
+    Any real number equal to 0 or 1 (numpy scalars included: ``np.int64(1)``,
+    ``np.float32(0.0)``) means that value. scikit-learn accepts such scalars too
+    but then uses nan for every numpy scalar other than float64, which is not
+    what the caller asked for: a deliberate difference.
+    """
     if isinstance(zero_division, str):
         if zero_division == "warn":
             return "warn"

@@ -14,6 +14,10 @@ from ._summary import FBetaSummary, build_summary
 
 ORIENTATIONS = ("true", "predicted")
 
+#: Largest total of a float matrix: the aggregation multiplies counts by small
+#: constants ((1 + beta**2) tp + ...), which must stay finite for beta <= ~1e4.
+_MAX_FLOAT_TOTAL = 1e300
+
 
 def check_confusion_matrix(matrix: Any, *, rows: Any) -> np.ndarray:
     """Validate a square matrix of counts; return it with rows = true labels."""
@@ -43,11 +47,28 @@ def check_confusion_matrix(matrix: Any, *, rows: Any) -> np.ndarray:
         raise ValueError("matrix must hold finite counts; it contains NaN or inf.")
     if (m < 0).any():
         raise ValueError("matrix must hold non-negative counts; it has negatives.")
-    if m.sum() == 0:
+    with np.errstate(over="ignore"):
+        total = float(m.sum())
+    if total == 0:
         raise ValueError("matrix holds no samples (all counts are zero).")
-    integral = np.asarray(matrix).dtype.kind in "biu"
-    if integral:
-        m = np.asarray(matrix).astype(np.int64)
+    raw = np.asarray(matrix)
+    if raw.dtype.kind in "biu":
+        # Counted exactly in int64: every sum of cells is at most the total.
+        if total >= 2.0**63:
+            raise ValueError(
+                f"matrix counts are too large: they sum to about {total:.3g}, "
+                "beyond int64 (2**63 - 1), where the row and column sums would "
+                "overflow. F-scores do not change when every count is divided by "
+                "the same number: scale the matrix down."
+            )
+        m = raw.astype(np.int64)
+    elif not total <= _MAX_FLOAT_TOTAL:
+        raise ValueError(
+            f"matrix counts are too large: they sum to {total:.3g}, where "
+            "the ratios behind the scores would overflow float64 (the limit is "
+            f"{_MAX_FLOAT_TOTAL:.3g}). F-scores do not change when every count is "
+            "divided by the same number: scale the matrix down."
+        )
     return m if rows == "true" else m.T
 
 

@@ -32,7 +32,9 @@ def averaged_fbeta_score(
     y_true : array-like of shape (n_samples,) or {array-like, sparse matrix} of \
 shape (n_samples, n_labels)
         Ground truth: class labels (ints, strings, bools; a list, numpy array or
-        pandas Series), or a 0/1 indicator matrix for multilabel targets.
+        pandas Series), or a 0/1 indicator matrix for multilabel targets. A value
+        stored as 0 in a sparse indicator means "label not set", as in its dense
+        form (scikit-learn counts stored zeros as predictions).
     y_pred : same kind as ``y_true``
         Predicted labels, as returned by a classifier.
     beta : float
@@ -52,7 +54,8 @@ default="macro"
     zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
         Value of an ill-defined ratio (no predicted or no true samples); "warn"
         acts as 0 and raises ``UndefinedMetricWarning``; nan values are left out
-        of the averages.
+        of the averages. numpy scalars mean their value (``np.int64(1)`` is 1;
+        scikit-learn treats numpy scalars other than float64 as nan).
 
     Returns
     -------
@@ -107,7 +110,9 @@ def averaged_f1_score(
     y_true : array-like of shape (n_samples,) or {array-like, sparse matrix} of \
 shape (n_samples, n_labels)
         Ground truth: class labels (ints, strings, bools; a list, numpy array or
-        pandas Series), or a 0/1 indicator matrix for multilabel targets.
+        pandas Series), or a 0/1 indicator matrix for multilabel targets. A value
+        stored as 0 in a sparse indicator means "label not set", as in its dense
+        form (scikit-learn counts stored zeros as predictions).
     y_pred : same kind as ``y_true``
         Predicted labels, as returned by a classifier.
     labels : array-like, default=None
@@ -125,7 +130,8 @@ default="macro"
     zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
         Value of an ill-defined ratio (no predicted or no true samples); "warn"
         acts as 0 and raises ``UndefinedMetricWarning``; nan values are left out
-        of the averages.
+        of the averages. numpy scalars mean their value (``np.int64(1)`` is 1;
+        scikit-learn treats numpy scalars other than float64 as nan).
 
     Returns
     -------
@@ -182,7 +188,9 @@ def fbeta_of_averages_score(
     y_true : array-like of shape (n_samples,) or {array-like, sparse matrix} of \
 shape (n_samples, n_labels)
         Ground truth: class labels (ints, strings, bools; a list, numpy array or
-        pandas Series), or a 0/1 indicator matrix for multilabel targets.
+        pandas Series), or a 0/1 indicator matrix for multilabel targets. A value
+        stored as 0 in a sparse indicator means "label not set", as in its dense
+        form (scikit-learn counts stored zeros as predictions).
     y_pred : same kind as ``y_true``
         Predicted labels, as returned by a classifier.
     beta : float
@@ -202,7 +210,8 @@ default="macro"
     zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
         Value of an ill-defined ratio (no predicted or no true samples); "warn"
         acts as 0 and raises ``UndefinedMetricWarning``; nan values are left out
-        of the averages.
+        of the averages. numpy scalars mean their value (``np.int64(1)`` is 1;
+        scikit-learn treats numpy scalars other than float64 as nan).
 
     Returns
     -------
@@ -255,7 +264,9 @@ def f1_of_averages_score(
     y_true : array-like of shape (n_samples,) or {array-like, sparse matrix} of \
 shape (n_samples, n_labels)
         Ground truth: class labels (ints, strings, bools; a list, numpy array or
-        pandas Series), or a 0/1 indicator matrix for multilabel targets.
+        pandas Series), or a 0/1 indicator matrix for multilabel targets. A value
+        stored as 0 in a sparse indicator means "label not set", as in its dense
+        form (scikit-learn counts stored zeros as predictions).
     y_pred : same kind as ``y_true``
         Predicted labels, as returned by a classifier.
     labels : array-like, default=None
@@ -273,7 +284,8 @@ default="macro"
     zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
         Value of an ill-defined ratio (no predicted or no true samples); "warn"
         acts as 0 and raises ``UndefinedMetricWarning``; nan values are left out
-        of the averages.
+        of the averages. numpy scalars mean their value (``np.int64(1)`` is 1;
+        scikit-learn treats numpy scalars other than float64 as nan).
 
     Returns
     -------
@@ -328,7 +340,9 @@ def fbeta_summary(
     y_true : array-like of shape (n_samples,) or {array-like, sparse matrix} of \
 shape (n_samples, n_labels)
         Ground truth: class labels (ints, strings, bools; a list, numpy array or
-        pandas Series), or a 0/1 indicator matrix for multilabel targets.
+        pandas Series), or a 0/1 indicator matrix for multilabel targets. A value
+        stored as 0 in a sparse indicator means "label not set", as in its dense
+        form (scikit-learn counts stored zeros as predictions).
     y_pred : same kind as ``y_true``
         Predicted labels, as returned by a classifier.
     beta : float, default=1.0
@@ -348,7 +362,8 @@ default="macro"
     zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
         Value of an ill-defined ratio (no predicted or no true samples); "warn"
         acts as 0 and raises ``UndefinedMetricWarning``; nan values are left out
-        of the averages.
+        of the averages. numpy scalars mean their value (``np.int64(1)`` is 1;
+        scikit-learn treats numpy scalars other than float64 as nan).
 
     Returns
     -------
