@@ -657,8 +657,8 @@ def test_parsing_helpers():
         binarize_sets([[]], [[]])
     np.testing.assert_array_equal(paper_matrix(PAPER_SKEWED), [[100, 10000], [0, 100]])
     assert paper_matrix(["1", "2.5"]).dtype == np.float64
-    m = parse_matrix_text("1;2\n3;4\n", source="s")
-    assert m.tolist() == [[1, 2], [3, 4]] and m.dtype == np.int64
+    m, names = parse_matrix_text("1;2\n3;4\n", source="s")
+    assert m.tolist() == [[1, 2], [3, 4]] and m.dtype == np.int64 and names is None
 
 
 # --------------------------------------------------------------------------

@@ -50,10 +50,14 @@ def read_text(path: str, *, stdin: Any = None) -> str:
     """The whole text of ``path`` (``-`` is standard input)."""
     if path == "-":
         stream = stdin if stdin is not None else sys.stdin
+        if stream is None:
+            raise DataError("standard input is closed; give a file name instead of '-'")
         try:
             return stream.read().removeprefix("\ufeff")
         except UnicodeDecodeError as exc:
             raise DataError(f"standard input is not UTF-8 text ({exc.reason})") from exc
+        except (OSError, ValueError) as exc:  # a closed or unreadable descriptor
+            raise DataError(f"cannot read standard input ({exc})") from None
     try:
         with open(path, encoding="utf-8-sig", newline="") as f:
             return f.read()
@@ -142,10 +146,48 @@ def _is_int(text: str) -> bool:
     return True
 
 
-def convert_labels(*columns: list[str]) -> list[np.ndarray]:
-    """Integer labels if every value is an integer, else strings (same for all)."""
-    if all(_is_int(v) for col in columns for v in col):
+def _is_int64(text: str) -> bool:
+    """An integer that int64 holds."""
+    try:
+        value = int(text)
+    except ValueError:
+        return False
+    return -(2**63) <= value < 2**63
+
+
+def _float_or_none(text: str) -> float | None:
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+def convert_labels(*columns: list[str], sources: Sequence[str] = ()) -> list:
+    """Labels of every column, of one type for all.
+
+    Integers (that int64 holds) if every value is one; else, when every value is
+    a number, floats that must be whole and finite (other numbers are continuous
+    values, refused as by the Python API); else strings (integers beyond int64
+    included: they are identifiers, not quantities).
+    """
+    values = [v for col in columns for v in col]
+    if all(_is_int64(v) for v in values):
         return [np.array([int(v) for v in col], dtype=np.int64) for col in columns]
+    if not any(_is_int(v) for v in values) or not all(_is_int(v) for v in values):
+        numbers = [_float_or_none(v) for v in values]
+        if all(x is not None for x in numbers):
+            names = [*sources, *["labels"] * len(columns)][: len(columns)]
+            for col, source in zip(columns, names, strict=True):
+                for number, text in enumerate(col, start=1):
+                    x = float(text)
+                    if not (math.isfinite(x) and x == math.trunc(x)):
+                        raise DataError(
+                            f"{source}: value {number} is {text!r}: the column holds "
+                            "continuous values, and classification metrics need "
+                            "class labels (threshold scores or probabilities into "
+                            "labels first)"
+                        )
+            return [np.array([float(v) for v in col]) for col in columns]
     return [np.array(col, dtype=str) for col in columns]
 
 
@@ -213,29 +255,75 @@ def float_column(values: list[str], *, what: str) -> np.ndarray:
     return out
 
 
-def parse_matrix_text(text: str, *, source: str) -> np.ndarray:
-    """A square matrix from CSV (commas, tabs or semicolons) or whitespace text."""
-    rows = []
-    for line in text.splitlines():
-        line = line.strip()
-        if not line or line.startswith("#"):
-            continue
-        for sep in (",", ";", "\t"):
-            line = line.replace(sep, " ")
-        rows.append(line.split())
+def _matrix_rows(text: str) -> list[list[str]]:
+    """Cells of the non-comment lines: CSV (commas, semicolons, tabs; empty
+    cells kept, quotes removed) or whitespace-separated text."""
+    lines = [
+        line
+        for line in text.splitlines()
+        if line.strip() and not line.strip().startswith("#")
+    ]
+    for sep in (",", ";", "\t"):
+        if any(sep in line for line in lines):
+            try:
+                rows = list(csv.reader(lines, delimiter=sep))
+            except csv.Error:
+                break
+            return [[cell.strip() for cell in row] for row in rows]
+    return [line.split() for line in lines]
+
+
+def _is_number(text: str) -> bool:
+    return _float_or_none(text) is not None
+
+
+def parse_matrix_text(text: str, *, source: str) -> tuple[np.ndarray, list[str] | None]:
+    """A square matrix from CSV (commas, tabs or semicolons) or whitespace text,
+    and the class names of its header row and/or index column, if it has them
+    (as ``pandas.DataFrame(cm, index=names, columns=names).to_csv()`` writes)."""
+    rows = _matrix_rows(text)
     if not rows:
         raise DataError(f"{source}: empty input (no matrix rows)")
+    names = None
+    header = rows[0]
+    if header[0] == "" or not all(_is_number(v) for v in header[1:]):
+        # A header row of class names; an index column follows when the header's
+        # first cell is empty (pandas' to_csv) or every row starts with a name.
+        body = rows[1:]
+        indexed = header[0] == "" or (
+            bool(body)
+            and all(len(r) == len(header) and not _is_number(r[0]) for r in body)
+        )
+        columns = header[1:] if indexed else header
+        if indexed:
+            index = [r[0] for r in body]
+            if index != columns:
+                raise DataError(
+                    f"{source}: the header row names the columns {columns!r} but "
+                    f"the first column names the rows {index!r}; a confusion "
+                    "matrix needs the same classes, in the same order, in both"
+                )
+            body = [r[1:] for r in body]
+        names, rows = columns, body
+        if not rows:
+            raise DataError(f"{source}: a header row but no matrix rows")
+    elif all(len(r) == len(rows[0]) and not _is_number(r[0]) for r in rows):
+        # An index column of class names without a header row.
+        names, rows = [r[0] for r in rows], [r[1:] for r in rows]
     widths = {len(r) for r in rows}
     if len(widths) != 1:
-        raise DataError(f"{source}: rows have different numbers of entries")
-    return parse_numbers([v for r in rows for v in r], source=source).reshape(
-        len(rows), -1
-    )
+        raise DataError(
+            f"{source}: rows have different numbers of entries "
+            f"({', '.join(str(w) for w in sorted(widths))}); a matrix saved by "
+            "pandas needs both its header row and its index column"
+        )
+    matrix = parse_numbers([v for r in rows for v in r], source=source)
+    return matrix.reshape(len(rows), -1), names
 
 
 def parse_numbers(values: Sequence[str], *, source: str) -> np.ndarray:
-    """Numbers (int64 if all are integers, else float64)."""
-    if all(_is_int(v) for v in values):
+    """Numbers (int64 if all are integers that int64 holds, else float64)."""
+    if all(_is_int64(v) for v in values):
         return np.array([int(v) for v in values], dtype=np.int64)
     out = []
     for v in values:
@@ -246,8 +334,11 @@ def parse_numbers(values: Sequence[str], *, source: str) -> np.ndarray:
     return np.array(out, dtype=np.float64)
 
 
-def read_matrix_file(path: str, *, stdin: Any = None) -> np.ndarray:
-    """A confusion matrix from .npy, CSV or whitespace-separated text."""
+def read_matrix_file(
+    path: str, *, stdin: Any = None
+) -> tuple[np.ndarray, list[str] | None]:
+    """A confusion matrix from .npy, CSV or whitespace-separated text, and its
+    class names when the file has them (header row and index column)."""
     if path != "-" and path.lower().endswith(".npy"):
         try:
             m = np.load(path, allow_pickle=False)
@@ -257,7 +348,7 @@ def read_matrix_file(path: str, *, stdin: Any = None) -> np.ndarray:
             raise DataError(f"{path}: not a readable .npy array ({exc})") from None
         if m.dtype.kind not in "biuf":
             raise DataError(f"{path}: the array holds {m.dtype}, not numbers")
-        return m
+        return m, None
     return parse_matrix_text(read_text(path, stdin=stdin), source=_source(path))
 
 
@@ -310,10 +401,16 @@ def _split_list(text: str | None) -> list[str] | None:
 def _labels_like(items: list[str], known: np.ndarray, *, option: str) -> np.ndarray:
     """Convert ``--labels`` / ``--pos-label`` items to the type of the labels."""
     if known.dtype.kind in "iu":
-        if not all(_is_int(x) for x in items):
-            bad = next(x for x in items if not _is_int(x))
+        if not all(_is_int64(x) for x in items):
+            bad = next(x for x in items if not _is_int64(x))
             raise DataError(f"{option}: {bad!r} is not a label (labels are integers)")
         return np.array([int(x) for x in items], dtype=np.int64)
+    if known.dtype.kind == "f":
+        numbers = [_float_or_none(x) for x in items]
+        if any(x is None for x in numbers):
+            bad = items[numbers.index(None)]
+            raise DataError(f"{option}: {bad!r} is not a label (labels are numbers)")
+        return np.array(numbers, dtype=np.float64)
     return np.array(items, dtype=str)
 
 
@@ -412,7 +509,7 @@ def load_predictions(args: argparse.Namespace, stdin: Any = None) -> dict[str, A
     else:
         check_no_empty(true_vals, what=sources[0])
         check_no_empty(pred_vals, what=sources[1])
-        y_true, y_pred = convert_labels(true_vals, pred_vals)
+        y_true, y_pred = convert_labels(true_vals, pred_vals, sources=sources)
         names = None
     return _finish(y_true, y_pred, weights, names, described, len(true_vals), args)
 
@@ -554,14 +651,22 @@ def score_matrix(args: argparse.Namespace, stdin: Any = None) -> Scored:
     from ._confusion import summary_and_counts_from_confusion_matrix
     from ._report import _check_interval_request, report_from_matrix_counts
 
+    file_names = None
     if args.file is not None:
-        matrix = read_matrix_file(args.file, stdin=stdin)
+        matrix, file_names = read_matrix_file(args.file, stdin=stdin)
         described: dict[str, Any] = {"form": "file", "sources": [args.file]}
     else:
         matrix = paper_matrix(args.values)
         described = {"form": "arguments", "sources": []}
     rows = args.rows or "predicted"
     class_names = _split_list(args.class_names)
+    if file_names is not None:
+        if class_names is not None and class_names != file_names:
+            raise DataError(
+                f"--class-names {class_names!r} differ from the class names in "
+                f"{_source(args.file)} ({file_names!r})"
+            )
+        class_names = file_names
     if matrix.ndim == 2 and matrix.shape[0] == matrix.shape[1] and class_names:
         if len(class_names) != matrix.shape[0]:
             raise DataError(
@@ -669,6 +774,8 @@ def _plain(value: Any) -> Any:
         value = value.item()
     if isinstance(value, float) and math.isnan(value):
         return None
+    if isinstance(value, float) and math.isinf(value):
+        return "inf" if value > 0 else "-inf"  # JSON has no infinity (beta=inf)
     return value
 
 
@@ -984,7 +1091,17 @@ def example_csv(result: Any) -> str:
 def write_output(text: str, path: str | None, *, force: bool, stdout: Any) -> None:
     """Print, or write a file (refusing to replace an existing one without force)."""
     if path is None or path == "-":
-        stdout.write(text)
+        if stdout is None:
+            raise DataError("standard output is closed; use --output FILE")
+        try:
+            stdout.write(text)
+            stdout.flush()
+        except BrokenPipeError:
+            raise
+        except (OSError, ValueError) as exc:  # a full device, a closed stream
+            _silence(stdout)
+            reason = getattr(exc, "strerror", None) or str(exc)
+            raise DataError(f"cannot write to standard output ({reason})") from None
         return
     mode = "w" if force else "x"
     try:
@@ -1284,14 +1401,26 @@ def run(
         seen = set()
         for w in caught:
             message = _one_line(w.message)
-            if message not in seen:
+            if message not in seen and stderr is not None:
                 seen.add(message)
-                stderr.write(f"{PROG}: warning: {message}\n")
+                try:
+                    stderr.write(f"{PROG}: warning: {message}\n")
+                except (OSError, ValueError):
+                    pass
         write_output(text, args.output, force=args.force, stdout=stdout)
-    except (DataError, ValueError, TypeError) as exc:
-        stderr.write(f"{PROG}: error: {_one_line(exc)}\n")
+    except (DataError, ValueError, TypeError, OverflowError) as exc:
+        _error(stderr, _one_line(exc))
         return 1
     return 0
+
+
+def _error(stderr: Any, message: str) -> None:
+    """One line on standard error (nothing when standard error is closed too)."""
+    try:
+        stderr.write(f"{PROG}: error: {message}\n")
+        stderr.flush()
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 def _produce(args: argparse.Namespace, stdin: Any) -> str:
@@ -1319,15 +1448,34 @@ def _produce(args: argparse.Namespace, stdin: Any) -> str:
     return format_text(args.command, scored, digits=args.digits)
 
 
+def _silence(stream: Any) -> None:
+    """Point a failed output stream at os.devnull, so that the interpreter's
+    final flush does not fail again (and print a traceback) at exit."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stream.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Console-script entry point: ``macrof1``."""
     try:
         return run(argv)
     except KeyboardInterrupt:
-        sys.stderr.write(f"{PROG}: interrupted\n")
+        _error(sys.stderr, "interrupted")
         return 130
     except BrokenPipeError:
         # stdout closed early (e.g. piped to `head`): not an error of ours
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        _silence(sys.stdout)
         return 0
+    except MemoryError:
+        _error(sys.stderr, "not enough memory for this input")
+        return 1
+    except Exception as exc:  # never a traceback: one line, and a non-zero status
+        _error(
+            sys.stderr,
+            f"unexpected {type(exc).__name__}: {_one_line(exc)} (this is a bug in "
+            "sklearn-macrof1; please report it with the command that caused it)",
+        )
+        return 1
