@@ -260,9 +260,24 @@ def test_supremum_approached_by_the_papers_matrices(n):
 
 @given(count_matrices(max_classes=7, max_count=1000), ZERO_DIVISIONS)
 def test_supremum_never_exceeded(m, zero_division):
+    """Theorem 3's supremum is strict (never reached) when every ill-defined
+    ratio counts 0 ("warn", 0); with zero_division=1 an empty class counts as
+    perfect precision or recall and the bound is reached, never exceeded:
+    [[0, 0], [1, 0]] (rows true) has averaged F1 0 and P = R = 0.5."""
     s = fbeta_summary_from_confusion_matrix(m, rows="true", zero_division=zero_division)
-    assert s.gap < gap_supremum(m.shape[0])
+    if zero_division == 1:
+        assert s.gap <= gap_supremum(m.shape[0]) + 1e-15
+    else:
+        assert s.gap < gap_supremum(m.shape[0])
     assert s.gap < s.gap_bound + 1e-15
+
+
+def test_supremum_is_reached_with_zero_division_1():
+    s = fbeta_summary_from_confusion_matrix(
+        [[0, 0], [1, 0]], rows="true", zero_division=1
+    )
+    assert s.averaged_fbeta == 0.0 and s.fbeta_of_averages == 0.5
+    assert s.gap == gap_supremum(2) == 0.5
 
 
 def test_supremum_never_exceeded_by_skewed_random_matrices():

@@ -205,8 +205,19 @@ def check_every_average(
 WEIGHTS = st.sampled_from([0.0, 0.5, 1.0, 2.0, 3.0])  # exact sums in any order
 
 
+def _weights(draw: Any, n: int, nonzero: bool) -> np.ndarray | None:
+    """None, or n weights; ``nonzero``: at least one of them is not zero (a
+    stream of zero weights only is refused by design, as one call refuses it)."""
+    if not draw(st.booleans()):
+        return None
+    weights = np.array(draw(st.lists(WEIGHTS, min_size=n, max_size=n)))
+    if nonzero and not weights.any():
+        weights[draw(st.integers(0, n - 1))] = draw(st.sampled_from([0.5, 1.0, 2.0]))
+    return weights
+
+
 @st.composite
-def one_d_data(draw: Any) -> tuple:
+def one_d_data(draw: Any, nonzero_weights: bool = False) -> tuple:
     n = draw(st.integers(1, 30))
     k = draw(st.integers(1, 4))
     names = draw(
@@ -214,9 +225,7 @@ def one_d_data(draw: Any) -> tuple:
     )[:k]
     y_true = names[draw(st.lists(st.integers(0, k - 1), min_size=n, max_size=n))]
     y_pred = names[draw(st.lists(st.integers(0, k - 1), min_size=n, max_size=n))]
-    weights = None
-    if draw(st.booleans()):
-        weights = np.array(draw(st.lists(WEIGHTS, min_size=n, max_size=n)))
+    weights = _weights(draw, n, nonzero_weights)
     cuts = draw(st.lists(st.integers(0, n), max_size=4))
     labels = None
     if draw(st.booleans()):  # fixed up front: every label, plus maybe an absent one
@@ -228,15 +237,13 @@ def one_d_data(draw: Any) -> tuple:
 
 
 @st.composite
-def multilabel_data(draw: Any) -> tuple:
+def multilabel_data(draw: Any, nonzero_weights: bool = False) -> tuple:
     n = draw(st.integers(1, 25))
     m = draw(st.integers(2, 4))
     cells = st.lists(st.booleans(), min_size=n * m, max_size=n * m)
     y_true = np.array(draw(cells)).reshape(n, m)
     y_pred = np.array(draw(cells)).reshape(n, m)
-    weights = None
-    if draw(st.booleans()):
-        weights = np.array(draw(st.lists(WEIGHTS, min_size=n, max_size=n)))
+    weights = _weights(draw, n, nonzero_weights)
     cuts = draw(st.lists(st.integers(0, n), max_size=4))
     sparse_batches = tuple(draw(st.lists(st.booleans(), min_size=5, max_size=5)))
     labels = None
@@ -388,7 +395,7 @@ def _state(acc: MacroF1Accumulator) -> tuple:
 
 
 @settings(max_examples=30)
-@given(one_d_data(), st.permutations([0, 1, 2]))
+@given(one_d_data(nonzero_weights=True), st.permutations([0, 1, 2]))
 def test_merge_is_associative_and_order_independent_1d(
     data: tuple, order: list
 ) -> None:
@@ -407,7 +414,7 @@ def test_merge_is_associative_and_order_independent_1d(
 
 
 @settings(max_examples=30)
-@given(multilabel_data(), st.permutations([0, 1, 2]))
+@given(multilabel_data(nonzero_weights=True), st.permutations([0, 1, 2]))
 def test_merge_is_associative_and_order_independent_multilabel(
     data: tuple, order: list
 ) -> None:
