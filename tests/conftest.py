@@ -27,4 +27,11 @@ settings.register_profile(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
+settings.register_profile(  # .ci/run: a random sample of the thorough profile
+    "thorough-sample",
+    max_examples=300,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    print_blob=True,
+)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))

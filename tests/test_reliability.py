@@ -403,3 +403,14 @@ def test_f1_of_averages_sees_the_same_reading():
     assert f1_of_averages_score(y_true, [0, 1, 0, 0]) == f1_of_averages_score(
         [0, 1, 1, 0], [0, 1, 0, 0]
     )
+
+
+@pytest.mark.parametrize(
+    "values",
+    [[None, "a", None], [1, "a", 2.0], [None, None], [1, 2], [True, 3]],
+)
+def test_object_arrays_scikit_learn_cannot_type_are_refused_alike(values):
+    y = np.array(values, dtype=object)
+    theirs = _outcome(lambda: f1_score(y, y, average="macro"))
+    assert theirs in ("TypeError", "ValueError")
+    assert _outcome(lambda: averaged_f1_score(y, y)) == theirs

@@ -311,11 +311,20 @@ def _sklearn_kind(y: Any, name: str) -> str:
             f"{name} is multiclass-multioutput (a 2-D array with several columns of "
             f"class labels), which F-scores do not support; accepted: {_ACCEPTED}."
         )
-    raise ValueError(
+    message = (
         f"{name} has a type of target that cannot be scored ({kind}: for example "
         f"an object array of non-string values, or a 3-D array); accepted: "
         f"{_ACCEPTED}."
     )
+    if isinstance(y, np.ndarray) and y.dtype == object:
+        try:  # scikit-learn sorts the values first: unorderable ones, TypeError
+            np.unique(y)
+        except TypeError as exc:
+            raise TypeError(
+                f"{name} holds values that cannot be ordered together (such as "
+                f"None, numbers and strings mixed: {exc}); accepted: {_ACCEPTED}."
+            ) from None
+    raise ValueError(message)
 
 
 def _is_column(y: np.ndarray) -> bool:
