@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import scipy.sparse as sp
+import sklearn
 from sklearn.metrics import classification_report as sk_report
 from sklearn.metrics import f1_score, fbeta_score
 
@@ -114,23 +115,36 @@ def ours_isolated() -> dict[str, dict[str, str]]:
     return json.loads(out.splitlines()[-1])
 
 
+#: scikit-learn releases before 1.9 score some of these inputs (a masked array's
+#: hidden data, odd bool bytes as other classes): the live comparison needs 1.9.
+NEW_SKLEARN = tuple(int(p) for p in sklearn.__version__.split(".")[:2]) >= (1, 9)
+
+
 def _theirs(name: str) -> str:
     return _outcome(lambda: f1_score(*eval(CRASHERS[name]), average=None))
 
 
 @pytest.mark.parametrize("name", [n for n in CRASHERS if n.startswith("masked")])
 def test_masked_entries_are_refused_as_in_scikit_learn(name, ours_isolated):
-    theirs = _theirs(name)
-    assert theirs in ("TypeError", "ValueError")  # ValueError: NaN found first
-    assert set(ours_isolated[name].values()) == {theirs}
+    expected = "ValueError" if "nan" in name else "TypeError"  # NaN is found first
+    if NEW_SKLEARN:
+        assert _theirs(name) == expected
+    assert set(ours_isolated[name].values()) == {expected}
 
 
 @pytest.mark.parametrize("name", [n for n in CRASHERS if n.startswith("bool")])
 def test_bool_arrays_with_odd_bytes_read_as_numpy_reads_them(name, ours_isolated):
-    theirs = _theirs(name)
-    assert theirs.startswith("[")
-    assert ours_isolated[name]["score"] == theirs
-    assert ours_isolated[name]["accumulator"] == theirs
+    # numpy reads any nonzero byte as True: the same arrays with bytes 0/1
+    as_read = [
+        np.asarray(y).view(np.uint8) != 0 if np.asarray(y).dtype == bool else y
+        for y in eval(CRASHERS[name])
+    ]
+    expected = _outcome(lambda: f1_score(*as_read, average=None))
+    assert expected.startswith("[")
+    if NEW_SKLEARN:
+        assert _theirs(name) == expected
+    assert ours_isolated[name]["score"] == expected
+    assert ours_isolated[name]["accumulator"] == expected
 
 
 @pytest.mark.parametrize("name", [n for n in CRASHERS if n.startswith("matrix")])
@@ -411,6 +425,17 @@ def test_f1_of_averages_sees_the_same_reading():
 )
 def test_object_arrays_scikit_learn_cannot_type_are_refused_alike(values):
     y = np.array(values, dtype=object)
-    theirs = _outcome(lambda: f1_score(y, y, average="macro"))
-    assert theirs in ("TypeError", "ValueError")
-    assert _outcome(lambda: averaged_f1_score(y, y)) == theirs
+    expected = "ValueError" if values in ([1, 2], [True, 3]) else "TypeError"
+    if NEW_SKLEARN:  # (before 1.9 scikit-learn raised ValueError for all)
+        assert _outcome(lambda: f1_score(y, y, average="macro")) == expected
+    assert _outcome(lambda: averaged_f1_score(y, y)) == expected
+
+
+def test_bool_labels_of_multilabel_targets_are_column_indices():
+    y_true, y_pred = np.array([[0, 1], [1, 1]]), np.array([[0, 1], [1, 0]])
+    for labels in ([True], [False, True]):
+        np.testing.assert_allclose(
+            averaged_f1_score(y_true, y_pred, labels=labels, average=None),
+            f1_score(y_true, y_pred, labels=labels, average=None),
+            atol=1e-15,
+        )

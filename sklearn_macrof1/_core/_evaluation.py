@@ -73,7 +73,7 @@ def _multilabel_columns(labels: Any, n_columns: int) -> np.ndarray:
             f"[0, {n_columns}). Got {labels!r}."
         )
     if columns.size and not (
-        columns.dtype.kind in "iu"
+        columns.dtype.kind in "biu"  # (bools are 0 and 1, as in scikit-learn)
         or (columns.dtype.kind == "f" and (columns == np.trunc(columns)).all())
     ):
         raise ValueError(

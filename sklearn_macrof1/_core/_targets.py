@@ -728,8 +728,8 @@ def _label_dtype(
     dtype (bool y_true with 0.0/1.0 predictions reports ``'False'``, ``'True'``).
     """
     common = np.result_type(dtype_t, dtype_p)
-    if common == dtype_t:
-        return common
+    if common == dtype_t or (dtype_t.kind in "iu" and common.kind in "iu"):
+        return common  # (integers of two widths print alike: no check)
     seen = np.zeros(k, dtype=bool)
     seen[codes_t] = True  # bounds-checked numpy indexing
     return common if not seen[codes_p].all() else dtype_t

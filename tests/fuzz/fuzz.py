@@ -698,6 +698,18 @@ def _matrix_reference(case: Case, o: dict) -> Any:
 _FAMILIES = (OverflowError, ValueError, TypeError)
 
 
+def _sklearn_version() -> tuple[int, ...]:
+    import sklearn
+
+    return tuple(int(p) for p in sklearn.__version__.split(".")[:2])
+
+
+#: Values and exception types are compared with scikit-learn 1.9 or later (older
+#: releases score some malformed inputs, see README "Supported versions"); with
+#: an older one the run checks crash safety only.
+_REFERENCE_SKLEARN = _sklearn_version() >= (1, 9)
+
+
 def _family(exc: BaseException) -> set:
     return {f.__name__ for f in _FAMILIES if isinstance(exc, f)}
 
@@ -742,6 +754,8 @@ def judge(case: Case, ours: Any, theirs: Any) -> str:
     for name, applies in DIFFERENCES.items():
         if applies(case):
             return f"ok:{name}"
+    if not _REFERENCE_SKLEARN:
+        return "ok:older-scikit-learn"
 
     def show(k: str, v: Any) -> str:
         if k == "error":
@@ -811,6 +825,10 @@ def worker(seed: int, start: int, stop: int) -> None:
     """Run cases [start, stop), one JSON line each, flushed (the driver learns
     from the last line how far a worker got before it died)."""
     warnings.simplefilter("ignore")
+    if os.environ.get("MACROF1_FUZZ_INJECT") == "shifted-codes":
+        _inject_shifted_codes()
+        global _REFERENCE_SKLEARN
+        _REFERENCE_SKLEARN = True  # (whatever the version: every mismatch counts)
     with tempfile.TemporaryDirectory() as tmp:
         for i in range(start, stop):
             try:
@@ -832,6 +850,33 @@ def worker(seed: int, start: int, stop: int) -> None:
                 }
             sys.stdout.write(json.dumps(record) + "\n")
             sys.stdout.flush()
+
+
+def _inject_shifted_codes() -> None:
+    """A deliberately broken label encoding, for the fuzz test's own test: the
+    codes of 1-D targets are shifted past the last class while the encoding
+    still claims they are in range. The counting core's guard must refuse them
+    (or, without it, the process would crash or count wrongly): either way the
+    fuzz run must fail."""
+    from dataclasses import replace
+
+    from sklearn_macrof1._core import _evaluation
+
+    honest = _evaluation.read_targets
+
+    def shifted(*args: Any, **kwargs: Any) -> Any:
+        targets = honest(*args, **kwargs)
+        if targets.kind != "1d":
+            return targets
+        k = targets.code_labels.shape[0]
+        return replace(
+            targets,
+            true=np.asarray(targets.true, dtype=np.intp) + k,
+            pred=np.asarray(targets.pred, dtype=np.intp) + 3 * k,
+            in_range=True,
+        )
+
+    _evaluation.read_targets = shifted
 
 
 def drive(

@@ -63,7 +63,8 @@ def test_a_crash_is_detected_and_attributed(monkeypatch, tmp_path):
     assert sorted(result["records"]) == [0, 1, 3, 4]
 
 
-def test_judge_accepts_only_same_values_errors_or_listed_differences():
+def test_judge_accepts_only_same_values_errors_or_listed_differences(monkeypatch):
+    monkeypatch.setattr(fuzz, "_REFERENCE_SKLEARN", True)
     case = fuzz.Case(0, 0, "dtype", "averaged_fbeta_score")
     same = ("value", np.array(0.5))
     assert fuzz.judge(case, same, ("value", np.array(0.5 + 1e-13))) == "ok"
@@ -73,3 +74,14 @@ def test_judge_accepts_only_same_values_errors_or_listed_differences():
     assert fuzz.judge(case, ("error", KeyError()), same).startswith("mismatch")
     case.tags.add("stored-zero")
     assert fuzz.judge(case, same, ("value", np.array(0.6))) == "ok:sparse-stored-zero"
+
+
+def test_out_of_range_codes_reaching_the_counting_core_fail_the_run(monkeypatch):
+    """With a label encoding broken on purpose (codes past the last class,
+    claimed in range), the run must fail: the native scatter-add's guard
+    refuses the codes (a mismatch), or the worker crashes (a crash)."""
+    monkeypatch.setenv("MACROF1_FUZZ_INJECT", "shifted-codes")
+    n = 27  # three rounds of the nine categories
+    result = fuzz.drive(5, n)
+    _, failures = fuzz.summarize(result, n)
+    assert len(failures) >= 3, failures
