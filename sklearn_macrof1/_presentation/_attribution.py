@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import html
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from .._core._attribution import class_weights, gap_pair_terms
+from .._core._tables import Table, import_pandas, render_html
 
 #: The averages whose gap is a weighted mean over classes (the decomposition).
 ATTRIBUTION_AVERAGES = ("macro", "weighted")
@@ -177,31 +177,34 @@ class GapAttribution:
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
-        e = html.escape
-        rows = []
+        classes = Table(
+            f"gap attribution (average={self.average!r}, beta={self.beta:g}): "
+            f"gap {self.gap:.6f}",
+            ["precision", "recall", "weight", "contribution", "share"],
+            index="class",
+        )
         for i in np.argsort(-self.class_contributions, kind="stable"):
             v = float(self.class_contributions[i])
-            rows.append(
-                f"<tr><td>{e(_label(self.labels[i]))}</td>"
-                f"<td>{self.class_precision[i]:.4f}</td>"
-                f"<td>{self.class_recall[i]:.4f}</td>"
-                f"<td>{self.weights[i]:.4f}</td>"
-                f"<td>{v:.4f}</td><td>{e(self._share(v))}</td></tr>"
+            classes.add_row(
+                _label(self.labels[i]),
+                [
+                    float(self.class_precision[i]),
+                    float(self.class_recall[i]),
+                    float(self.weights[i]),
+                    v,
+                    self._share(v),
+                ],
             )
-        pairs = "".join(
-            f"<li>{e(_label(x))} &amp; {e(_label(y))}: {v:.4f} ({e(self._share(v))})"
-            "</li>"
-            for x, y, v in self.top_pairs(5)
+        classes.notes.append(
+            "contribution: half of each of the class's pair terms (they sum to "
+            "the gap)."
         )
-        return (
-            '<div class="sklearn-macrof1-gap-attribution">'
-            f"<p><b>Gap attribution</b> (average={e(repr(self.average))}, "
-            f"beta={self.beta:g}): gap {self.gap:.6f}</p>"
-            f"<p>Largest class pairs:</p><ul>{pairs or '<li>none</li>'}</ul>"
-            "<table><thead><tr><th>class</th><th>precision</th><th>recall</th>"
-            "<th>weight</th><th>contribution</th><th>share</th></tr></thead>"
-            f"<tbody>{''.join(rows)}</tbody></table></div>"
-        )
+        pairs = Table("largest class pairs", ["contribution", "share"], index="pair")
+        for x, y, v in self.top_pairs(5):
+            pairs.add_row(f"{_label(x)} & {_label(y)}", [v, self._share(v)])
+        if not pairs.rows:
+            pairs.notes.append("none: the gap is 0")
+        return render_html([classes, pairs])
 
     def to_frame(self, by: str = "class") -> Any:
         """The attribution as a ``pandas.DataFrame`` (pandas is imported lazily).
@@ -213,7 +216,7 @@ class GapAttribution:
         """
         if by not in ("class", "pair"):
             raise ValueError(f"by must be 'class' or 'pair'; got {by!r}.")
-        import pandas as pd
+        pd = import_pandas("GapAttribution.to_frame")
 
         if by == "class":
             share = (

@@ -9,7 +9,6 @@ and Nadeau-Bengio corrected resampled t-tests (the statistics live in
 
 from __future__ import annotations
 
-import html
 import math
 import numbers
 import re
@@ -21,6 +20,7 @@ from typing import Any
 import numpy as np
 from sklearn.exceptions import NotFittedError
 
+from .._core._tables import Table, format_p_value, import_pandas, render_html
 from .._inference._search import (
     FoldDifference,
     FoldScores,
@@ -336,94 +336,80 @@ class SearchAnalysis:
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
-        e = html.escape
         avg_name, foa_name = self.formula_names
         mean_a, mean_b = self.mean_averaged, self.mean_of_averages
         sd_a = self.averaged_scores.std(axis=1, ddof=1)
         sd_b = self.of_averages_scores.std(axis=1, ddof=1)
-        rank_a = _ranks(mean_a)
-        rank_b = _ranks(mean_b)
-        body = []
+        rank_a, rank_b = _ranks(mean_a), _ranks(mean_b)
+        r = self.ranks
+        ranks = (
+            "rank agreement: undefined (fewer than 3 candidates or constant scores)"
+            if math.isnan(r.spearman)
+            else f"rank agreement: Spearman {r.spearman:.3f} "
+            f"(p={r.spearman_p_value:.3g}), Kendall {r.kendall:.3f} "
+            f"(p={r.kendall_p_value:.3g}), {r.n_candidates} candidates"
+        )
+        candidates = Table(
+            f"search analysis: {self.n_candidates} candidates, {self.n_folds} folds",
+            [avg_name, "fold s.d.", "rank", foa_name, "fold s.d.", "rank", "pick"],
+            index="candidate",
+        )
         for i, name in enumerate(self.candidates):
             marks = []
             if i == self.best_averaged:
                 marks.append(f"best by {avg_name}")
             if i == self.best_of_averages:
                 marks.append(f"best by {foa_name}")
-            style = ' style="font-weight:bold"' if marks else ""
-            body.append(
-                f"<tr{style}><td>{e(name)}</td>"
-                f"<td>{mean_a[i]:.4f} ± {sd_a[i]:.4f}</td><td>{rank_a[i]}</td>"
-                f"<td>{mean_b[i]:.4f} ± {sd_b[i]:.4f}</td><td>{rank_b[i]}</td>"
-                f"<td>{e('; '.join(marks))}</td></tr>"
+            candidates.add_row(
+                name,
+                [
+                    float(mean_a[i]),
+                    float(sd_a[i]),
+                    int(rank_a[i]),
+                    float(mean_b[i]),
+                    float(sd_b[i]),
+                    int(rank_b[i]),
+                    "; ".join(marks),
+                ],
             )
-        tests = []
+        candidates.notes.append(ranks)
+        tests = Table(
+            f"Nadeau-Bengio corrected resampled t-tests (J = {self.n_folds}, "
+            f"n_test/n_train = {self.test_train_ratio:.3g}, "
+            f"{self.confidence:.0%} intervals)",
+            ["A - B", "difference", "interval", "t", "p", "uncorrected p"],
+            index="test",
+        )
         for what, d in (
             (f"picks, {avg_name}", self.picks_averaged),
             (f"picks, {foa_name}", self.picks_of_averages),
             (f"best - runner-up, {avg_name}", self.runner_up_averaged),
             (f"best - runner-up, {foa_name}", self.runner_up_of_averages),
         ):
-            if d is None:
-                continue
-            tests.append(
-                f"<tr><td>{e(what)}</td><td>{e(d.candidate_a)} - {e(d.candidate_b)}"
-                f"</td><td>{d.difference:+.4f}</td><td>[{d.low:+.4f}, "
-                f"{d.high:+.4f}]</td><td>{d.t:.2f}</td><td>{d.p_value:.3g}</td>"
-                f"<td>{d.uncorrected_p_value:.3g}</td></tr>"
-            )
-        r = self.ranks
-        ranks = (
-            "undefined (fewer than 3 candidates or constant scores)"
-            if math.isnan(r.spearman)
-            else f"Spearman {r.spearman:.3f} (p={r.spearman_p_value:.3g}), Kendall "
-            f"{r.kendall:.3f} (p={r.kendall_p_value:.3g})"
-        )
-        th = "".join
-        return (
-            '<div class="sklearn-macrof1-search-analysis">'
-            f"<p><b>Search analysis</b>: {self.n_candidates} candidates, "
-            f"{self.n_folds} folds. Rank agreement: {e(ranks)}.</p>"
-            "<table><thead><tr>"
-            + th(
-                f"<th>{e(h)}</th>"
-                for h in (
-                    "candidate",
-                    f"{avg_name} (mean ± fold s.d.)",
-                    "rank",
-                    f"{foa_name} (mean ± fold s.d.)",
-                    "rank",
-                    "pick",
+            if d is not None:
+                tests.add_row(
+                    what,
+                    [
+                        f"{d.candidate_a} - {d.candidate_b}",
+                        f"{d.difference:+.4f}",
+                        f"[{d.low:+.4f}, {d.high:+.4f}]",
+                        f"{d.t:.2f}",
+                        format_p_value(d.p_value),
+                        format_p_value(d.uncorrected_p_value),
+                    ],
                 )
-            )
-            + f"</tr></thead><tbody>{''.join(body)}</tbody></table>"
-            + (
-                "<p>Nadeau-Bengio corrected resampled t-tests (J = "
-                f"{self.n_folds}, n_test/n_train = {self.test_train_ratio:.3g}, "
-                f"{self.confidence:.0%} intervals):</p><table><thead><tr>"
-                + th(
-                    f"<th>{h}</th>"
-                    for h in (
-                        "test",
-                        "A - B",
-                        "difference",
-                        "interval",
-                        "t",
-                        "p",
-                        "uncorrected p",
-                    )
-                )
-                + f"</tr></thead><tbody>{''.join(tests)}</tbody></table>"
-                if tests
-                else ""
-            )
-            + f"<p>{e(self.statement)}</p></div>"
-        )
+        tests.notes.append(f"n_test/n_train: {self.size_note}")
+        notes = [self.statement]
+        if self.excluded:
+            notes.append(f"left out (nan fold scores): {', '.join(self.excluded)}")
+        if self.note:
+            notes.append(f"note: {self.note}")
+        return render_html([candidates, tests] if tests.rows else [candidates], notes)
 
     def to_frame(self) -> Any:
         """One row per candidate (pandas is imported lazily): mean and fold
         standard deviation and rank under each formula, and the two picks."""
-        import pandas as pd
+        pd = import_pandas("SearchAnalysis.to_frame")
 
         mean_a, mean_b = self.mean_averaged, self.mean_of_averages
         index = np.arange(self.n_candidates)
@@ -443,7 +429,7 @@ class SearchAnalysis:
 
     def tests_frame(self) -> Any:
         """The corrected t-tests as a ``pandas.DataFrame``, one row per test."""
-        import pandas as pd
+        pd = import_pandas("SearchAnalysis.tests_frame")
 
         rows = []
         for test, d in (
