@@ -294,6 +294,11 @@ def _sparse(rng: np.random.Generator, case: Case, n: int) -> tuple:
         case.tags.add("malformed")
     elif trick == "dense-mix":
         y_pred = dense_p
+    for y in (y_true, y_pred):  # bsr blocks and dia diagonals store zeros too
+        if sp.issparse(y) and y.format not in ("dok", "lil"):
+            stored = y.data if y.format != "dia" else y.tocsr().data
+            if (np.asarray(stored) == 0).any():
+                case.tags.add("stored-zero")
     return y_true, y_pred
 
 
@@ -326,6 +331,7 @@ def _options(rng: np.random.Generator, case: Case, y_true: Any, strong: bool) ->
         if isinstance(zd, np.generic) and not isinstance(zd, np.float64):
             case.tags.add("numpy-scalar-zero-division")
     if rng.random() < p:
+        case.tags.add("labels")
         options["labels"] = [
             [0, 1],
             ["0", "1"],
@@ -490,7 +496,32 @@ DIFFERENCES = {
     "masked-2d": lambda c: "subclass:masked" in c.tags and "multilabel" in c.tags,
     "pandas-nullable-dataframe": lambda c: "pandas-frame" in c.tags,
     "malformed-sparse-refused": lambda c: "malformed" in c.tags,
+    "labels-of-the-other-kind": lambda c: _other_kind_labels(c),
+    "negative-zero-label-name": lambda c: _has_negative_zero(c),
 }
+
+
+def _other_kind_labels(case: Case) -> bool:
+    """labels given as strings for numeric labels or the reverse (scikit-learn
+    converts both to one string dtype and may truncate: 'True' -> 'Tru')."""
+    labels = case.options.get("labels")
+    if not isinstance(labels, list) or not labels:
+        return False
+    text = [isinstance(v, str) for v in labels]
+    values = [np.asarray(y) for y in (case.y_true, case.y_pred) if y is not None]
+    numeric = any(
+        getattr(v, "dtype", None) is not None and v.dtype.kind in "biuf" for v in values
+    )
+    return (all(text) and numeric) or (not any(text) and not numeric)
+
+
+def _has_negative_zero(case: Case) -> bool:
+    """A float label -0.0: scikit-learn names its class "-0.0", ours "0.0"."""
+    for y in (case.y_true, case.y_pred):
+        a = np.asarray(y) if not hasattr(y, "tocsr") else np.zeros(0)
+        if a.dtype.kind == "f" and bool(np.any((a == 0) & np.signbit(a))):
+            return True
+    return False
 
 
 def _value(result: Any) -> Any:
@@ -747,7 +778,10 @@ def judge(case: Case, ours: Any, theirs: Any) -> str:
             f"ok:both-refuse-different-type (ours {type(val_o).__name__}: "
             f"{str(val_o)[:100]} | sklearn {type(val_t).__name__}: {str(val_t)[:100]})"
         )
-    if kind_t == "error" and not isinstance(val_t, _FAMILIES):
+    if kind_t == "error" and (
+        not isinstance(val_t, _FAMILIES)
+        or type(val_t).__name__ == "DTypePromotionError"
+    ):
         # scikit-learn itself fails oddly (AttributeError, IndexError...): ours
         # must still be a value or a clean error.
         return "ok:scikit-learn-fails"
