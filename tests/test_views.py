@@ -557,3 +557,27 @@ def test_default_names_for_several_classifiers_and_name_count():
     assert many.names == ("A", "B", "C")
     with pytest.raises(ValueError, match="must name the 3 classifiers"):
         compare_classifiers(Y_TRUE, Y_A, Y_B, Y_A, names=("x", "y"))
+
+
+def test_report_bootstrap_progress_covers_every_row(capsys):
+    from sklearn_macrof1 import classification_report
+
+    kw = dict(confidence=0.9, interval_method="bootstrap", n_resamples=100)
+    weights = np.ones(200)  # the samples are resampled: progress per block
+    quiet = classification_report(
+        Y_TRUE, Y_A, random_state=0, sample_weight=weights, **kw
+    )
+    assert capsys.readouterr().err == ""
+    loud = classification_report(
+        Y_TRUE, Y_A, random_state=0, sample_weight=weights, verbose=2, **kw
+    )
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0] == "[classification_report] bootstrap: 300 resamples"
+    assert lines[-1].startswith(
+        "[classification_report] bootstrap: 300/300 resamples (100%)"
+    )
+    counts = [int(line.split(": ")[1].split("/")[0]) for line in lines[1:]]
+    assert counts == sorted(counts) and len(counts) == 6  # 64, 100 per row
+    assert loud == quiet  # progress changes nothing else
+    with pytest.raises(ValueError, match="'verbose' parameter of classification_re"):
+        classification_report(Y_TRUE, Y_A, verbose=-1)

@@ -1160,6 +1160,7 @@ def intervals_for_averages(
     n_resamples: int = 1000,
     random_state: Any = None,
     caller: str = "classification_report",
+    verbose: int = 0,
 ) -> dict[str, FBetaInterval]:
     """Intervals (F1) for several averages of one reading (a report's rows).
 
@@ -1174,7 +1175,10 @@ def intervals_for_averages(
     out: dict[str, FBetaInterval] = {}
     rng: np.random.Generator | None = None
     design = None
-    for average in averages:
+    progress = _progress(verbose, method, n_resamples * len(averages), caller)
+    for row, average in enumerate(averages):
+        if progress is not None:
+            progress.offset = row * n_resamples
         options, conf, how, resamples, row_rng = check_call(
             caller, 1.0, labels, 1, average, zero_division,
             confidence, method, n_resamples, random_state if rng is None else rng,
@@ -1193,5 +1197,6 @@ def intervals_for_averages(
                 method=how,
                 n_resamples=resamples,
                 rng=rng,
+                progress=progress,
             )
     return out

@@ -36,6 +36,8 @@ class Progress:
         self.what = what
         self._start = time.perf_counter()
         self._next = 0
+        #: resamples done before the current part (several rows of one report)
+        self.offset = 0
         if verbose:
             self._print(f"{what}: {total} resamples")
 
@@ -46,6 +48,7 @@ class Progress:
         """Record that ``done`` resamples (cumulative) are finished."""
         if not self.verbose:
             return
+        done += self.offset
         if done < self.total and self.verbose < 2 and done < self._next:
             return
         step = max(self.total // 10, 1)

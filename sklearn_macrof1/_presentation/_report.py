@@ -27,6 +27,7 @@ from .._core._evaluation import Reading, check_options, read
 from .._core._record import Counts
 from .._core._sklearn_private import InvalidParameterError
 from .._core._validation import check_array_like, warn_user
+from .._inference._progress import check_verbose
 from ._confusion import counts_from_confusion_matrix
 from ._summary import FBetaSummary, build_summaries
 from ._views import report_frame
@@ -498,6 +499,7 @@ def classification_report(
     n_resamples: int = 1000,
     random_state: Any = None,
     as_frame: bool = False,
+    verbose: int = 0,
 ) -> Any:
     """scikit-learn's classification report, with both macro F1s.
 
@@ -558,6 +560,10 @@ shape (n_samples, n_labels)
         and ``f1-of-averages-ci-high``. A cell that the text report leaves
         empty is nan (the accuracy row has only ``f1-score``, ``support`` and
         its interval). Not together with ``output_dict``.
+    verbose : int, default=0
+        Progress of a bootstrap (``interval_method="bootstrap"``) on standard
+        error, over all the rows' resamples: 0 prints nothing, 1 about every
+        tenth, 2 and more every block of resamples.
 
     Returns
     -------
@@ -629,6 +635,7 @@ shape (n_samples, n_labels)
     """  # noqa: E501
     caller = "classification_report"
     _check_report_options(digits, output_dict, caller=caller, as_frame=as_frame)
+    verbose = check_verbose(verbose, caller=caller)
     request = None
     if confidence is not None:
         request = _check_interval_request(
@@ -660,6 +667,7 @@ shape (n_samples, n_labels)
         caller=caller,
         request=request,
         as_frame=as_frame,
+        verbose=verbose,
     )
 
 
@@ -674,6 +682,7 @@ def report_from_reading(
     caller: str,
     request: IntervalRequest | None = None,
     as_frame: bool = False,
+    verbose: int = 0,
 ) -> Any:
     """:func:`classification_report` of a reading (counted samplewise over
     ``labels``), with the intervals of ``request`` (checked by
@@ -696,6 +705,7 @@ def report_from_reading(
             n_resamples=resamples,
             random_state=rng,
             caller=caller,
+            verbose=verbose,
         )
 
         def interval(average: str, summary: FBetaSummary) -> FBetaInterval:
