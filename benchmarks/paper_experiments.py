@@ -5,9 +5,11 @@ labels, ``fbeta_summary_from_confusion_matrix`` on the paper's matrices); this
 file only samples tasks, collects the two scores and their gap, computes
 summary statistics (max, RMSD, correlations, KDE) and draws.
 
-One command per experiment regenerates its PNG (``docs/images/``) and its
-section of ``docs/paper_experiments.md`` (between ``<!-- paper:NAME:begin -->``
-and ``<!-- paper:NAME:end -->`` markers)::
+One command per experiment regenerates its PNG and its section of the page
+(between ``<!-- paper:NAME:begin -->`` and ``<!-- paper:NAME:end -->`` markers).
+By default both go to ``build/paper_experiments/`` (``images/`` and
+``paper_experiments.md``); ``--update-docs`` writes them into the tracked
+``docs/images/`` and ``docs/paper_experiments.md`` instead::
 
     python benchmarks/paper_experiments.py figure1a
     python benchmarks/paper_experiments.py figure1b
@@ -17,7 +19,8 @@ and ``<!-- paper:NAME:end -->`` markers)::
     python benchmarks/paper_experiments.py all
 
 Everything is seeded (``--seed``, default 0) and reproducible; ``--quick`` runs a
-small version (for a smoke test), ``--no-doc`` leaves the markdown alone.
+small version (for a smoke test), ``--no-doc`` writes no markdown, ``--out DIR``
+chooses the output folder and ``--images DIR`` / ``--doc FILE`` each path.
 """
 
 from __future__ import annotations
@@ -44,6 +47,8 @@ from sklearn_macrof1 import (
 ROOT = Path(__file__).resolve().parents[1]
 IMAGES = ROOT / "docs" / "images"
 DOC = ROOT / "docs" / "paper_experiments.md"
+#: Default output folder (git-ignored): the tracked docs change only on request.
+OUT = ROOT / "build" / "paper_experiments"
 
 #: What the paper reports for Figure 1a (Section 3).
 PAPER_FIGURE1A = {
@@ -788,15 +793,30 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--quick", action="store_true", help="small sizes, for a smoke test"
     )
     parser.add_argument(
-        "--images", type=Path, default=IMAGES, help=f"PNG directory ({IMAGES})"
+        "--out",
+        type=Path,
+        default=None,
+        help="output folder for images/ and paper_experiments.md "
+        "(default: build/paper_experiments)",
     )
     parser.add_argument(
-        "--doc", type=Path, default=DOC, help=f"markdown page to update ({DOC})"
+        "--update-docs",
+        action="store_true",
+        help="write into the tracked docs/images/ and docs/paper_experiments.md",
     )
+    parser.add_argument("--images", type=Path, help="PNG directory (overrides)")
+    parser.add_argument("--doc", type=Path, help="markdown page to update (overrides)")
     parser.add_argument(
-        "--no-doc", action="store_true", help="print the tables, leave the page"
+        "--no-doc", action="store_true", help="print the tables, write no page"
     )
     args = parser.parse_args(argv)
+    if args.update_docs and args.out is not None:
+        parser.error("--update-docs and --out are exclusive")
+    out = args.out if args.out is not None else OUT
+    if args.images is None:
+        args.images = IMAGES if args.update_docs else out / "images"
+    if args.doc is None:
+        args.doc = DOC if args.update_docs else out / "paper_experiments.md"
     commands = COMMANDS if args.experiment == "all" else (args.experiment,)
     for command in commands:
         start = time.perf_counter()
