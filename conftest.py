@@ -1,0 +1,33 @@
+"""Configuration for the docstring examples (``--doctest-modules`` over the package).
+
+A module whose examples need an optional package lists it in
+``__doctest_requires__`` (a tuple of module names, as pytest-doctestplus spells it)
+or in DOCTEST_REQUIRES below; its examples are skipped where that package is not
+installed (e.g. the minimum-versions job, which has no matplotlib or Dask).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+
+import pytest
+
+os.environ.setdefault("MPLBACKEND", "Agg")  # before any example imports pyplot
+
+DOCTEST_REQUIRES = {
+    "sklearn_macrof1._presentation._display": ("matplotlib",),
+    "sklearn_macrof1._integrations._dask": ("dask", "distributed"),
+}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if not isinstance(item, pytest.DoctestItem) or item.dtest is None:
+            continue
+        globs = item.dtest.globs
+        needs = set(globs.get("__doctest_requires__", ()))
+        needs |= set(DOCTEST_REQUIRES.get(globs.get("__name__", ""), ()))
+        missing = sorted(m for m in needs if importlib.util.find_spec(m) is None)
+        if missing:
+            item.add_marker(pytest.mark.skip(reason=f"needs {', '.join(missing)}"))
