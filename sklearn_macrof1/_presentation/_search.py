@@ -571,7 +571,7 @@ def analyze_search(
 
     Parameters
     ----------
-    results : fitted search, cv_results_ dict, or mapping of cross_validate results
+    results : fitted search, ``cv_results_`` dict, or mapping of cross_validate results
         A fitted ``GridSearchCV`` or ``RandomizedSearchCV`` scored with both
         formulas (``scoring=MACRO_F1_SCORING``, or a dict of scorers named
         ``averaged_f<beta>_<average>`` and ``f<beta>_of_averages_<average>``;
