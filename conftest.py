@@ -18,7 +18,20 @@ os.environ.setdefault("MPLBACKEND", "Agg")  # before any example imports pyplot
 DOCTEST_REQUIRES = {
     "sklearn_macrof1._presentation._display": ("matplotlib",),
     "sklearn_macrof1._integrations._dask": ("dask", "distributed"),
+    "sklearn_macrof1._integrations._spark": ("pyspark",),
+    "sklearn_macrof1._presentation._spark": ("pyspark",),
 }
+#: Modules that import an optional package when imported: not collected without it.
+IMPORT_REQUIRES = {
+    "sklearn_macrof1/_presentation/_spark_evaluator.py": ("pyspark",),
+}
+
+
+def _missing(modules: tuple[str, ...] | set[str]) -> list[str]:
+    return sorted(m for m in modules if importlib.util.find_spec(m) is None)
+
+
+collect_ignore = [path for path, needs in IMPORT_REQUIRES.items() if _missing(needs)]
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -28,6 +41,5 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         globs = item.dtest.globs
         needs = set(globs.get("__doctest_requires__", ()))
         needs |= set(DOCTEST_REQUIRES.get(globs.get("__name__", ""), ()))
-        missing = sorted(m for m in needs if importlib.util.find_spec(m) is None)
-        if missing:
+        if missing := _missing(needs):
             item.add_marker(pytest.mark.skip(reason=f"needs {', '.join(missing)}"))
