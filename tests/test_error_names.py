@@ -90,3 +90,34 @@ def test_accumulator_methods_name_themselves(method):
         getattr(acc, method)(average="macr", **kwargs)
     message = str(info.value)
     assert f"MacroF1Accumulator.{method} " in message, message
+
+
+MATRIX_AND_SCORER_CALLS = {
+    "gap_attribution_from_confusion_matrix": lambda **k: (
+        m.gap_attribution_from_confusion_matrix([[2, 1], [0, 3]], rows="true", **k)
+    ),
+    "make_macro_f1_scoring": lambda **k: m.make_macro_f1_scoring(**k),
+}
+
+
+@pytest.mark.parametrize("name", list(MATRIX_AND_SCORER_CALLS))
+def test_wrappers_name_themselves_not_what_they_call(name):
+    # each builds on another public function; the message names the one called
+    with pytest.raises(ValueError) as info:
+        MATRIX_AND_SCORER_CALLS[name](zero_division="x")
+    message = str(info.value)
+    assert f"of {name} " in message, message
+    for other in (
+        "fbeta_summary_from_confusion_matrix",
+        "make_averaged_fbeta_scorer",
+        "make_fbeta_of_averages_scorer",
+    ):
+        assert other not in message, message
+
+
+def test_gap_attribution_from_confusion_matrix_names_itself_for_average_and_beta():
+    for kwargs in ({"average": "macr"}, {"beta": -1}):
+        with pytest.raises(ValueError, match="of gap_attribution_from_confusion"):
+            m.gap_attribution_from_confusion_matrix(
+                [[2, 1], [0, 3]], rows="true", **kwargs
+            )

@@ -326,6 +326,31 @@ def test_halving_style_results_use_the_last_iteration(iris_search):
     assert "last iteration" in a.note and "note:" in str(a)
 
 
+def test_halving_last_iteration_candidates_keep_their_plain_names(iris_search):
+    # a halving search lists the surviving parameters again in each iteration;
+    # the compared (last-iteration) candidates are named among themselves
+    search, _, _ = iris_search
+    full = search.cv_results_
+    rows = np.array([0, 1, 2, 3, 1, 3])
+    res = {
+        key: (
+            [full["params"][i] for i in rows]
+            if key == "params"
+            else np.asarray(full[key])[rows]
+        )
+        for key in full
+        if key == "params" or key.startswith(("split", "mean_test_"))
+    }
+    res["iter"] = np.array([0, 0, 0, 0, 1, 1])
+    a = analyze_search(res, test_size_ratio=0.25)
+    expected = [
+        f"max_depth={full['params'][i]['max_depth']}, "
+        f"min_samples_leaf={full['params'][i]['min_samples_leaf']}"
+        for i in (1, 3)
+    ]
+    assert a.candidates == expected
+
+
 def test_failed_fits_are_left_out():
     X, y = load_wine(return_X_y=True)
     with warnings.catch_warnings():

@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 import numbers
 import warnings
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -238,11 +239,12 @@ def _candidate_names(params: Sequence[Mapping[str, Any]]) -> list[str]:
         parts = [f"{k.split('__')[-1]}={_short(p[k])}" for k in varying if k in p]
         names.append(", ".join(parts) if parts else "{}")
     # keep names unique (the same short form from different full parameters)
+    counts = Counter(names)
     seen: dict[str, int] = {}
     out = []
     for name in names:
         seen[name] = seen.get(name, 0) + 1
-        out.append(name if names.count(name) == 1 else f"{name} #{seen[name]}")
+        out.append(name if counts[name] == 1 else f"{name} #{seen[name]}")
     return out
 
 
@@ -280,7 +282,9 @@ def fold_scores_from_cv_results(
             )
         scores[metric] = np.stack(folds, axis=1)[keep]
     return FoldScores(
-        candidates=[_candidate_names(params)[i] for i in keep],
+        # named among the compared candidates only (a halving search lists the
+        # same parameters once per iteration)
+        candidates=_candidate_names([params[i] for i in keep]),
         scores=scores,
         n_train=None,
         n_test=None,

@@ -168,10 +168,10 @@ def summary_and_counts_from_confusion_matrix(
     pos_label: Any,
     average: Any,
     zero_division: Any,
+    caller: str = "fbeta_summary_from_confusion_matrix",
 ) -> tuple[FBetaSummary, Counts]:
     """:func:`fbeta_summary_from_confusion_matrix` and the counts it read from
-    the matrix (which the CLI's report reuses)."""
-    caller = "fbeta_summary_from_confusion_matrix"
+    the matrix (which the CLI's report reuses); errors name ``caller``."""
     options = check_options(
         caller=caller,
         average=average,
@@ -245,13 +245,15 @@ def gap_attribution_from_confusion_matrix(
     >>> att.class_contributions.round(6)
     array([0.242671, 0.242671])
     """
-    summary = fbeta_summary_from_confusion_matrix(
+    summary = summary_and_counts_from_confusion_matrix(
         matrix,
         rows=rows,
         beta=beta,
         class_names=class_names,
         labels=labels,
+        pos_label=1,
         average=average,
         zero_division=zero_division,
-    )
+        caller="gap_attribution_from_confusion_matrix",
+    )[0]
     return summary.gap_attribution()

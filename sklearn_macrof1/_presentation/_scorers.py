@@ -358,9 +358,17 @@ def make_macro_f1_scoring(*, zero_division: Any = "warn") -> dict[str, Any]:
     >>> result["test_averaged_f1"].round(3), result["test_f1_of_averages"].round(3)
     (array([0.801, 0.801, 0.766]), array([0.828, 0.808, 0.823]))
     """
+    caller = "make_macro_f1_scoring"
+    options: dict[str, Any] = {
+        "beta": 1.0,
+        "average": "macro",
+        "labels": None,
+        "pos_label": 1,
+        "zero_division": zero_division,
+    }
     return {
-        "averaged_f1": make_averaged_fbeta_scorer(zero_division=zero_division),
-        "f1_of_averages": make_fbeta_of_averages_scorer(zero_division=zero_division),
+        "averaged_f1": _build_scorer("averaged", caller, **options),
+        "f1_of_averages": _build_scorer("of_averages", caller, **options),
     }
 
 
