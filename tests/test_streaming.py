@@ -597,3 +597,20 @@ def test_repr() -> None:
     acc.update(["a", "b", "a"], ["a", "a", "a"])
     assert "n_samples=3" in repr(acc) and "binary" in repr(acc)
     assert math.isclose(acc.averaged_f1_score(zero_division=0.0), 0.4)
+
+
+@pytest.mark.parametrize(
+    "other", [np.array([False, True]), np.array([0.0, 1.0]), np.array([0, 1], np.int8)]
+)
+def test_merged_labels_do_not_depend_on_the_order(other) -> None:
+    # Equal labels of two dtypes: the merged labels take numpy's common dtype
+    # (the dtype of the concatenated batches) whichever record comes first.
+    ints = MacroF1Accumulator().update(np.array([0, 1]), np.array([1, 1]))
+    others = MacroF1Accumulator().update(other, other[::-1].copy())
+    expected = np.concatenate([np.array([0, 1]), other])
+    for merged in (ints + others, others + ints):
+        classes = merged.counts.classes
+        assert classes.dtype == expected.dtype
+        assert list(merged.classification_report(output_dict=True))[:2] == [
+            str(label) for label in np.unique(expected)
+        ]

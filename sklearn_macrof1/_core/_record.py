@@ -246,8 +246,10 @@ def _spread(values: np.ndarray, index: np.ndarray, size: int, dtype: Any) -> Any
 
 
 def _same_classes(a: np.ndarray, b: np.ndarray) -> bool:
-    # Strings are never numbers: not compared (numpy < 1.25 warns, then says False).
-    if a.shape != b.shape or (a.dtype.kind in "SU") != (b.dtype.kind in "SU"):
+    # Equal labels of different dtypes (bool and int, int and float) go through
+    # the union, whose dtype is numpy's promotion of both: the merged labels do
+    # not depend on the order of the merge.
+    if a.shape != b.shape or a.dtype != b.dtype:
         return False
     return bool(np.all(a == b))
 
