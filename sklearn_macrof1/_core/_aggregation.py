@@ -207,7 +207,9 @@ def nan_average(values: np.ndarray, weights: Any = None) -> Any:
     """
     values = np.asarray(values, dtype=np.float64)
     if weights is not None:
-        values, weights = np.broadcast_arrays(values, np.asarray(weights, np.float64))
+        weights = np.asarray(weights, dtype=np.float64)
+        if weights.shape != values.shape:
+            values, weights = np.broadcast_arrays(values, weights)
     total = values.sum(axis=-1)
     n_defined: Any = values.shape[-1]
     if weights is None and values.ndim == 1 and n_defined and total == total:
@@ -219,13 +221,19 @@ def nan_average(values: np.ndarray, weights: Any = None) -> Any:
         if weights is not None:
             weights = np.where(defined, weights, 0.0)
         total = values.sum(axis=-1)
+    if values.ndim == 1:  # one mean: plain floats, no array bookkeeping
+        if weights is not None:
+            weight_sum = float(weights.sum())
+            if weight_sum != 0:
+                return float(np.multiply(values, weights).sum() / weight_sum)
+        return float(total / n_defined) if n_defined else math.nan
     with np.errstate(divide="ignore", invalid="ignore"):
         out = total / n_defined  # nan for a row without a defined entry
         if weights is not None:
             weight_sum = weights.sum(axis=-1)
             weighted = np.multiply(values, weights).sum(axis=-1) / weight_sum
             out = np.where(weight_sum == 0, out, weighted)
-    return float(out) if np.ndim(out) == 0 else out
+    return out
 
 
 def fbeta_weights(beta: float) -> tuple[float, float]:

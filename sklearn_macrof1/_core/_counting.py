@@ -22,6 +22,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from . import _scipy_private
+from ._aggregation import table_counts
 from ._record import MAX_CONFUSION_CLASSES, Counts, SampleCounts
 from ._targets import MAX_JOINT_CELLS, Targets, as_bool, unsigned_max
 
@@ -135,14 +136,12 @@ def _count_1d(targets: Targets, weights: np.ndarray | None) -> Counts:
         )
     if k * k <= max(MAX_JOINT_CELLS, 4 * targets.n_samples):
         table = _joint_table(true, pred, k, weights)
-        true_sum = table.sum(axis=1)
-        pred_sum = table.sum(axis=0)
+        tp, true_sum, pred_sum = table_counts(table)
         if weights is not None and not (weights > 0).all():
             seen = _joint_table(true, pred, k, None)
             present = (seen.sum(axis=1) != 0) | (seen.sum(axis=0) != 0)
         else:  # each sample adds a positive amount: seen iff nonzero
             present = (true_sum != 0) | (pred_sum != 0)
-        tp = table.diagonal().copy()
         if not present.all():
             table = table[present][:, present]
             tp, true_sum, pred_sum = tp[present], true_sum[present], pred_sum[present]

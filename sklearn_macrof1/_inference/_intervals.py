@@ -35,7 +35,7 @@ from __future__ import annotations
 import math
 import numbers
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -45,6 +45,7 @@ from scipy.special import ndtri
 from .._core._aggregation import (
     ALL_METRICS,
     Averages,
+    Ratios,
     aggregate_rows,
     fbeta_weights,
     harmonic_fbeta,
@@ -57,6 +58,7 @@ from .._core._evaluation import (
     Selection,
     check_options,
     evaluate,
+    evaluate_averages,
     read_for,
     select,
 )
@@ -368,70 +370,54 @@ def check_call(
 # ------------------------------------------------------------------------- gradients
 
 
-@dataclass
-class Gradient:
-    """d(score)/d(tp_i), d(score)/d(true_i), d(score)/d(pred_i) per class."""
-
-    tp: np.ndarray
-    true: np.ndarray
-    pred: np.ndarray
-
-    def scaled(self, c: np.ndarray | float) -> Gradient:
-        return Gradient(self.tp * c, self.true * c, self.pred * c)
-
-    def __add__(self, other: Gradient) -> Gradient:
-        return Gradient(
-            self.tp + other.tp, self.true + other.true, self.pred + other.pred
-        )
-
-
 def _reciprocal(x: np.ndarray) -> np.ndarray:
     safe = np.where(x == 0, 1.0, x)
     return np.where(x == 0, 0.0, 1.0 / safe)
 
 
 def _ratio_gradients(
-    tp: np.ndarray, true: np.ndarray, pred: np.ndarray, values: Any, beta: float
-) -> tuple[Gradient, Gradient, Gradient]:
+    tp: np.ndarray, true: np.ndarray, pred: np.ndarray, values: Ratios, beta: float
+) -> np.ndarray:
     """Partial derivatives of P_i, R_i and F_i in (tp_i, true_i, pred_i).
 
+    Shape ``(3, 3, k)``: ratio (P, R, F) x count (tp, true, pred) x class.
     ``P = tp/pred``: (1/pred, 0, -P/pred); ``R = tp/true``: (1/true, -R/true, 0);
     ``F = tp / D`` with ``D = a pred + b true`` (``a, b`` of
-    :func:`~sklearn_macrof1._core._aggregation.fbeta_weights`): (1/D, -b F/D,
-    -a F/D).
-    Zero where the denominator is zero (the ratio is the constant
-    ``zero_division`` there). ``values`` are the ratios from the aggregation.
+    :func:`~sklearn_macrof1._core._aggregation.fbeta_weights`, so P at beta = 0
+    and R at inf): (1/D, -b F/D, -a F/D). Zero where the denominator is zero
+    (the ratio is the constant ``zero_division`` there). ``values`` are the
+    ratios from the aggregation.
     """
-    zero = np.zeros_like(tp)
-    p = np.nan_to_num(values.precision)
-    r = np.nan_to_num(values.recall)
-    f = np.nan_to_num(values.fbeta)
-    inv_pred, inv_true = _reciprocal(pred), _reciprocal(true)
-    g_p = Gradient(inv_pred, zero, -p * inv_pred)
-    g_r = Gradient(inv_true, -r * inv_true, zero)
-    # F = tp / (a pred + b true) (:func:`fbeta_weights`): P at beta = 0, R at inf
     a, b = fbeta_weights(beta)
-    inv_d = _reciprocal(a * pred + b * true)
-    g_f = Gradient(inv_d, -b * f * inv_d, -a * f * inv_d)
-    return g_p, g_r, g_f
+    ratio = np.array((values.precision, values.recall, values.fbeta))
+    inverse = _reciprocal(np.array((pred, true, a * pred + b * true)))
+    scaled = np.where(np.isnan(ratio), 0.0, ratio) * inverse
+    per_true = np.array([[0.0], [1.0], [b]])  # D's coefficient of true
+    per_pred = np.array([[1.0], [0.0], [a]])  # and of pred
+    out = np.empty((3, 3, inverse.shape[1]))
+    out[:, 0], out[:, 1], out[:, 2] = inverse, -per_true * scaled, -per_pred * scaled
+    return out
 
 
-def _mean_gradient(
-    values: np.ndarray, grad: Gradient, true: np.ndarray, average: str
-) -> Gradient:
-    """Gradient of the (nan-aware, possibly support-weighted) mean of ``values``."""
+def _mean_gradients(
+    values: np.ndarray, grads: np.ndarray, true: np.ndarray, weighted: bool
+) -> np.ndarray:
+    """Gradients of the nan-aware (support-weighted) means of each row of
+    ``values`` (``(3, k)``), from the rows' gradients ``grads`` (``(3, 3, k)``)."""
     defined = ~np.isnan(values)
-    if average == "weighted":
-        w = np.where(defined, true, 0.0)
-        total = w.sum()
-        if total != 0:
-            mean = nan_average(values, true)
-            out = grad.scaled(w / total)
-            # the weights are the supports: d mean / d true_i also moves them
-            out.true = out.true + np.where(defined, (values - mean) / total, 0.0)
-            return out
-    m = int(defined.sum())
-    return grad.scaled(defined / m if m else np.zeros_like(values))
+    m = defined.sum(axis=1, keepdims=True)
+    scale = defined / np.maximum(m, 1)  # the plain mean (0 without an entry)
+    if not weighted:
+        return grads * scale[:, None, :]
+    w = np.where(defined, true, 0.0)
+    total = w.sum(axis=1, keepdims=True)
+    use = total != 0  # else the plain mean, as the aggregation takes it
+    total = np.where(use, total, 1.0)
+    out = grads * np.where(use, w / total, scale)[:, None, :]
+    # the weights are the supports: d mean / d true_i also moves them
+    mean = nan_average(values, true)[:, None]
+    out[:, 1, :] += np.where(use & defined, (values - mean) / total, 0.0)
+    return out
 
 
 def _harmonic_partials(
@@ -452,12 +438,13 @@ def _harmonic_partials(
 
 def score_gradients(
     selection: Selection, averages: Averages, options: Options
-) -> tuple[Gradient, Gradient]:
+) -> tuple[np.ndarray, np.ndarray]:
     """Closed-form gradients of (averaged F-beta, F-beta of averages).
 
-    With respect to the counts ``tp``, ``true`` and ``pred`` of the selected
-    classes (``selection``), at the point the aggregation evaluated
-    (``averages``). ``average`` is "binary", "micro", "macro" or "weighted".
+    Each is a ``(3, k)`` array: the derivatives with respect to the counts
+    ``tp``, ``true`` and ``pred`` of the k selected classes (``selection``), at
+    the point the aggregation evaluated (``averages``). ``average`` is "binary",
+    "micro", "macro" or "weighted".
     """
     tp = np.asarray(selection.tp, dtype=np.float64)
     true = np.asarray(selection.true, dtype=np.float64)
@@ -467,27 +454,28 @@ def score_gradients(
     if average == "micro":  # one pooled class; every class feeds it
         tp, true, pred = (np.atleast_1d(a.sum()) for a in (tp, true, pred))
     per_class = averages.per_class
-    g_p, g_r, g_f = _ratio_gradients(tp, true, pred, per_class, beta)
-    mode = "weighted" if average == "weighted" else "macro"
-    g_pbar = _mean_gradient(per_class.precision, g_p, true, mode)
-    g_rbar = _mean_gradient(per_class.recall, g_r, true, mode)
-    g_fbar = _mean_gradient(per_class.fbeta, g_f, true, mode)
+    values = np.array((per_class.precision, per_class.recall, per_class.fbeta))
+    means = _mean_gradients(
+        values,
+        _ratio_gradients(tp, true, pred, per_class, beta),
+        true,
+        average == "weighted",
+    )
     h_p, h_r = _harmonic_partials(averages.precision, averages.recall, beta)
-    g_foa = g_pbar.scaled(h_p) + g_rbar.scaled(h_r)
+    g_fbar, g_foa = means[2], h_p * means[0] + h_r * means[1]
     if average == "micro":
-        g_fbar, g_foa = (
-            Gradient(*(np.repeat(a, k) for a in (g.tp, g.true, g.pred)))
-            for g in (g_fbar, g_foa)
-        )
+        g_fbar, g_foa = np.repeat(g_fbar, k, axis=1), np.repeat(g_foa, k, axis=1)
     return g_fbar, g_foa
 
 
-def _scatter(grad: Gradient, index: np.ndarray, k: int) -> np.ndarray:
-    """Gradient over the counted classes as one ``(3, k)`` array (tp, true, pred)."""
+def _scatter(grad: np.ndarray, index: np.ndarray, k: int) -> np.ndarray:
+    """A ``(3, k')`` gradient over the selected classes as one over the ``k``
+    counted classes (``index``: each selected class's position, -1 if absent)."""
+    if index.shape[0] == k and (index == np.arange(k)).all():
+        return grad  # every counted class, in order (labels=None)
     out = np.zeros((3, k))
     keep = index >= 0
-    for row, g in enumerate((grad.tp, grad.true, grad.pred)):
-        np.add.at(out[row], index[keep], g[keep])
+    np.add.at(out, (slice(None), index[keep]), grad[:, keep])
     return out
 
 
@@ -571,15 +559,22 @@ class Evaluation:
         if self.design is None and self.options.average != "samples":
             cells = np.asarray(self.counts.confusion, dtype=np.float64)
             k = self.counts.n_classes
-            out = []
-            for grad in score_gradients(self.selection, self.averages, self.options):
-                g = _scatter(grad, self.index, k)
-                # d S / d N_ab = [a == b] dS/dtp_a + dS/dtrue_a + dS/dpred_b
-                cell_grad = np.diag(g[0]) + g[1][:, None] + g[2][None, :]
-                first = float((cell_grad * cell_grad * cells).sum())
-                mean = float((cell_grad * cells).sum())
-                out.append(max(first - mean * mean / n, 0.0))
-            return out[0], out[1]
+            g = np.array(  # (score, tp/true/pred, class)
+                [
+                    _scatter(grad, self.index, k)
+                    for grad in score_gradients(
+                        self.selection, self.averages, self.options
+                    )
+                ]
+            )
+            # d S / d N_ab = [a == b] dS/dtp_a + dS/dtrue_a + dS/dpred_b
+            cell_grad = g[:, 1, :, None] + g[:, 2, None, :]
+            cell_grad[:, np.arange(k), np.arange(k)] += g[:, 0]
+            weighted = cell_grad * cells
+            first = (weighted * cell_grad).sum(axis=(1, 2))
+            mean = weighted.sum(axis=(1, 2))
+            var_avg, var_foa = np.maximum(first - mean * mean / n, 0.0).tolist()
+            return var_avg, var_foa
         return tuple(  # type: ignore[return-value]
             max(float(u @ u) - float(u.sum()) ** 2 / n, 0.0) for u in self.influence()
         )
@@ -783,17 +778,23 @@ def evaluation_from(
     per_sample: bool = False,
     warn_for: tuple[str, ...] = ALL_METRICS,
     design: Any = None,
+    evaluated: tuple[Selection, Averages] | None = None,
+    index: np.ndarray | None = None,
 ) -> Evaluation:
     """Evaluate one reading for one average; add what resampling needs.
 
-    Nothing is read or counted again: the scores come from ``reading.counts``,
-    the per-sample design (:func:`design_of`, or ``design`` when the caller has
-    built it already) from the reading's targets, and only when
+    Nothing is read or counted again: the scores come from ``reading.counts``
+    (or ``evaluated``, the selection and averages the caller aggregated
+    already), the per-sample design (:func:`design_of`, or ``design`` when the
+    caller has built it already) from the reading's targets, and only when
     :func:`needs_design` says so.
     """
     counts = reading.counts
-    selection, averages = evaluate(counts, options, warn_for=warn_for, caller=caller)
-    index = _silent_select(counts, options, caller)
+    if evaluated is None:
+        evaluated = evaluate(counts, options, warn_for=warn_for, caller=caller)
+    selection, averages = evaluated
+    if index is None:
+        index = _silent_select(counts, options, caller)
     weight = None
     if options.average == "samples":
         samples = counts.samples
@@ -1176,22 +1177,35 @@ def intervals_for_averages(
     rng: np.random.Generator | None = None
     design = None
     progress = _progress(verbose, method, n_resamples * len(averages), caller)
-    for row, average in enumerate(averages):
-        if progress is not None:
-            progress.offset = row * n_resamples
+    checked = []
+    for average in averages:
         options, conf, how, resamples, row_rng = check_call(
             caller, 1.0, labels, 1, average, zero_division,
             confidence, method, n_resamples, random_state if rng is None else rng,
         )  # fmt: skip
         rng = rng if rng is not None else row_rng
+        checked.append(options)
+    # one selection and one computation of the per-class ratios for every row
+    selection, _, results = evaluate_averages(
+        reading.counts, checked[0], averages, warn_for=(), caller=caller
+    )
+    index = _silent_select(reading.counts, replace(checked[0], average=None), caller)
+    for row, options in enumerate(checked):
+        if progress is not None:
+            progress.offset = row * n_resamples
         if design is None and needs_design(reading, options, per_sample=False):
             design = design_of(reading)
         evaluation = evaluation_from(
-            reading, options, caller=caller, warn_for=(), design=design
+            reading,
+            options,
+            caller=caller,
+            design=design,
+            evaluated=(selection, results[options.average]),
+            index=index,
         )
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)  # zero-width: per row
-            out[str(average)] = interval_of(
+            out[str(options.average)] = interval_of(
                 evaluation,
                 confidence=conf,
                 method=how,

@@ -1,0 +1,99 @@
+"""Report benchmark (issue 14): the classification report, with and without intervals.
+
+Integer labels, k = 10 classes, n = 1e6. Contenders, timed side by side in one
+run (interleaved, median of repeated measurements):
+
+- ``averaged_f1_score(y_true, y_pred)``: one score;
+- ``classification_report(y_true, y_pred, output_dict=True)``;
+- the same report with ``confidence=0.95`` (delta method): unweighted 1-D labels
+  need only the confusion matrix the report already counted;
+- as information, the report with ``confidence=0.95`` and ``sample_weight``
+  (the delta method then uses each sample's contribution) and with the
+  bootstrap (1000 multinomial replicates of the confusion matrix).
+
+Targets: the report at most 1.3x one ``averaged_f1_score``; the report with
+``confidence=0.95`` (delta) at most 1.5x the report without it.
+
+Run: ``python benchmarks/bench_report.py`` (add ``--quick`` for fewer repetitions).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from _timing import arguments, fmt_ratio, fmt_time, interleaved, machine, table
+
+from sklearn_macrof1 import averaged_f1_score, classification_report
+
+K = 10
+N = 1_000_000
+
+
+def contenders(y_true: np.ndarray, y_pred: np.ndarray, weights: np.ndarray) -> dict:
+    def report(**options):
+        return lambda: classification_report(
+            y_true, y_pred, output_dict=True, **options
+        )
+
+    return {
+        "score": lambda: averaged_f1_score(y_true, y_pred),
+        "report": report(),
+        "report_ci": report(confidence=0.95),
+        "report_ci_weighted": report(confidence=0.95, sample_weight=weights),
+        "report_ci_bootstrap": report(
+            confidence=0.95, interval_method="bootstrap", random_state=0
+        ),
+    }
+
+
+def run(repeats: int) -> str:
+    rng = np.random.default_rng(0)
+    y_true = rng.integers(0, K, N)
+    y_pred = np.where(rng.random(N) < 0.7, y_true, rng.integers(0, K, N))
+    weights = rng.random(N)
+    times = interleaved(
+        contenders(y_true, y_pred, weights), repeats=repeats, budget=0.1
+    )
+    report_vs_score = times["report"] / times["score"]
+    ci_vs_report = times["report_ci"] / times["report"]
+    rows = [
+        [
+            "report / averaged_f1_score",
+            fmt_time(times["report"]),
+            fmt_ratio(report_vs_score),
+            "<=1.3x",
+            "yes" if report_vs_score <= 1.3 else "no",
+        ],
+        [
+            "report, confidence=0.95 (delta) / report",
+            fmt_time(times["report_ci"]),
+            fmt_ratio(ci_vs_report),
+            "<=1.5x",
+            "yes" if ci_vs_report <= 1.5 else "no",
+        ],
+        [
+            "report, confidence=0.95, sample_weight / report",
+            fmt_time(times["report_ci_weighted"]),
+            fmt_ratio(times["report_ci_weighted"] / times["report"]),
+            "-",
+            "-",
+        ],
+        [
+            "report, confidence=0.95, bootstrap / report",
+            fmt_time(times["report_ci_bootstrap"]),
+            fmt_ratio(times["report_ci_bootstrap"] / times["report"]),
+            "-",
+            "-",
+        ],
+    ]
+    header = ["case (n=1e6, k=10)", "time", "ratio", "target", "met"]
+    return f"averaged_f1_score: {fmt_time(times['score'])}\n" + table(header, rows)
+
+
+def main() -> None:
+    args = arguments(__doc__)
+    print(machine())
+    print(run(repeats=3 if args.quick else 7))
+
+
+if __name__ == "__main__":
+    main()
