@@ -232,9 +232,37 @@ def test_intervals_that_need_every_sample_are_refused(client, never_gathered) ->
     yp = da.from_array(rng.integers(0, 2, (500, 4)), chunks=(100, 4))
     with pytest.raises(ValueError, match="multilabel"):
         fbeta_confidence_interval(yt, yp, average="macro")
-    with pytest.raises(ValueError, match="average='samples'"):
-        fbeta_confidence_interval(yt, yp, average="samples", zero_division=0.0)
+    with pytest.raises(ValueError, match="average='samples' with sample_weight"):
+        fbeta_confidence_interval(
+            yt, yp, average="samples", zero_division=0.0, sample_weight=w[:500]
+        )
     # the scores themselves still work on the same collections
     assert averaged_f1_score(t, p, sample_weight=w) == pytest.approx(
         averaged_f1_score(y_true, y_pred, sample_weight=np.linspace(0.5, 2.0, 600))
     )
+
+
+def test_samples_intervals_from_the_worker_histogram(client, never_gathered) -> None:
+    """Unweighted multilabel ``samples``: the histogram of per-sample triples
+    counted on the workers gives the delta method exactly (each distinct triple
+    stands for its samples) and a bootstrap over the same samples."""
+    rng = np.random.default_rng(10)
+    y_true = rng.integers(0, 2, (3000, 5))
+    y_pred = np.where(rng.random((3000, 5)) < 0.7, y_true, 1 - y_true)
+    t = da.from_array(y_true, chunks=(400, 5))
+    p = da.from_array(y_pred, chunks=(700, 2))
+    options = {"average": "samples", "zero_division": 0.0, "labels": [4, 0, 2]}
+    on_workers = fbeta_confidence_interval(t, p, **options)
+    in_memory = fbeta_confidence_interval(y_true, y_pred, **options)
+    for name in ("averaged_fbeta", "fbeta_of_averages"):
+        a, b = getattr(on_workers, name), getattr(in_memory, name)
+        assert a.estimate == pytest.approx(b.estimate, rel=1e-12)
+        assert a.std_error == pytest.approx(b.std_error, rel=1e-9)
+        assert (a.low, a.high) == pytest.approx((b.low, b.high), rel=1e-9)
+    boot = fbeta_confidence_interval(
+        t, p, method="bootstrap", n_resamples=400, random_state=0, **options
+    )
+    for name in ("averaged_fbeta", "fbeta_of_averages"):
+        a, b = getattr(boot, name), getattr(in_memory, name)
+        assert a.low <= a.estimate <= a.high
+        assert a.std_error == pytest.approx(b.std_error, rel=0.2)

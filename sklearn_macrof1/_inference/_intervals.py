@@ -50,6 +50,7 @@ from .._core._aggregation import (
     fbeta_weights,
     harmonic_fbeta,
     nan_average,
+    ratios,
     table_counts,
 )
 from .._core._evaluation import (
@@ -516,7 +517,10 @@ class Evaluation:
     contribution to the (tp, true, pred) totals of every counted class; None
     when the confusion matrix alone suffices (unweighted 1-D targets).
     ``sample_weight`` (for ``average="samples"``) are the weights of the mean
-    over samples (ones when the user gave none).
+    over samples (ones when the user gave none). ``row_count``: None when each
+    row of the per-sample counts is one sample; for a histogram of distinct
+    per-sample triples (counts made where the data live), the number of
+    unweighted samples of each row.
     """
 
     counts: Counts
@@ -527,6 +531,7 @@ class Evaluation:
     n_samples: int
     design: Any = None
     sample_weight: np.ndarray | None = None
+    row_count: np.ndarray | None = None
 
     @property
     def estimates(self) -> tuple[float, float]:
@@ -540,6 +545,8 @@ class Evaluation:
         if self.options.average == "samples":
             per = self.averages.per_class
             w = self.sample_weight
+            if self.row_count is not None:  # a row's influence: its samples'
+                w = w * self.row_count
             u_p = _mean_influence(per.precision, w)
             u_r = _mean_influence(per.recall, w)
             h_p, h_r = _harmonic_partials(
@@ -575,8 +582,11 @@ class Evaluation:
             mean = weighted.sum(axis=(1, 2))
             var_avg, var_foa = np.maximum(first - mean * mean / n, 0.0).tolist()
             return var_avg, var_foa
+        count = 1.0 if self.row_count is None else self.row_count
         return tuple(  # type: ignore[return-value]
-            max(float(u @ u) - float(u.sum()) ** 2 / n, 0.0) for u in self.influence()
+            # a histogram row of c samples of influence u/c each adds u²/c
+            max(float((u * u / count).sum()) - float(u.sum()) ** 2 / n, 0.0)
+            for u in self.influence()
         )
 
     # ---- bootstrap
@@ -764,7 +774,7 @@ def _dask_refusal(reading: Reading) -> str:
     if reading.weighted:
         return "sample_weight"
     if counts.kind == "multilabel-indicator":
-        return "multilabel targets (other than average='samples')"
+        return "multilabel targets with average other than 'samples'"
     if counts.confusion is None:
         return "more than 2048 classes"
     return "a paired comparison (compare_classifiers)"
@@ -795,27 +805,43 @@ def evaluation_from(
     selection, averages = evaluated
     if index is None:
         index = _silent_select(counts, options, caller)
-    weight = None
+    weight = row_count = None
     if options.average == "samples":
         samples = counts.samples
         assert samples is not None  # counted samplewise for this average
         n = int(samples.tp.shape[0])
-        if reading.targets is None:
-            raise ValueError(
-                "Intervals of average='samples' for Dask collections need each "
-                "sample's ratios, which the counts made on the workers keep only "
-                "per distinct (tp, true, pred) triple; Dask collections are never "
-                "gathered. Compute the arrays yourself (e.g. y.compute()) if they "
-                "fit in memory."
-            )
         weight = np.ones(n) if samples.weight is None else samples.weight
+        if samples.count is not None:  # a histogram of the per-sample triples
+            if reading.weighted:
+                raise ValueError(
+                    "Intervals of average='samples' with sample_weight for Dask "
+                    "collections need each sample's weight, which the counts "
+                    "made on the workers keep only summed per distinct "
+                    "(tp, true, pred) triple; Dask collections are never "
+                    "gathered. Compute the arrays yourself (e.g. y.compute()) "
+                    "if they fit in memory."
+                )
+            # unweighted: row t stands for count[t] samples of weight 1
+            row_count = samples.count.astype(np.float64)
+            weight = np.ones(n)
+            n = int(samples.count.sum())
+            per_row = ratios(
+                samples.tp,
+                samples.true,
+                samples.pred,
+                beta=options.beta,
+                zero_division=options.zero_division,
+            )
+            averages = replace(averages, per_class=per_row)
     elif needs_design(reading, options, per_sample=per_sample):
         if design is None:
             design = design_of(reading)
         n = int(design.shape[0])
     else:
         n = _n_samples(counts)
-    return Evaluation(counts, options, selection, averages, index, n, design, weight)
+    return Evaluation(
+        counts, options, selection, averages, index, n, design, weight, row_count
+    )
 
 
 def _n_samples(counts: Counts) -> int:
@@ -878,7 +904,11 @@ def bootstrap_replicates(
     averaged, of_averages = [], []
     for start in range(0, n_resamples, _BLOCK):
         rows = min(_BLOCK, n_resamples - start)
-        m = draw_multiplicities(rng, evaluation.n_samples, rows)
+        if evaluation.row_count is None:
+            m = draw_multiplicities(rng, evaluation.n_samples, rows)
+        else:  # samples drawn from each histogram row
+            n, count = evaluation.n_samples, evaluation.row_count
+            m = rng.multinomial(n, count / n, size=rows).astype(np.float64)
         a, b = evaluation.replicates_from_multiplicities(m)
         averaged.append(a)
         of_averages.append(b)
@@ -1002,9 +1032,10 @@ shape (n_samples, n_labels)
     for the coverage measured by simulation.
 
     Dask collections are counted on the workers and never gathered: unweighted
-    1-D labels get their intervals from the confusion matrix counted there;
-    ``sample_weight`` and multilabel targets, which need every sample, raise
-    ``ValueError`` for them.
+    1-D labels get their intervals from the confusion matrix counted there, and
+    unweighted multilabel ``average="samples"`` from the histogram of per-sample
+    counts; ``sample_weight`` and the other multilabel averages, which need
+    every sample, raise ``ValueError`` for them.
 
     Examples
     --------
