@@ -86,11 +86,7 @@ def table_counts(table: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     stack of tables (bootstrap replicates) gives stacked counts.
     """
     table = np.asarray(table)
-    return (
-        np.diagonal(table, axis1=-2, axis2=-1).copy(),
-        table.sum(axis=-1),
-        table.sum(axis=-2),
-    )
+    return table.diagonal(0, -2, -1).copy(), table.sum(axis=-1), table.sum(axis=-2)
 
 
 def _divide(
@@ -210,26 +206,29 @@ def nan_average(values: np.ndarray, weights: Any = None) -> Any:
         weights = np.asarray(weights, dtype=np.float64)
         if weights.shape != values.shape:
             values, weights = np.broadcast_arrays(values, weights)
-    total = values.sum(axis=-1)
-    n_defined: Any = values.shape[-1]
-    if weights is None and values.ndim == 1 and n_defined and total == total:
-        return float(total) / n_defined  # one plain mean: the same division
-    if np.isnan(total).any():  # one cheap test; mask the nan entries only then
-        defined = ~np.isnan(values)
-        values = np.where(defined, values, 0.0)
-        n_defined = defined.sum(axis=-1)
-        if weights is not None:
-            weights = np.where(defined, weights, 0.0)
-        total = values.sum(axis=-1)
-    if values.ndim == 1:  # one mean: plain floats, no array bookkeeping
+    if values.ndim == 1:  # one mean: float arithmetic, few array operations
+        total = float(values.sum())
+        n_defined = values.shape[0]
+        if math.isnan(total):  # one cheap test; mask the nan entries only then
+            defined = ~np.isnan(values)
+            n_defined = int(defined.sum())
+            values = np.where(defined, values, 0.0)
+            total = float(values.sum())
+            if weights is not None:
+                weights = np.where(defined, weights, 0.0)
         if weights is not None:
             weight_sum = float(weights.sum())
             if weight_sum != 0:
                 return float(np.multiply(values, weights).sum() / weight_sum)
-        return float(total / n_defined) if n_defined else math.nan
+        return total / n_defined if n_defined else math.nan
+    defined = ~np.isnan(values)
+    n_defined = defined.sum(axis=-1)
+    values = np.where(defined, values, 0.0)
+    total = values.sum(axis=-1)
     with np.errstate(divide="ignore", invalid="ignore"):
         out = total / n_defined  # nan for a row without a defined entry
         if weights is not None:
+            weights = np.where(defined, weights, 0.0)
             weight_sum = weights.sum(axis=-1)
             weighted = np.multiply(values, weights).sum(axis=-1) / weight_sum
             out = np.where(weight_sum == 0, out, weighted)
@@ -251,22 +250,26 @@ def harmonic_fbeta(precision: Any, recall: Any, beta: float) -> Any:
     """The weighted harmonic mean ``(1+b²) P R / (b² P + R)``.
 
     0 where P = R = 0; P for beta = 0; R for beta = inf; nan where P or R is nan.
-    Works on floats and arrays alike (a float in, a float out).
+    Floats in, a float out (plain float arithmetic: a score's last step costs no
+    array operations); arrays in, an array out. The same IEEE operations either way.
     """
-    p = np.asarray(precision, dtype=np.float64)
-    r = np.asarray(recall, dtype=np.float64)
-    if beta == 0:
-        out = p
-    elif math.isinf(beta):
-        out = r
+    if np.ndim(precision) == 0 and np.ndim(recall) == 0:
+        p: Any = float(precision)
+        r: Any = float(recall)
     else:
-        beta2 = beta * beta
-        denominator = beta2 * p + r
-        with np.errstate(divide="ignore", invalid="ignore"):
-            out = (1 + beta2) * p * r / denominator
-        # never where P or R is nan: nan propagates
-        out = np.where(denominator == 0, 0.0, out)
-    return float(out) if out.ndim == 0 else out
+        p = np.asarray(precision, dtype=np.float64)
+        r = np.asarray(recall, dtype=np.float64)
+    if beta == 0:
+        return p
+    if math.isinf(beta):
+        return r
+    beta2 = beta * beta
+    numerator, denominator = (1 + beta2) * p * r, beta2 * p + r
+    # 0 where the denominator is (never where P or R is nan: nan propagates)
+    if isinstance(denominator, float):
+        return numerator / denominator if denominator != 0 else 0.0
+    zero = np.zeros_like(denominator)
+    return np.divide(numerator, denominator, out=zero, where=denominator != 0)
 
 
 #: Largest ``(tp, true, pred)`` code table of :func:`_distinct_triples`.
