@@ -476,7 +476,8 @@ def _scatter(grad: np.ndarray, index: np.ndarray, k: int) -> np.ndarray:
         return grad  # every counted class, in order (labels=None)
     out = np.zeros((3, k))
     keep = index >= 0
-    np.add.at(out, (slice(None), index[keep]), grad[:, keep])
+    for row in range(3):  # labels may repeat a class: add, do not assign
+        np.add.at(out[row], index[keep], grad[row, keep])
     return out
 
 
@@ -545,6 +546,7 @@ class Evaluation:
         if self.options.average == "samples":
             per = self.averages.per_class
             w = self.sample_weight
+            assert w is not None  # set for average="samples"
             if self.row_count is not None:  # a row's influence: its samples'
                 w = w * self.row_count
             u_p = _mean_influence(per.precision, w)

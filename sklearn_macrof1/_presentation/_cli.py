@@ -620,6 +620,7 @@ def score_predictions(args: argparse.Namespace, stdin: Any = None) -> Scored:
             **_interval_options(args, method_key="method"),
             caller="fbeta_confidence_interval",
         )
+    assert isinstance(report, str)  # output_dict=False
     described = data["input"]
     described["target_type"] = summary.target_type
     json_labels = label_names if names is not None else _plain(summary.labels)
@@ -722,6 +723,7 @@ def score_matrix(args: argparse.Namespace, stdin: Any = None) -> Scored:
             n_resamples=args.n_resamples,
             random_state=args.random_state,
         )
+    assert isinstance(report, str)  # output_dict=False
     described["rows"] = rows
     described["shape"] = list(matrix.shape)
     described["n_samples"] = _plain(np.asarray(matrix).sum())
