@@ -2,11 +2,42 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, overload
+
+import numpy as np
+from numpy.typing import NDArray
 
 from .._core._aggregation import ALL_METRICS
 from .._core._evaluation import check_options, count_for, score
 from ._summary import FBetaSummary, build_summary
+
+
+@overload
+def averaged_fbeta_score(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    beta: float,
+    labels: Any = None,
+    pos_label: Any = 1,
+    average: str = "macro",
+    sample_weight: Any = None,
+    zero_division: Any = "warn",
+) -> float: ...
+
+
+@overload
+def averaged_fbeta_score(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    beta: float,
+    labels: Any = None,
+    pos_label: Any = 1,
+    average: None,
+    sample_weight: Any = None,
+    zero_division: Any = "warn",
+) -> NDArray[np.float64]: ...
 
 
 def averaged_fbeta_score(
@@ -19,7 +50,7 @@ def averaged_fbeta_score(
     average: str | None = "macro",
     sample_weight: Any = None,
     zero_division: Any = "warn",
-) -> Any:
+) -> float | NDArray[np.float64]:
     """Arithmetic mean of the per-class F-beta scores.
 
     The "averaged F-beta" of the reference paper: F-beta is computed for each
@@ -89,6 +120,32 @@ default="macro"
     return averages.averaged_fbeta
 
 
+@overload
+def averaged_f1_score(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    labels: Any = None,
+    pos_label: Any = 1,
+    average: str = "macro",
+    sample_weight: Any = None,
+    zero_division: Any = "warn",
+) -> float: ...
+
+
+@overload
+def averaged_f1_score(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    labels: Any = None,
+    pos_label: Any = 1,
+    average: None,
+    sample_weight: Any = None,
+    zero_division: Any = "warn",
+) -> NDArray[np.float64]: ...
+
+
 def averaged_f1_score(
     y_true: Any,
     y_pred: Any,
@@ -98,7 +155,7 @@ def averaged_f1_score(
     average: str | None = "macro",
     sample_weight: Any = None,
     zero_division: Any = "warn",
-) -> Any:
+) -> float | NDArray[np.float64]:
     """Arithmetic mean of per-class F1 scores ("averaged F1").
 
     Equal to ``sklearn.metrics.f1_score`` for every input, with ``average``
@@ -163,6 +220,34 @@ default="macro"
     return averages.averaged_fbeta
 
 
+@overload
+def fbeta_of_averages_score(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    beta: float,
+    labels: Any = None,
+    pos_label: Any = 1,
+    average: str = "macro",
+    sample_weight: Any = None,
+    zero_division: Any = "warn",
+) -> float: ...
+
+
+@overload
+def fbeta_of_averages_score(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    beta: float,
+    labels: Any = None,
+    pos_label: Any = 1,
+    average: None,
+    sample_weight: Any = None,
+    zero_division: Any = "warn",
+) -> NDArray[np.float64]: ...
+
+
 def fbeta_of_averages_score(
     y_true: Any,
     y_pred: Any,
@@ -173,7 +258,7 @@ def fbeta_of_averages_score(
     average: str | None = "macro",
     sample_weight: Any = None,
     zero_division: Any = "warn",
-) -> Any:
+) -> float | NDArray[np.float64]:
     """F-beta of averaged precision and recall.
 
     The "F-beta of averages" of the reference paper:
@@ -242,6 +327,32 @@ default="macro"
     return averages.fbeta_of_averages
 
 
+@overload
+def f1_of_averages_score(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    labels: Any = None,
+    pos_label: Any = 1,
+    average: str = "macro",
+    sample_weight: Any = None,
+    zero_division: Any = "warn",
+) -> float: ...
+
+
+@overload
+def f1_of_averages_score(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    labels: Any = None,
+    pos_label: Any = 1,
+    average: None,
+    sample_weight: Any = None,
+    zero_division: Any = "warn",
+) -> NDArray[np.float64]: ...
+
+
 def f1_of_averages_score(
     y_true: Any,
     y_pred: Any,
@@ -251,7 +362,7 @@ def f1_of_averages_score(
     average: str | None = "macro",
     sample_weight: Any = None,
     zero_division: Any = "warn",
-) -> Any:
+) -> float | NDArray[np.float64]:
     """F1 of averaged precision and recall.
 
     ``2 * P * R / (P + R)`` with ``P`` and ``R`` the averaged precision and
