@@ -370,9 +370,11 @@ def test_bad_input(spark, monkeypatch) -> None:
     dates = df.select(F.current_date().alias("d"), "p")
     with pytest.raises(TypeError, match="label_col='d' is a column of type date"):
         averaged_f1_score_spark(dates, label_col="d", prediction_col="p")
-    sets = spark.createDataFrame([([0, 1], [1])], ["l", "p"])
-    with pytest.raises(TypeError, match="Multilabel targets .array columns"):
-        averaged_f1_score_spark(sets, label_col="l", prediction_col="p")
+    sets = spark.createDataFrame([([0, 1], [1], 1)], ["l", "p", "one"])
+    with pytest.raises(TypeError, match="label_col='l' is an array column"):
+        classification_report_spark(sets, label_col="l", prediction_col="p")
+    with pytest.raises(TypeError, match="prediction_col='l' is an array column"):
+        averaged_f1_score_spark(sets, label_col="one", prediction_col="l")
     nulls = spark.createDataFrame([(0, None), (1, 1)], "l int, p int")
     with pytest.raises(ValueError, match="prediction_col='p' holds 1 null values"):
         averaged_f1_score_spark(nulls, label_col="l", prediction_col="p")
@@ -406,6 +408,88 @@ def test_bad_input(spark, monkeypatch) -> None:
 
 
 # ------------------------------------------------------------------- evaluator
+
+
+def _label_sets(seed: int, n: int) -> list[tuple[list[str], list[str], float]]:
+    rng = np.random.default_rng(seed)
+    names = np.array(["ant", "bee", "cat", "dog", "eel"])
+
+    def draw() -> list[str]:  # duplicates inside a set on purpose
+        return names[rng.integers(0, 5, rng.integers(0, 5))].tolist()
+
+    return [(draw(), draw(), float(rng.integers(0, 3))) for _ in range(n)]
+
+
+@pytest.mark.parametrize("average", ["micro", "macro", "weighted", "samples", None])
+def test_label_sets_equal_numpy_through_multilabel_binarizer(spark, average) -> None:
+    from sklearn.preprocessing import MultiLabelBinarizer
+
+    rows = _label_sets(5, 80)
+    df = spark.createDataFrame(rows, "t array<string>, p array<string>, w double")
+    wanted = ["cat", "zebra", "ant"]  # zebra: in no set, an empty class
+    universe = sorted({x for t, p, _ in rows for x in t + p})
+    binarizer = MultiLabelBinarizer(classes=[*universe, "zebra"])
+    T = binarizer.fit_transform([set(t) for t, _, _ in rows])
+    P = binarizer.transform([set(p) for _, p, _ in rows])
+    W = np.asarray([w for *_, w in rows])
+    every = list(range(len(universe)))
+    index = [[*universe, "zebra"].index(x) for x in wanted]
+    compare = np.testing.assert_allclose if average == "samples" else assert_exact
+    tolerance = {"rtol": 1e-13} if average == "samples" else {}
+    for weight_col, weights in ((None, None), ("w", W)):
+        for labels, columns in ((None, every), (wanted, index)):
+            common = {"average": average, "zero_division": 0.0}
+            columns_arg = None if labels is None and average == "samples" else columns
+            for ours, theirs in (
+                (averaged_fbeta_score_spark, averaged_fbeta_score),
+                (fbeta_of_averages_score_spark, fbeta_of_averages_score),
+            ):
+                got = ours(
+                    df,
+                    beta=0.5,
+                    label_col="t",
+                    prediction_col="p",
+                    weight_col=weight_col,
+                    labels=labels,
+                    **common,
+                )
+                want = theirs(
+                    T, P, beta=0.5, sample_weight=weights, labels=columns_arg, **common
+                )
+                compare(got, want, **tolerance)
+    summary = fbeta_summary_spark(
+        df, label_col="t", prediction_col="p", average=average, zero_division=0.0
+    )
+    assert_exact(summary.labels, np.asarray(universe))  # named by label value
+
+
+def test_label_sets_duplicates_empty_and_null(spark) -> None:
+    df = spark.createDataFrame(
+        [([1, 1, 2], [2, 2]), ([], [1]), ([3], [])], "t array<int>, p array<int>"
+    )
+    # duplicates count once (sets), empty arrays are rows without labels
+    T = np.array([[1, 1, 0], [0, 0, 0], [0, 0, 1]])
+    P = np.array([[0, 1, 0], [1, 0, 0], [0, 0, 0]])
+    for average in ("micro", "macro", "samples"):
+        options = {"average": average, "zero_division": 0.0}
+        assert averaged_f1_score_spark(
+            df, label_col="t", prediction_col="p", **options
+        ) == averaged_f1_score(T, P, **options)
+    doubles = spark.createDataFrame([([1, 2], [2.0])], "t array<int>, p array<double>")
+    assert averaged_f1_score_spark(
+        doubles, label_col="t", prediction_col="p", average="micro"
+    ) == averaged_f1_score(np.array([[1, 1]]), np.array([[0, 1]]), average="micro")
+    nulls = spark.createDataFrame(
+        [([1], None), ([2], [2])], "t array<int>, p array<int>"
+    )
+    with pytest.raises(ValueError, match="prediction_col='p' holds 1 null values"):
+        averaged_f1_score_spark(nulls, label_col="t", prediction_col="p")
+    inner = spark.createDataFrame([([1, None], [1])], "t array<int>, p array<int>")
+    with pytest.raises(ValueError, match="label_col='t' holds 1 label sets with null"):
+        averaged_f1_score_spark(inner, label_col="t", prediction_col="p")
+    mixed = spark.createDataFrame([(["a"], [1])], "t array<string>, p array<int>")
+    with pytest.raises(ValueError, match="Mix of label input types"):
+        averaged_f1_score_spark(mixed, label_col="t", prediction_col="p")
 
 
 def _training_frame(spark, n: int = 300):

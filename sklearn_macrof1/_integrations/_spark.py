@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from .._core._record import MAX_CONFUSION_CLASSES, Counts
+from .._core._record import MAX_CONFUSION_CLASSES, Counts, _histogram
 from .._core._targets import read_targets
 
 #: Largest number of distinct (label, prediction) pairs brought to the driver.
@@ -90,10 +90,17 @@ def _label_kind(field: Any, name: str) -> str:
         return "int"
     if isinstance(dtype, T.FractionalType):  # float, double, decimal
         return "float"
+    if isinstance(dtype, T.ArrayType):
+        raise TypeError(
+            f"{name}={field.name!r} is an array column (label sets); multilabel "
+            "targets are scored by the score and summary functions "
+            "(fbeta_summary_spark, averaged_f1_score_spark, ...), not by this one, "
+            f"which needs {_ACCEPTED_TYPES}."
+        )
     raise TypeError(
         f"{name}={field.name!r} is a column of type {dtype.simpleString()}; class "
-        f"labels must be {_ACCEPTED_TYPES}. Multilabel targets (array columns "
-        "of label sets) are not supported by the Spark functions."
+        f"labels must be {_ACCEPTED_TYPES}, or arrays of them (label sets) for "
+        "multilabel targets."
     )
 
 
@@ -324,4 +331,244 @@ def count_spark(
     return counts_from_pairs(table, label_col=label_col, prediction_col=prediction_col)
 
 
-__all__ = ["count_spark", "counts_from_pairs", "is_spark_dataframe", "pair_table"]
+def _element_kind(field: Any, name: str) -> str:
+    from pyspark.sql import types as T
+
+    element = T.StructField(field.name, field.dataType.elementType)
+    try:
+        return _label_kind(element, name)
+    except TypeError:
+        raise TypeError(
+            f"{name}={field.name!r} is a column of type "
+            f"{field.dataType.simpleString()}; label sets must be arrays of "
+            f"{_ACCEPTED_TYPES}."
+        ) from None
+
+
+def _set_columns(
+    df: Any, true_field: Any, pred_field: Any, weight_col: str | None
+) -> tuple[Any, Any, Any, str]:
+    """The two label-set columns (deduplicated, of one element type), the weight
+    column and the element kind."""
+    from pyspark.sql import functions as F
+    from pyspark.sql import types as T
+
+    kinds = (
+        _element_kind(true_field, "label_col"),
+        _element_kind(pred_field, "prediction_col"),
+    )
+    t, p = F.col(true_field.name), F.col(pred_field.name)
+    kind = kinds[0]
+    if kinds[0] != kinds[1]:
+        if set(kinds) <= {"int", "float"}:
+            double = T.ArrayType(T.DoubleType())
+            t, p, kind = t.cast(double), p.cast(double), "float"
+        else:
+            raise ValueError(
+                f"Mix of label input types: label_col={true_field.name!r} holds "
+                f"sets of {kinds[0]} labels and prediction_col={pred_field.name!r} "
+                f"sets of {kinds[1]} labels; both must hold labels of one type."
+            )
+    elif true_field.dataType.elementType != pred_field.dataType.elementType:
+        common = T.ArrayType(
+            T.DoubleType() if kind in ("int", "float") else T.StringType()
+        )
+        t, p = t.cast(common), p.cast(common)
+    w = F.lit(1.0) if weight_col is None else F.col(weight_col).cast("double")
+    return F.array_distinct(t), F.array_distinct(p), w, kind
+
+
+def _check_set_rows(
+    df: Any, t: Any, p: Any, w: Any, columns: tuple[str, str, str | None]
+) -> int:
+    """Refuse nulls (of a set or inside one) and bad weights; the row count."""
+    from pyspark.sql import functions as F
+
+    has_null = F.exists
+    aggregates = [
+        F.count(F.lit(1)).alias("rows"),
+        F.count(F.when(t.isNull(), 1)).alias("null_t"),
+        F.count(F.when(p.isNull(), 1)).alias("null_p"),
+        F.count(F.when(has_null(t, lambda x: x.isNull()), 1)).alias("in_t"),
+        F.count(F.when(has_null(p, lambda x: x.isNull()), 1)).alias("in_p"),
+    ]
+    if columns[2] is not None:
+        aggregates += [
+            F.count(F.when(w.isNull(), 1)).alias("null_w"),
+            F.count(F.when(w != 0, 1)).alias("nonzero"),
+            F.count(F.when(F.isnan(w) | (F.abs(w) == float("inf")), 1)).alias("bad"),
+        ]
+    row = df.agg(*aggregates).collect()[0]
+    if row["rows"] == 0:
+        raise ValueError(
+            "Found empty input DataFrame (0 rows) while a minimum of 1 sample is "
+            "required."
+        )
+    for key, inner, name, column in (
+        ("null_t", "in_t", "label_col", columns[0]),
+        ("null_p", "in_p", "prediction_col", columns[1]),
+    ):
+        if row[key]:
+            raise ValueError(
+                f"{name}={column!r} holds {row[key]} null values; every row needs "
+                "a label set (an empty array for no labels)."
+            )
+        if row[inner]:
+            raise ValueError(
+                f"{name}={column!r} holds {row[inner]} label sets with null "
+                "elements; labels must not be null."
+            )
+    if columns[2] is not None:
+        weight_col = columns[2]
+        if row["null_w"]:
+            raise ValueError(
+                f"weight_col={weight_col!r} holds {row['null_w']} null values; "
+                "give every row a finite weight."
+            )
+        if row["bad"]:
+            raise ValueError(
+                f"weight_col={weight_col!r} holds non-finite values (NaN or "
+                "infinity); sample weights must be finite numbers."
+            )
+        if row["nonzero"] == 0:
+            raise ValueError(
+                f"weight_col={weight_col!r} holds only zeros; at least one sample "
+                "must have a nonzero weight."
+            )
+    return int(row["rows"])
+
+
+def _wanted(labels: Any, universe: np.ndarray, kind: str) -> np.ndarray:
+    wanted = np.asarray(labels)
+    if wanted.ndim != 1:
+        raise ValueError(f"labels must be a 1-D array-like; got shape {wanted.shape}.")
+    if wanted.size and (wanted.dtype.kind in "US") != (kind == "string"):
+        raise ValueError(
+            f"labels={labels!r} are not of the type of the label sets' labels "
+            f"({kind}); labels select label values."
+        )
+    return wanted
+
+
+def count_spark_sets(
+    df: Any,
+    *,
+    label_col: str,
+    prediction_col: str,
+    weight_col: str | None,
+    labels: Any,
+    samplewise: bool,
+    caller: str,
+) -> Counts:
+    """The multilabel count record of two label-set (array) columns.
+
+    The classes are the sorted union of the labels (those of ``labels``, in its
+    order, when given: absent ones are empty classes). Per-class counts come
+    from one aggregation over the exploded true sets, predicted sets and their
+    intersections; with ``samplewise``, the per-row ``(tp, true, pred)`` triples
+    (over the selected labels) are aggregated in Spark into the histogram that
+    the record keeps for ``average="samples"``. Duplicates inside a set count
+    once (a set, as for ``MultiLabelBinarizer``); an empty array is a row with
+    no labels.
+    """
+    from pyspark.sql import functions as F
+
+    fields = {field.name: field for field in df.schema.fields}
+    true_field, pred_field = fields[label_col], fields[prediction_col]
+    t, p, w, kind = _set_columns(df, true_field, pred_field, weight_col)
+    n_samples = _check_set_rows(df, t, p, w, (label_col, prediction_col, weight_col))
+
+    def tagged(values: Any, tag: int) -> Any:
+        return F.transform(
+            values, lambda x: F.struct(F.lit(tag).alias("k"), x.alias("c"))
+        )
+
+    both = F.array_intersect(t, p)
+    exploded = df.select(
+        F.explode(F.concat(tagged(t, 0), tagged(p, 1), tagged(both, 2))).alias("e"),
+        w.alias("w"),
+    )
+    per_class = (
+        exploded.groupBy(F.col("e.k").alias("k"), F.col("e.c").alias("c"))
+        .agg(F.count(F.lit(1)).alias("rows"), F.sum("w").alias("weight"))
+        .limit(3 * MAX_PAIRS + 1)
+        .collect()
+    )
+    if len(per_class) > 3 * MAX_PAIRS:
+        raise ValueError(
+            f"label_col={label_col!r} and prediction_col={prediction_col!r} hold "
+            f"more than {MAX_PAIRS} distinct labels: they do not look like class "
+            "labels."
+        )
+    values = _values([row["c"] for row in per_class], kind)
+    universe = np.unique(values)
+    classes = universe if labels is None else _wanted(labels, universe, kind)
+    k = classes.shape[0]
+    weighted = weight_col is not None
+    sums = np.zeros((3, k), dtype=np.float64 if weighted else np.int64)
+    lookup = {v: i for i, v in enumerate(classes.tolist())}
+    for row, value in zip(per_class, values.tolist(), strict=True):
+        index = lookup.get(value)
+        if index is not None:
+            sums[row["k"], index] += row["weight"] if weighted else row["rows"]
+    samples = None
+    if samplewise:
+        if labels is not None:
+            keep = F.array(*[F.lit(v) for v in classes.tolist()])
+            t_s = F.array_intersect(t, keep.cast(t_type(df, t)))
+            p_s = F.array_intersect(p, keep.cast(t_type(df, t)))
+        else:
+            t_s, p_s = t, p
+        zero = w == 0  # zero-weight samples are (0, 0, 0) in a histogram
+        triples = df.select(
+            F.when(zero, 0).otherwise(F.size(F.array_intersect(t_s, p_s))).alias("a"),
+            F.when(zero, 0).otherwise(F.size(t_s)).alias("b"),
+            F.when(zero, 0).otherwise(F.size(p_s)).alias("c"),
+            w.alias("w"),
+        )
+        rows = (
+            triples.groupBy("a", "b", "c")
+            .agg(F.count(F.lit(1)).alias("n"), F.sum("w").alias("w"))
+            .collect()
+        )
+        table = np.asarray([[r["a"], r["b"], r["c"]] for r in rows], dtype=np.int64)
+        count = np.asarray([r["n"] for r in rows], dtype=np.float64)
+        weight = np.asarray([r["w"] for r in rows], dtype=np.float64)
+        samples = _histogram(table, weight if weighted else None, count)
+    return Counts(
+        "multilabel-indicator",
+        classes,
+        sums[2].copy(),
+        sums[0].copy(),
+        sums[1].copy(),
+        None,
+        samples,
+        n_samples=n_samples,
+    )
+
+
+def t_type(df: Any, column: Any) -> Any:
+    """The Spark type of a column expression over ``df``."""
+    return df.select(column.alias("x")).schema.fields[0].dataType
+
+
+def is_label_sets(df: Any, label_col: Any, prediction_col: Any) -> bool:
+    """True when both label columns are arrays (multilabel label sets)."""
+    from pyspark.sql import types as T
+
+    fields = {field.name: field for field in df.schema.fields}
+    return isinstance(label_col, str) and all(
+        isinstance(getattr(fields.get(c), "dataType", None), T.ArrayType)
+        for c in (label_col, prediction_col)
+        if isinstance(c, str)
+    )
+
+
+__all__ = [
+    "count_spark_sets",
+    "is_label_sets",
+    "count_spark",
+    "counts_from_pairs",
+    "is_spark_dataframe",
+    "pair_table",
+]

@@ -10,10 +10,11 @@ in-memory labels. The other options mean exactly what they mean there.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from .._core._aggregation import ALL_METRICS
-from .._core._evaluation import Reading, check_options, evaluate
+from .._core._evaluation import Options, Reading, check_options, evaluate
 from .._core._record import Counts
 from .._inference._intervals import (
     FBetaInterval,
@@ -21,13 +22,55 @@ from .._inference._intervals import (
     evaluation_from,
     interval_of,
 )
-from .._integrations._spark import count_spark
+from .._integrations._spark import (
+    _check_column,
+    _check_dataframe,
+    _check_weight_column,
+    count_spark,
+    count_spark_sets,
+    is_label_sets,
+    is_spark_dataframe,
+)
 from ._report import (
     _check_interval_request,
     _check_report_options,
     report_from_reading,
 )
 from ._summary import FBetaSummary, build_summary
+
+
+def _count_options(
+    df: Any,
+    label_col: Any,
+    prediction_col: Any,
+    weight_col: Any,
+    options: Options,
+    caller: str,
+) -> tuple[Counts, Options]:
+    """The count record and the options to evaluate it with: label sets (array
+    columns) are counted over the selected labels, so ``labels`` is then spent."""
+    if is_spark_dataframe(df) and is_label_sets(df, label_col, prediction_col):
+        _check_dataframe(df, caller)
+        for value, name in (
+            (label_col, "label_col"),
+            (prediction_col, "prediction_col"),
+        ):
+            _check_column(df, value, name, caller)
+        if weight_col is not None:
+            _check_weight_column(
+                _check_column(df, weight_col, "weight_col", caller), "weight_col"
+            )
+        counts = count_spark_sets(
+            df,
+            label_col=label_col,
+            prediction_col=prediction_col,
+            weight_col=weight_col,
+            labels=options.labels,
+            samplewise=options.average == "samples",
+            caller=caller,
+        )
+        return counts, replace(options, labels=None)
+    return _count(df, label_col, prediction_col, weight_col, caller), options
 
 
 def _count(
@@ -64,7 +107,9 @@ def _scores(
         labels=labels,
         pos_label=pos_label,
     )
-    counts = _count(df, label_col, prediction_col, weight_col, caller)
+    counts, options = _count_options(
+        df, label_col, prediction_col, weight_col, options, caller
+    )
     _, averages = evaluate(counts, options, warn_for=warn_for, caller=caller)
     return averages.averaged_fbeta, averages.fbeta_of_averages
 
@@ -94,7 +139,9 @@ def fbeta_summary_spark(
         prediction) pair, which is all that reaches the driver.
     label_col : str, default="label"
         Column of true labels: integer, floating-point (whole numbers), decimal,
-        boolean or string. The ``y_true`` of the in-memory functions.
+        boolean or string. The ``y_true`` of the in-memory functions. Array
+        columns (label sets) in both columns make a multilabel target, scored by
+        the score and summary functions (classes: the labels' sorted union).
     prediction_col : str, default="prediction"
         Column of predicted labels, of a type comparable with ``label_col``
         (Spark ML classifiers predict doubles 0.0, 1.0, ...).
@@ -138,7 +185,9 @@ def fbeta_summary_spark(
         labels=labels,
         pos_label=pos_label,
     )
-    counts = _count(df, label_col, prediction_col, weight_col, caller)
+    counts, options = _count_options(
+        df, label_col, prediction_col, weight_col, options, caller
+    )
     return build_summary(counts, options, caller=caller, warn_for=ALL_METRICS)
 
 
@@ -167,7 +216,9 @@ def averaged_fbeta_score_spark(
         prediction) pair, which is all that reaches the driver.
     label_col : str, default="label"
         Column of true labels: integer, floating-point (whole numbers), decimal,
-        boolean or string. The ``y_true`` of the in-memory functions.
+        boolean or string. The ``y_true`` of the in-memory functions. Array
+        columns (label sets) in both columns make a multilabel target, scored by
+        the score and summary functions (classes: the labels' sorted union).
     prediction_col : str, default="prediction"
         Column of predicted labels, of a type comparable with ``label_col``
         (Spark ML classifiers predict doubles 0.0, 1.0, ...).
@@ -231,7 +282,9 @@ def averaged_f1_score_spark(
         prediction) pair, which is all that reaches the driver.
     label_col : str, default="label"
         Column of true labels: integer, floating-point (whole numbers), decimal,
-        boolean or string. The ``y_true`` of the in-memory functions.
+        boolean or string. The ``y_true`` of the in-memory functions. Array
+        columns (label sets) in both columns make a multilabel target, scored by
+        the score and summary functions (classes: the labels' sorted union).
     prediction_col : str, default="prediction"
         Column of predicted labels, of a type comparable with ``label_col``
         (Spark ML classifiers predict doubles 0.0, 1.0, ...).
@@ -304,7 +357,9 @@ def fbeta_of_averages_score_spark(
         prediction) pair, which is all that reaches the driver.
     label_col : str, default="label"
         Column of true labels: integer, floating-point (whole numbers), decimal,
-        boolean or string. The ``y_true`` of the in-memory functions.
+        boolean or string. The ``y_true`` of the in-memory functions. Array
+        columns (label sets) in both columns make a multilabel target, scored by
+        the score and summary functions (classes: the labels' sorted union).
     prediction_col : str, default="prediction"
         Column of predicted labels, of a type comparable with ``label_col``
         (Spark ML classifiers predict doubles 0.0, 1.0, ...).
@@ -366,7 +421,9 @@ def f1_of_averages_score_spark(
         prediction) pair, which is all that reaches the driver.
     label_col : str, default="label"
         Column of true labels: integer, floating-point (whole numbers), decimal,
-        boolean or string. The ``y_true`` of the in-memory functions.
+        boolean or string. The ``y_true`` of the in-memory functions. Array
+        columns (label sets) in both columns make a multilabel target, scored by
+        the score and summary functions (classes: the labels' sorted union).
     prediction_col : str, default="prediction"
         Column of predicted labels, of a type comparable with ``label_col``
         (Spark ML classifiers predict doubles 0.0, 1.0, ...).
@@ -465,7 +522,9 @@ def fbeta_confidence_interval_spark(
         prediction) pair, which is all that reaches the driver.
     label_col : str, default="label"
         Column of true labels: integer, floating-point (whole numbers), decimal,
-        boolean or string. The ``y_true`` of the in-memory functions.
+        boolean or string. The ``y_true`` of the in-memory functions. Array
+        columns (label sets) in both columns make a multilabel target, scored by
+        the score and summary functions (classes: the labels' sorted union).
     prediction_col : str, default="prediction"
         Column of predicted labels, of a type comparable with ``label_col``
         (Spark ML classifiers predict doubles 0.0, 1.0, ...).
@@ -545,7 +604,9 @@ def classification_report_spark(
         prediction) pair, which is all that reaches the driver.
     label_col : str, default="label"
         Column of true labels: integer, floating-point (whole numbers), decimal,
-        boolean or string. The ``y_true`` of the in-memory functions.
+        boolean or string. The ``y_true`` of the in-memory functions. Array
+        columns (label sets) in both columns make a multilabel target, scored by
+        the score and summary functions (classes: the labels' sorted union).
     prediction_col : str, default="prediction"
         Column of predicted labels, of a type comparable with ``label_col``
         (Spark ML classifiers predict doubles 0.0, 1.0, ...).
