@@ -44,15 +44,21 @@ class Ratios:
     @cached_property
     def ill_defined(self) -> tuple[bool, bool, bool]:
         """Whether precision, recall and F-beta are ill-defined anywhere."""
-        return tuple(u is not None and bool(u.any()) for u in self.undefined)
+        p, r, f = (u is not None and bool(u.any()) for u in self.undefined)
+        return p, r, f
 
     def take(self, index: Any) -> Ratios:
         """The entries at ``index`` (a slice or an index array), masks included."""
+        p, r, f = self.undefined
         return Ratios(
             self.precision[index],
             self.recall[index],
             self.fbeta[index],
-            tuple(None if u is None else u[index] for u in self.undefined),
+            (
+                None if p is None else p[index],
+                None if r is None else r[index],
+                None if f is None else f[index],
+            ),
         )
 
 
@@ -332,7 +338,7 @@ def aggregate(
     if average == "micro":
         tp, true, pred = (np.atleast_1d(np.sum(a)) for a in (tp, true, pred))
     elif average == "samples":
-        if sample_tp is None:
+        if sample_tp is None or sample_true is None or sample_pred is None:
             raise ValueError("average='samples' needs per-sample counts")
         tp, true, pred = sample_tp, sample_true, sample_pred
         weights = sample_weight
@@ -453,7 +459,7 @@ def aggregate_rows(
     true: np.ndarray,
     pred: np.ndarray,
     *,
-    average: str,
+    average: str | None,
     beta: float,
     zero_division: Any,
 ) -> tuple[Any, Any]:

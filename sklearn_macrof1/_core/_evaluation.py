@@ -254,8 +254,8 @@ def _positions(classes: np.ndarray, wanted: np.ndarray) -> np.ndarray:
         # 1 and 2 (and labels=[1, 2] the string classes '1' and '2'): both sides
         # are compared as numpy writes them as strings ('1', '1.0', 'True').
         names = {text: i for i, text in enumerate(classes.astype(str).tolist())}
-        found = [names.get(text, -1) for text in wanted.astype(str).tolist()]
-        return np.asarray(found, dtype=np.intp)
+        positions = [names.get(text, -1) for text in wanted.astype(str).tolist()]
+        return np.asarray(positions, dtype=np.intp)
     try:
         index = np.searchsorted(classes, wanted)
         index = np.minimum(index, classes.shape[0] - 1)

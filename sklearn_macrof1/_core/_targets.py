@@ -557,7 +557,8 @@ _BUCKET_BITS = 18
 
 def _code_point_ranges(columns: list[np.ndarray], width: int) -> tuple[list, list]:
     """Smallest and largest code point at each position (NUL past the end)."""
-    lo, hi = [None] * width, [0] * width
+    lo: list[int | None] = [None] * width
+    hi = [0] * width
     for points in columns:
         for j in range(width):
             if j < points.shape[1]:
@@ -565,7 +566,8 @@ def _code_point_ranges(columns: list[np.ndarray], width: int) -> tuple[list, lis
                 c_lo, c_hi = int(col.min()), int(col.max())
             else:
                 c_lo = c_hi = 0
-            lo[j] = c_lo if lo[j] is None else min(lo[j], c_lo)
+            prev = lo[j]
+            lo[j] = c_lo if prev is None else min(prev, c_lo)
             hi[j] = max(hi[j], c_hi)
     return lo, hi
 

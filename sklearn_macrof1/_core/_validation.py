@@ -11,7 +11,8 @@ from __future__ import annotations
 import math
 import numbers
 from pathlib import Path
-from typing import Any
+from types import FrameType
+from typing import Any, cast
 
 import numpy as np
 
@@ -51,7 +52,7 @@ def check_beta(beta: Any, *, caller: str) -> float:
     if isinstance(beta, numbers.Real) and not (
         isinstance(beta, float | np.floating) and math.isnan(beta)
     ):
-        if beta >= 0:
+        if cast(Any, beta) >= 0:
             value = float(beta)
             if math.isfinite(value) and math.isinf(value * value):
                 raise OverflowError(
@@ -188,7 +189,7 @@ def warn_user(message: str, category: type[Warning]) -> None:
     import sys
     import warnings
 
-    frame = sys._getframe(0)
+    frame: FrameType | None = sys._getframe(0)
     level = 1
     while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
         frame = frame.f_back

@@ -36,7 +36,7 @@ import math
 import numbers
 import warnings
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import scipy.sparse as sp
@@ -285,7 +285,7 @@ def check_interval_options(
     if (
         not isinstance(confidence, numbers.Real)
         or isinstance(confidence, bool)
-        or not 0 < confidence < 1
+        or not 0 < cast(float, confidence) < 1
     ):
         raise InvalidParameterError(
             f"The 'confidence' parameter of {caller} must be a float in the open "
@@ -321,7 +321,7 @@ def check_random_state(random_state: Any, *, caller: str) -> np.random.Generator
     if isinstance(random_state, numbers.Integral) and not isinstance(
         random_state, bool
     ):
-        if random_state >= 0:
+        if int(random_state) >= 0:
             return np.random.default_rng(int(random_state))
     elif isinstance(random_state, np.random.Generator):
         return random_state
@@ -646,6 +646,7 @@ class Evaluation:
         """Scores when sample ``i`` is drawn ``multiplicity[b, i]`` times."""
         if self.options.average == "samples":
             per = self.averages.per_class
+            assert self.sample_weight is not None  # set for average="samples"
             w = multiplicity * self.sample_weight[None, :]
             precision = nan_average(per.precision, w)
             recall = nan_average(per.recall, w)

@@ -25,7 +25,7 @@ import sys
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -432,6 +432,8 @@ def load_predictions(args: argparse.Namespace, stdin: Any = None) -> dict[str, A
         raise DataError("only one input can be standard input ('-')")
     if len(files) == 2:
         texts = [read_text(p, stdin=stdin) for p in files]
+        true_vals: list[str] | None
+        pred_vals: list[str] | None
         true_vals, pred_vals = (
             read_lines(t, source=_source(p)) for t, p in zip(texts, files, strict=True)
         )
@@ -441,7 +443,7 @@ def load_predictions(args: argparse.Namespace, stdin: Any = None) -> dict[str, A
                 f"{_source(files[1])} has {len(pred_vals)}"
             )
         weights = None
-        described = {"form": "lines", "sources": list(files)}
+        described: dict[str, Any] = {"form": "lines", "sources": list(files)}
         sources = (_source(files[0]), _source(files[1]))
     else:
         path = files[0]
@@ -504,12 +506,15 @@ def load_predictions(args: argparse.Namespace, stdin: Any = None) -> dict[str, A
     described["label_sep"] = args.label_sep
     if args.label_sep is not None:
         y_true, y_pred, names = binarize_sets(
-            split_sets(true_vals, args.label_sep), split_sets(pred_vals, args.label_sep)
+            split_sets(true_vals, args.label_sep),
+            split_sets(cast(list[str], pred_vals), args.label_sep),
         )
     else:
         check_no_empty(true_vals, what=sources[0])
-        check_no_empty(pred_vals, what=sources[1])
-        y_true, y_pred = convert_labels(true_vals, pred_vals, sources=sources)
+        check_no_empty(cast(list[str], pred_vals), what=sources[1])
+        y_true, y_pred = convert_labels(
+            true_vals, cast(list[str], pred_vals), sources=sources
+        )
         names = None
     return _finish(y_true, y_pred, weights, names, described, len(true_vals), args)
 
@@ -1376,7 +1381,7 @@ def check_usage(parser: argparse.ArgumentParser, args: argparse.Namespace) -> No
 # --------------------------------------------------------------------------
 
 
-def _one_line(message: str) -> str:
+def _one_line(message: object) -> str:
     return " ".join(str(message).split())
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numbers
 import warnings
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -210,7 +210,7 @@ def _rows(
             gap_pairs = _gap_contributors(summary, names)
         ci: dict[str, tuple[float, float]] = {}
         if interval is not None:
-            both = interval(average, summary)
+            both = interval(cast(str, average), summary)
             ci[F1_CI] = (both.averaged_fbeta.low, both.averaged_fbeta.high)
             if not is_accuracy:
                 ci[F1_OF_AVERAGES_CI] = (
@@ -261,7 +261,7 @@ def _as_dict(class_rows: list[_Row], average_rows: list[_Row]) -> dict[str, Any]
             if F1_CI in row.ci:
                 report[ACCURACY_CI] = {F1_CI: [float(v) for v in row.ci[F1_CI]]}
             continue
-        values = dict(
+        values: dict[str, Any] = dict(
             zip(
                 HEADERS,
                 (float(v) for v in (row.precision, row.recall, row.f1, row.support)),
