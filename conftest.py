@@ -2,7 +2,7 @@
 
 A module whose examples need an optional package lists it in
 ``__doctest_requires__`` (a tuple of module names, as pytest-doctestplus spells it)
-or in DOCTEST_REQUIRES below; its examples are skipped where that package is not
+or in DOCTEST_REQUIRES below (by module, or by a class or function inside one); its examples are skipped where that package is not
 installed (e.g. the minimum-versions job, which has no matplotlib or Dask).
 """
 
@@ -20,6 +20,8 @@ DOCTEST_REQUIRES = {
     "sklearn_macrof1._integrations._dask": ("dask", "distributed"),
     "sklearn_macrof1._integrations._spark": ("pyspark",),
     "sklearn_macrof1._presentation._spark": ("pyspark",),
+    # one class of a module whose other examples need no optional package
+    "sklearn_macrof1._presentation._search.SearchAnalysisDisplay": ("matplotlib",),
 }
 #: Modules that import an optional package when imported: not collected without it.
 IMPORT_REQUIRES = {
@@ -41,5 +43,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         globs = item.dtest.globs
         needs = set(globs.get("__doctest_requires__", ()))
         needs |= set(DOCTEST_REQUIRES.get(globs.get("__name__", ""), ()))
+        # a key naming a class or function covers its own examples and its methods'
+        for name, required in DOCTEST_REQUIRES.items():
+            if item.dtest.name == name or item.dtest.name.startswith(name + "."):
+                needs |= set(required)
         if missing := _missing(needs):
             item.add_marker(pytest.mark.skip(reason=f"needs {', '.join(missing)}"))
