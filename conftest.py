@@ -2,8 +2,9 @@
 
 A module whose examples need an optional package lists it in
 ``__doctest_requires__`` (a tuple of module names, as pytest-doctestplus spells it)
-or in DOCTEST_REQUIRES below (by module, or by a class or function inside one); its examples are skipped where that package is not
-installed (e.g. the minimum-versions job, which has no matplotlib or Dask).
+or in DOCTEST_REQUIRES below (by module, or by a class or function inside one);
+its examples are skipped where that package is not installed (e.g. the
+minimum-versions job, which has no matplotlib or Dask).
 """
 
 from __future__ import annotations

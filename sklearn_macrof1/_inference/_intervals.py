@@ -244,7 +244,8 @@ averaged_fbeta=0.7190 [0.6574, 0.7807], fbeta_of_averages=0.7358 [0.6811, 0.7906
         >>> y_true = [0, 0, 1, 1, 2, 2, 2, 2] * 25
         >>> y_pred = [0, 1, 1, 1, 2, 0, 2, 2] * 25
         >>> df = fbeta_confidence_interval(y_true, y_pred).to_frame()
-        >>> df.loc["fbeta_of_averages", ["estimate", "low", "high"]].astype(float).round(4)
+        >>> row = df.loc["fbeta_of_averages", ["estimate", "low", "high"]]
+        >>> row.astype(float).round(4)
         estimate    0.7358
         low         0.6811
         high        0.7906
