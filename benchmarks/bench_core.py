@@ -12,11 +12,6 @@ in one run (interleaved, median of repeated measurements):
 Targets: at n = 1e6, averaged_f1_score >= 30x faster than sklearn and within 1.5x
 of the numpy floor; at n = 100, >= 20x faster than sklearn per call.
 
-A second table, at n = 1e6, weighs the one private routine the package keeps
-(SciPy's ``coo_todense`` scatter-add, ``_core/_scipy_private.py``) against the
-public ``np.bincount`` it replaces: the count alone (guarded, and unguarded for the
-guard's cost) and a whole ``averaged_f1_score`` call on each route.
-
 Run: ``python benchmarks/bench_core.py`` (add ``--quick`` for fewer repetitions).
 """
 
@@ -98,90 +93,11 @@ def run(repeats: int) -> str:
     return table(header, rows)
 
 
-def routes(repeats: int) -> str:
-    """The scatter-add against np.bincount at n = 1e6, k = 10."""
-    from scipy.sparse._sparsetools import coo_todense
-
-    from sklearn_macrof1._core import _counting, _scipy_private
-
-    n = 1_000_000
-    rng = np.random.default_rng(1)
-    y_true = rng.integers(0, K, n)
-    y_pred = np.where(rng.random(n) < 0.7, y_true, rng.integers(0, K, n))
-    ones = np.ones(1 << 16, dtype=np.int64)
-
-    def unguarded() -> np.ndarray:  # the routine alone, no checks: reference only
-        table = np.zeros((K, K), dtype=np.int64)
-        for start in range(0, n, 1 << 16):
-            stop = min(start + (1 << 16), n)
-            rows, cols = y_true[start:stop], y_pred[start:stop]
-            coo_todense(K, K, stop - start, rows, cols, ones[: stop - start], table, 0)
-        return table
-
-    def bincount() -> np.ndarray:  # the public route of _counting._joint_table
-        _scipy_private.AVAILABLE = False
-        try:
-            return _counting._joint_table(y_true, y_pred, K, None)
-        finally:
-            _scipy_private.AVAILABLE = True
-
-    def call_bincount() -> float:
-        _scipy_private.AVAILABLE = False
-        try:
-            return averaged_f1_score(y_true, y_pred)
-        finally:
-            _scipy_private.AVAILABLE = True
-
-    assert (unguarded() == bincount()).all()
-    times = interleaved(
-        {
-            "guarded": lambda: _counting._joint_table(y_true, y_pred, K, None),
-            "unguarded": unguarded,
-            "bincount": bincount,
-            "call": lambda: averaged_f1_score(y_true, y_pred),
-            "call_bincount": call_bincount,
-            "floor": lambda: np.bincount(y_true * K + y_pred, minlength=K * K),
-        },
-        repeats=repeats,
-        budget=0.05,
-    )
-    header = ["what (n=1e6, k=10)", "scatter-add", "np.bincount", "bincount/scatter"]
-    rows = [
-        [
-            "count: k x k table (guarded)",
-            fmt_time(times["guarded"]),
-            fmt_time(times["bincount"]),
-            fmt_ratio(times["bincount"] / times["guarded"]),
-        ],
-        [
-            "the guard's cost (guarded - unguarded)",
-            fmt_time(times["guarded"] - times["unguarded"]),
-            "-",
-            "-",
-        ],
-        [
-            "averaged_f1_score call",
-            fmt_time(times["call"]),
-            fmt_time(times["call_bincount"]),
-            fmt_ratio(times["call_bincount"] / times["call"]),
-        ],
-        [
-            "call / numpy floor",
-            fmt_ratio(times["call"] / times["floor"]),
-            fmt_ratio(times["call_bincount"] / times["floor"]),
-            "-",
-        ],
-    ]
-    return table(header, rows)
-
-
 def main() -> None:
     args = arguments(__doc__)
     repeats = 3 if args.quick else 9
     print(f"k = {K} classes, integer labels; {machine()}")
     print(run(repeats=repeats))
-    print()
-    print(routes(repeats=repeats))
 
 
 if __name__ == "__main__":

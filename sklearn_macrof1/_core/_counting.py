@@ -1,8 +1,7 @@
 """The counting core: one pass over the targets gives every count the scores need.
 
-For 1-D targets the pass is a single scatter-add of each sample's 1 (or weight) at
-``(true, pred)`` in a ``k x k`` table (:mod:`._scipy_private`; the same as
-``np.bincount`` of the joint code ``true * k + pred``, without the codes): the
+For 1-D targets the pass is ``np.bincount`` of the joint code ``true * k + pred``
+(weighted by the sample weights, if any), block by block, into a ``k x k`` table: the
 confusion matrix (rows true, columns predicted), from which true positives
 (diagonal), true counts (row sums) and predicted counts (column sums) follow. For
 multilabel indicator targets it is one element-wise AND and three (weighted) column
@@ -21,7 +20,6 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from . import _scipy_private
 from ._aggregation import table_counts
 from ._record import MAX_CONFUSION_CLASSES, Counts, SampleCounts
 from ._targets import MAX_JOINT_CELLS, Targets, as_bool, unsigned_max
@@ -55,42 +53,22 @@ def count_targets(
     return counts
 
 
-#: Samples (or stored entries) added per call of the scatter-add.
-_BLOCK = 1 << 16
-#: The value each unweighted sample adds.
-_ONES = np.ones(_BLOCK, dtype=np.int64)
-_ONES.flags.writeable = False
+#: Samples counted per ``np.bincount`` call.
+_BLOCK = 1 << 18  # 2 MiB of intp codes: as fast as one n-length pass
 _local = threading.local()
 
 
-def _block(
-    values: np.ndarray, start: int, stop: int, dtype: Any, slot: int
-) -> np.ndarray:
-    """``values[start:stop]`` as a contiguous array of ``dtype``.
+def _code_buffer() -> np.ndarray:
+    """A ``_BLOCK``-long intp buffer the thread keeps between calls.
 
-    A view when it already is one; else a copy into a buffer the thread keeps for
-    its next call (one per ``slot``). Counting thus allocates no large temporary
-    per call: where large allocations are mapped fresh each time (Dask's workers
-    set ``MALLOC_TRIM_THRESHOLD_``), a new array per block would cost more page
-    faults than the count itself.
+    Counting thus allocates no large temporary per call: where large allocations
+    are mapped fresh each time (Dask's workers set ``MALLOC_TRIM_THRESHOLD_``), an
+    n-length code array per chunk costs more page faults than the count itself.
     """
-    part = values[start:stop]
-    if part.dtype == dtype and part.flags.c_contiguous:
-        return part
-    buffers = getattr(_local, "buffers", None)
-    if buffers is None:
-        buffers = _local.buffers = {}
-    buffer = buffers.get((slot, np.dtype(dtype)))
+    buffer = getattr(_local, "codes", None)
     if buffer is None:
-        buffer = buffers[slot, np.dtype(dtype)] = np.empty(_BLOCK, dtype=dtype)
-    out = buffer[: stop - start]
-    np.copyto(out, part, casting="unsafe")  # codes are small ints: exact
-    return out
-
-
-def _index_dtype(*codes: np.ndarray) -> Any:
-    """The index type the scatter-add reads without converting: int32 or intp."""
-    return np.int32 if all(c.dtype == np.int32 for c in codes) else np.intp
+        buffer = _local.codes = np.empty(_BLOCK, dtype=np.intp)
+    return buffer
 
 
 def _joint_table(
@@ -99,37 +77,28 @@ def _joint_table(
     """The ``k x k`` (weighted) joint count table, rows true and columns predicted.
 
     ``true`` and ``pred`` are codes in ``[0, k)`` (the :class:`Targets`
-    invariant, which the scatter-add checks again on each block it adds). Counted
-    in blocks of ``_BLOCK`` samples, each added in one compiled loop, in order.
+    invariant, checked by the caller). Each block of ``_BLOCK`` samples is one
+    ``np.bincount`` of the joint codes ``true * k + pred``, added to the table.
     """
-    if not _scipy_private.AVAILABLE:
-        joint = np.multiply(true, k, dtype=np.intp)
-        joint += pred
-        table = np.bincount(joint, weights=weights, minlength=k * k)
-        return table.reshape(k, k)
-    index = _index_dtype(true, pred)
-    table = np.zeros((k, k), dtype=np.int64 if weights is None else np.float64)
+    table = np.zeros(k * k, dtype=np.int64 if weights is None else np.float64)
+    codes = _code_buffer()
     n = true.shape[0]
     for start in range(0, n, _BLOCK):
         stop = min(start + _BLOCK, n)
-        if weights is None:
-            values = _ONES[: stop - start]
-        else:
-            values = _block(weights, start, stop, np.float64, 2)
-        _scipy_private.add_at_pairs(
-            table,
-            _block(true, start, stop, index, 0),
-            _block(pred, start, stop, index, 1),
-            values,
-        )  # refuses any block it cannot add safely (a code outside the table)
-    return table
+        joint = codes[: stop - start]
+        np.multiply(true[start:stop], k, out=joint, dtype=np.intp, casting="unsafe")
+        np.add(joint, pred[start:stop], out=joint, casting="unsafe")
+        block_weights = None if weights is None else weights[start:stop]
+        table += np.bincount(joint, weights=block_weights, minlength=k * k)
+    return table.reshape(k, k)
 
 
 def _count_1d(targets: Targets, weights: np.ndarray | None) -> Counts:
     k = targets.code_labels.shape[0]
     true, pred = targets.true, targets.pred
     if not targets.in_range and not all(0 <= unsigned_max(c) < k for c in (true, pred)):
-        # A clear error for a bug upstream (the scatter-add would refuse it too).
+        # A clear error for a bug upstream: a stray code would be counted in
+        # another cell of the joint table.
         raise RuntimeError(
             f"label codes outside [0, {k}) reached the counting core; this is a "
             "bug in sklearn-macrof1's label encoding, please report it"

@@ -78,8 +78,8 @@ def test_judge_accepts_only_same_values_errors_or_listed_differences(monkeypatch
 
 def test_out_of_range_codes_reaching_the_counting_core_fail_the_run(monkeypatch):
     """With a label encoding broken on purpose (codes past the last class,
-    claimed in range), the run must fail: the native scatter-add's guard
-    refuses the codes (a mismatch), or the worker crashes (a crash)."""
+    claimed in range), the run must fail: the codes are counted in the wrong
+    cells or past the table (a mismatch), or the worker crashes (a crash)."""
     monkeypatch.setenv("MACROF1_FUZZ_INJECT", "shifted-codes")
     n = 27  # three rounds of the nine categories
     result = fuzz.drive(5, n)
