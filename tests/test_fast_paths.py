@@ -545,6 +545,37 @@ def test_csr_stored_zeros_are_not_labels():
             _same(averaged_f1_score(y_true, y, average=average), expected)
 
 
+def test_a_count_nested_in_the_same_thread_leaves_the_outer_codes_alone(
+    monkeypatch,
+):
+    """A count started while another is between building its block's codes and
+    counting them (a signal handler, a trace function or a finalizer scoring in
+    the same thread) must not write into the codes the outer count reads."""
+    from sklearn_macrof1._core import _counting
+
+    rng = np.random.default_rng(8)
+    y_true, y_pred = rng.integers(0, 3, 1000), rng.integers(0, 3, 1000)
+    expected = f1_score(y_true, y_pred, average="macro")
+    bincount = np.bincount
+    nested = []
+
+    def bincount_with_a_nested_count(*args, **kwargs):
+        if not nested:
+            nested.append(None)  # once: the nested count calls bincount too
+            nested[0] = averaged_f1_score([2] * 10, [2] * 10)
+        return bincount(*args, **kwargs)
+
+    monkeypatch.setattr(_counting.np, "bincount", bincount_with_a_nested_count)
+    _same(averaged_f1_score(y_true, y_pred), expected)
+    assert nested == [1.0]
+    monkeypatch.undo()
+    # the thread keeps one buffer between calls, nested or not
+    averaged_f1_score(y_true, y_pred)
+    kept = _counting._local.codes
+    averaged_f1_score(y_pred, y_true)
+    assert _counting._local.codes is kept
+
+
 def test_the_counting_core_refuses_codes_out_of_range():
     """A stray code never reaches the joint table (it would count in another cell)."""
     from sklearn_macrof1._core._counting import count_targets

@@ -58,17 +58,25 @@ _BLOCK = 1 << 18  # 2 MiB of intp codes: as fast as one n-length pass
 _local = threading.local()
 
 
-def _code_buffer() -> np.ndarray:
-    """A ``_BLOCK``-long intp buffer the thread keeps between calls.
+def _take_code_buffer() -> np.ndarray:
+    """The thread's ``_BLOCK``-long intp buffer, taken until :func:`_give_back`.
 
     Counting thus allocates no large temporary per call: where large allocations
     are mapped fresh each time (Dask's workers set ``MALLOC_TRIM_THRESHOLD_``), an
     n-length code array per chunk costs more page faults than the count itself.
+    While a count holds the buffer, a count nested in the same thread (from a
+    signal handler, a trace or profile function, a finalizer) finds none and
+    makes its own, so it cannot overwrite the codes of the count it interrupted.
     """
     buffer = getattr(_local, "codes", None)
+    _local.codes = None
     if buffer is None:
-        buffer = _local.codes = np.empty(_BLOCK, dtype=np.intp)
+        buffer = np.empty(_BLOCK, dtype=np.intp)
     return buffer
+
+
+def _give_back(buffer: np.ndarray) -> None:
+    _local.codes = buffer
 
 
 def _joint_table(
@@ -81,15 +89,18 @@ def _joint_table(
     ``np.bincount`` of the joint codes ``true * k + pred``, added to the table.
     """
     table = np.zeros(k * k, dtype=np.int64 if weights is None else np.float64)
-    codes = _code_buffer()
+    codes = _take_code_buffer()
     n = true.shape[0]
-    for start in range(0, n, _BLOCK):
-        stop = min(start + _BLOCK, n)
-        joint = codes[: stop - start]
-        np.multiply(true[start:stop], k, out=joint, dtype=np.intp, casting="unsafe")
-        np.add(joint, pred[start:stop], out=joint, casting="unsafe")
-        block_weights = None if weights is None else weights[start:stop]
-        table += np.bincount(joint, weights=block_weights, minlength=k * k)
+    try:
+        for start in range(0, n, _BLOCK):
+            stop = min(start + _BLOCK, n)
+            joint = codes[: stop - start]
+            np.multiply(true[start:stop], k, out=joint, dtype=np.intp, casting="unsafe")
+            np.add(joint, pred[start:stop], out=joint, casting="unsafe")
+            block_weights = None if weights is None else weights[start:stop]
+            table += np.bincount(joint, weights=block_weights, minlength=k * k)
+    finally:
+        _give_back(codes)
     return table.reshape(k, k)
 
 
