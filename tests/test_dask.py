@@ -217,29 +217,121 @@ def test_intervals_from_worker_counts(client, never_gathered) -> None:
 
 def test_intervals_that_need_every_sample_are_refused(client, never_gathered) -> None:
     """What the worker-side counts cannot give is refused by name, never
-    computed by gathering the collections."""
+    computed by gathering the collections: resampling weighted or multilabel
+    samples (the bootstrap; the delta method is offered instead) and paired
+    comparisons."""
     y_true, y_pred = _labels(8, 600, 3)
     t, p = da.from_array(y_true, chunks=200), da.from_array(y_pred, chunks=200)
     w = da.from_array(np.linspace(0.5, 2.0, 600), chunks=200)
-    with pytest.raises(ValueError, match="sample_weight"):
-        fbeta_confidence_interval(t, p, sample_weight=w)
-    with pytest.raises(ValueError, match="sample_weight"):
-        classification_report(t, p, sample_weight=w, confidence=0.95)
+    delta = "method='delta' gives this interval"
+    with pytest.raises(ValueError, match=f"bootstrap with sample_weight.*{delta}"):
+        fbeta_confidence_interval(t, p, sample_weight=w, method="bootstrap")
+    with pytest.raises(ValueError, match="bootstrap with sample_weight"):
+        classification_report(
+            t, p, sample_weight=w, confidence=0.95, interval_method="bootstrap"
+        )
     with pytest.raises(ValueError, match="compare_classifiers"):
         compare_classifiers(t, p, p[::-1])
     rng = np.random.default_rng(9)
     yt = da.from_array(rng.integers(0, 2, (500, 4)), chunks=(100, 4))
     yp = da.from_array(rng.integers(0, 2, (500, 4)), chunks=(100, 4))
-    with pytest.raises(ValueError, match="multilabel"):
-        fbeta_confidence_interval(yt, yp, average="macro")
-    with pytest.raises(ValueError, match="average='samples' with sample_weight"):
+    with pytest.raises(ValueError, match=f"bootstrap with multilabel.*{delta}"):
+        fbeta_confidence_interval(yt, yp, average="macro", method="bootstrap")
+    with pytest.raises(ValueError, match="bootstrap of average='samples' with"):
         fbeta_confidence_interval(
-            yt, yp, average="samples", zero_division=0.0, sample_weight=w[:500]
-        )
+            yt, yp, average="samples", zero_division=0.0, sample_weight=w[:500],
+            method="bootstrap",
+        )  # fmt: skip
+    wide = da.from_array(rng.integers(0, 2, (60, 257)), chunks=(20, 257))
+    with pytest.raises(ValueError, match="at most 256 labels"):
+        fbeta_confidence_interval(wide, wide[::-1], average="micro")
     # the scores themselves still work on the same collections
     assert averaged_f1_score(t, p, sample_weight=w) == pytest.approx(
         averaged_f1_score(y_true, y_pred, sample_weight=np.linspace(0.5, 2.0, 600))
     )
+
+
+def _same_interval(a, b) -> None:
+    """Intervals equal to rounding (the sums run in another order)."""
+    assert (a.average, a.method, a.n_samples) == (b.average, b.method, b.n_samples)
+    for name in ("averaged_fbeta", "fbeta_of_averages"):
+        x, y = getattr(a, name), getattr(b, name)
+        got = [x.estimate, x.low, x.high, x.std_error]
+        np.testing.assert_allclose(
+            got, [y.estimate, y.low, y.high, y.std_error], rtol=1e-12, atol=0
+        )
+
+
+def _same_report(a: dict, b: dict) -> None:
+    """Reports equal to rounding (atol: a gap is a difference of two scores)."""
+    assert a.keys() == b.keys()
+    for key in a:
+        if isinstance(a[key], dict):
+            _same_report(a[key], b[key])
+        else:
+            np.testing.assert_allclose(a[key], b[key], rtol=1e-12, atol=1e-15)
+
+
+def test_delta_intervals_from_the_worker_moments(client, never_gathered) -> None:
+    """Weighted 1-D, multilabel micro/macro/weighted and weighted multilabel
+    ``samples``: the delta method reads the second moments counted on the
+    workers (with the counts, in the one counting pass), equal to the in-memory
+    intervals; nothing is gathered."""
+    y_true, y_pred = _labels(11, 3000, 4)
+    weights = np.random.default_rng(12).random(3000) * 3
+    weights[::7] = 0.0  # zero weights are samples too
+    t, p = da.from_array(y_true, chunks=700), da.from_array(y_pred, chunks=500)
+    w = da.from_array(weights, chunks=900)
+    for average, labels in [("macro", None), ("weighted", [3, 0]), ("micro", None)]:
+        options = {"average": average, "labels": labels, "beta": 2.0}
+        _same_interval(
+            fbeta_confidence_interval(t, p, sample_weight=w, **options),
+            fbeta_confidence_interval(y_true, y_pred, sample_weight=weights, **options),
+        )
+    _same_interval(
+        fbeta_confidence_interval(t % 2, p % 2, sample_weight=w, average="binary"),
+        fbeta_confidence_interval(
+            y_true % 2, y_pred % 2, sample_weight=weights, average="binary"
+        ),
+    )
+    _same_report(
+        classification_report(t, p, sample_weight=w, confidence=0.9, output_dict=True),
+        classification_report(
+            y_true, y_pred, sample_weight=weights, confidence=0.9, output_dict=True
+        ),
+    )
+    rng = np.random.default_rng(13)
+    ml_true = rng.integers(0, 2, (2000, 5))
+    ml_pred = np.where(rng.random((2000, 5)) < 0.7, ml_true, 1 - ml_true)
+    mt = da.from_array(ml_true, chunks=(400, 5))
+    mp = da.from_array(ml_pred, chunks=(300, 2))
+    mw = da.from_array(weights[:2000], chunks=600)
+    for average in ("micro", "macro", "weighted", "samples"):
+        for labels in (None, [4, 0, 2]):
+            for sw in (None, mw):
+                local = None if sw is None else weights[:2000]
+                options = {"average": average, "labels": labels, "zero_division": 0.0}
+                _same_interval(
+                    fbeta_confidence_interval(mt, mp, sample_weight=sw, **options),
+                    fbeta_confidence_interval(
+                        ml_true, ml_pred, sample_weight=local, **options
+                    ),
+                )
+    _same_report(
+        classification_report(
+            mt, mp, sample_weight=mw, confidence=0.95, output_dict=True,
+            zero_division=0.0,
+        ),
+        classification_report(
+            ml_true, ml_pred, sample_weight=weights[:2000], confidence=0.95,
+            output_dict=True, zero_division=0.0,
+        ),
+    )  # fmt: skip
+    # counted once: one counting task per chunk, moments included
+    with distributed.get_task_stream(client) as stream:
+        classification_report(mt, mp, sample_weight=mw, confidence=0.95)
+    counted = [task for task in stream.data if "count_batch" in str(task["key"])]
+    assert len(counted) == mt.numblocks[0] == 5
 
 
 def test_samples_intervals_from_the_worker_histogram(client, never_gathered) -> None:

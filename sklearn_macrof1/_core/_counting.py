@@ -8,6 +8,12 @@ multilabel indicator targets it is one element-wise AND and three (weighted) col
 sums, plus row sums over the selected columns when ``average="samples"`` needs
 per-sample counts.
 
+When a delta-method interval asks for them (``moments=True``), the same pass also
+counts the second moments of the record (``Counts.moments``): the squared weights
+summed per confusion cell (weighted 1-D targets), or the ``3L x 3L`` matrix of
+squared-weight-weighted products of each sample's ``(tp | true | pred)`` row
+(multilabel targets, at most :data:`~._record.MAX_MOMENT_LABELS` columns).
+
 The result is the count record, :class:`~sklearn_macrof1._core._record.Counts`,
 which merges with the records of other samples (streaming, Dask, Spark).
 """
@@ -21,7 +27,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ._aggregation import table_counts
-from ._record import MAX_CONFUSION_CLASSES, Counts, SampleCounts
+from ._record import MAX_CONFUSION_CLASSES, MAX_MOMENT_LABELS, Counts, SampleCounts
 from ._targets import MAX_JOINT_CELLS, Targets, as_bool, unsigned_max
 
 
@@ -32,6 +38,7 @@ def count_targets(
     samplewise: bool = False,
     sample_columns: np.ndarray | None = None,
     class_counts: bool = True,
+    moments: bool = False,
 ) -> Counts:
     """Count validated targets in one pass.
 
@@ -40,6 +47,9 @@ def count_targets(
     have none (``average="samples"`` is rejected when the counts are selected).
     ``class_counts=False`` (with ``samplewise``) skips the per-column counts of
     multilabel targets, which a lone ``average="samples"`` score does not use.
+    ``moments`` also counts the second moments the delta method needs
+    (``Counts.moments``; nothing for unweighted 1-D targets, whose confusion
+    matrix is its own second moment).
     """
     if targets.kind == "multilabel-indicator":
         class_counts = class_counts or not samplewise
@@ -47,8 +57,10 @@ def count_targets(
             targets, weights, samplewise, sample_columns, class_counts
         )
         counts.sample_columns = sample_columns if samplewise else None
+        if moments and targets.code_labels.shape[0] <= MAX_MOMENT_LABELS:
+            counts.moments = _indicator_moments(targets, weights)
     else:
-        counts = _count_1d(targets, weights)
+        counts = _count_1d(targets, weights, moments and weights is not None)
     counts.n_samples = targets.n_samples
     return counts
 
@@ -104,7 +116,9 @@ def _joint_table(
     return table.reshape(k, k)
 
 
-def _count_1d(targets: Targets, weights: np.ndarray | None) -> Counts:
+def _count_1d(
+    targets: Targets, weights: np.ndarray | None, squares: bool = False
+) -> Counts:
     k = targets.code_labels.shape[0]
     true, pred = targets.true, targets.pred
     if not targets.in_range and not all(0 <= unsigned_max(c) < k for c in (true, pred)):
@@ -114,8 +128,12 @@ def _count_1d(targets: Targets, weights: np.ndarray | None) -> Counts:
             f"label codes outside [0, {k}) reached the counting core; this is a "
             "bug in sklearn-macrof1's label encoding, please report it"
         )
+    moments = None
     if k * k <= max(MAX_JOINT_CELLS, 4 * targets.n_samples):
         table = _joint_table(true, pred, k, weights)
+        if squares and k <= MAX_CONFUSION_CLASSES:
+            assert weights is not None
+            moments = _joint_table(true, pred, k, weights * weights)
         tp, true_sum, pred_sum = table_counts(table)
         if weights is not None and not (weights > 0).all():
             seen = _joint_table(true, pred, k, None)
@@ -124,6 +142,8 @@ def _count_1d(targets: Targets, weights: np.ndarray | None) -> Counts:
             present = (true_sum != 0) | (pred_sum != 0)
         if not present.all():
             table = table[present][:, present]
+            if moments is not None:
+                moments = moments[present][:, present]
             tp, true_sum, pred_sum = tp[present], true_sum[present], pred_sum[present]
             classes = targets.code_labels[present]
         else:
@@ -143,7 +163,9 @@ def _count_1d(targets: Targets, weights: np.ndarray | None) -> Counts:
         tp, true_sum, pred_sum = tp[present], true_sum[present], pred_sum[present]
         confusion = None
     kind = "binary" if classes.shape[0] <= 2 else "multiclass"
-    return Counts(kind, classes, tp, true_sum, pred_sum, confusion)
+    if confusion is None:
+        moments = None
+    return Counts(kind, classes, tp, true_sum, pred_sum, confusion, moments=moments)
 
 
 def _column_counts(y: np.ndarray) -> np.ndarray:
@@ -232,3 +254,40 @@ def _count_multilabel(
         samples,
         class_counts,
     )
+
+
+#: Samples per block of the multilabel second moments (bounds the float copy).
+_MOMENT_BLOCK = 1 << 14
+
+
+def _indicator_moments(targets: Targets, weights: np.ndarray | None) -> np.ndarray:
+    """``sum_i w_i**2 x_i x_i'`` of the rows ``x_i = (tp | true | pred)``.
+
+    Shape ``(3L, 3L)``, as ``(w x)' (w x)`` over blocks of samples (one
+    symmetric product per block; sparse indicators stay sparse). Without
+    weights a block's products are counts of at most ``_MOMENT_BLOCK`` < 2**24:
+    exact in float32, which halves the cost.
+    """
+    true, pred = targets.true, targets.pred
+    if sp.issparse(true):
+        true, pred = as_bool(true), as_bool(pred)
+        rows = sp.hstack([true.multiply(pred), true, pred], format="csr")
+        rows = rows.astype(np.float64)
+        if weights is not None:
+            rows = sp.csr_matrix(sp.diags(weights) @ rows)
+        return np.asarray((rows.T @ rows).toarray())
+    n, width = true.shape
+    out = np.zeros((3 * width, 3 * width))
+    dtype = np.float32 if weights is None else np.float64
+    block = np.empty((min(n, _MOMENT_BLOCK), 3 * width), dtype=dtype)
+    for start in range(0, n, _MOMENT_BLOCK):
+        stop = min(start + _MOMENT_BLOCK, n)
+        x = block[: stop - start]
+        t, p = true[start:stop], pred[start:stop]
+        np.logical_and(t, p, out=x[:, :width], casting="unsafe")
+        x[:, width : 2 * width] = t
+        x[:, 2 * width :] = p
+        if weights is not None:
+            x *= weights[start:stop, None]
+        out += x.T @ x
+    return out

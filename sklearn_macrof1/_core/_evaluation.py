@@ -113,9 +113,10 @@ def _naming_targets(exc: Exception) -> Exception:
 #: Counters of collections that live elsewhere (Dask, Spark), as (recognises,
 #: count) pairs: ``recognises(value)`` says whether ``value`` is such a
 #: collection (without importing its library), ``count`` takes the arguments of
-#: :func:`prepare` but ``class_counts`` and returns the merged count record. The
-#: integrations layer registers them (:func:`register_foreign_counter`) when the
-#: package is imported, so that the core imports nothing above it.
+#: :func:`prepare` but ``class_counts`` (``moments`` included) and returns the
+#: merged count record. The integrations layer registers them
+#: (:func:`register_foreign_counter`) when the package is imported, so that the
+#: core imports nothing above it.
 FOREIGN_COUNTERS: list[tuple[Callable[[Any], bool], Callable[..., Counts]]] = []
 
 
@@ -152,14 +153,16 @@ def prepare(
     labels: Any = None,
     samplewise: bool = False,
     class_counts: bool = True,
+    moments: bool = False,
     caller: str = "this function",
 ) -> Counts:
     """Read, validate and count ``y_true`` / ``y_pred`` in one pass.
 
     ``samplewise`` asks for the per-sample counts of ``average="samples"``
     (multilabel targets; over the columns named by ``labels``, when given);
-    ``class_counts=False`` then skips the per-class counts of multilabel targets
-    (see :func:`~sklearn_macrof1._core._counting.count_targets`).
+    ``class_counts=False`` then skips the per-class counts of multilabel targets;
+    ``moments`` adds the second moments of a delta-method interval (see
+    :func:`~sklearn_macrof1._core._counting.count_targets`).
     """
     return read(
         y_true,
@@ -168,6 +171,7 @@ def prepare(
         labels=labels,
         samplewise=samplewise,
         class_counts=class_counts,
+        moments=moments,
         caller=caller,
     ).counts
 
@@ -180,6 +184,7 @@ def read(
     labels: Any = None,
     samplewise: bool = False,
     class_counts: bool = True,
+    moments: bool = False,
     caller: str = "this function",
 ) -> Reading:
     """:func:`prepare`, keeping the validated targets beside the counts."""
@@ -203,6 +208,7 @@ def read(
                 sample_weight=sample_weight,
                 labels=labels,
                 samplewise=samplewise,
+                moments=moments,
                 caller=caller,
             )
             return Reading(counts, weighted=sample_weight is not None)
@@ -223,6 +229,7 @@ def read(
         samplewise=samplewise,
         sample_columns=columns,
         class_counts=class_counts,
+        moments=moments,
     )
     return Reading(counts, targets, weights, weights is not None)
 
@@ -434,8 +441,10 @@ def read_for(
     sample_weight: Any,
     caller: str,
     class_counts: bool = True,
+    moments: bool = False,
 ) -> Reading:
-    """:func:`count_for`, keeping the validated targets beside the counts."""
+    """:func:`count_for`, keeping the validated targets beside the counts
+    (and, with ``moments``, the second moments of a delta-method interval)."""
     samplewise = options.average == "samples"
     return read(
         y_true,
@@ -444,6 +453,7 @@ def read_for(
         labels=options.labels if samplewise else None,
         samplewise=samplewise,
         class_counts=class_counts,
+        moments=moments,
         caller=caller,
     )
 

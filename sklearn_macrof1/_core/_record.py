@@ -15,6 +15,13 @@ record of their union:
   record needs memory for the distinct triples, not for the samples.
 - :func:`merge_counts` merges with None (an empty batch) on either side, the form
   a tree of merges on a cluster uses.
+
+Second moments (``Counts.moments``, ``SampleCounts.weight2``) are what the delta
+method needs beyond the counts
+(:func:`~sklearn_macrof1._inference._intervals.moment_variance`); they are counted
+only when an interval asks for them, and they add like the counts. A record
+with moments merged with one without has none (they would describe only some of
+the samples); an interval that needs them then refuses the record.
 """
 
 from __future__ import annotations
@@ -26,6 +33,10 @@ import numpy as np
 
 #: Largest number of classes for which a record keeps the confusion matrix.
 MAX_CONFUSION_CLASSES = 2048
+
+#: Largest number of multilabel columns for which the second moments (a
+#: ``3L x 3L`` matrix) are counted.
+MAX_MOMENT_LABELS = 256
 
 _MULTILABEL = "multilabel-indicator"
 
@@ -50,6 +61,10 @@ class SampleCounts:
         the weights of the final mean.
     count : ndarray of shape (n_rows,) or None
         Samples per row of a histogram; None for per-sample rows.
+    weight2 : ndarray of shape (n_rows,) or None
+        In a histogram, the sum of the squared weights of each row's samples
+        (equal to ``count`` without weights); None for per-sample rows (each
+        row's is ``weight**2``) and for a histogram made without it.
     """
 
     tp: np.ndarray
@@ -57,6 +72,19 @@ class SampleCounts:
     pred: np.ndarray
     weight: np.ndarray | None
     count: np.ndarray | None = None
+    weight2: np.ndarray | None = None
+
+    def moments(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """Per row, the sums of the weights and of the squared weights (the
+        first and second moments of a sample's weight on that row); None for a
+        histogram made without its squared weights."""
+        if self.count is None:
+            w = np.ones(self.tp.shape[0]) if self.weight is None else self.weight
+            return w, w * w
+        if self.weight2 is None:
+            return None
+        assert self.weight is not None  # a histogram always carries its weights
+        return self.weight, self.weight2
 
     def arrays(
         self,
@@ -80,40 +108,58 @@ class SampleCounts:
         if self.count is not None:
             return self
         triples = np.stack([self.tp, self.true, self.pred], axis=1).astype(np.int64)
+        weight2 = None
         if self.weight is not None:
             triples[self.weight == 0] = 0
-        return _histogram(triples, self.weight, None)
+            weight2 = self.weight * self.weight
+        return _histogram(triples, self.weight, None, weight2)
 
     def merge(self, other: SampleCounts) -> SampleCounts:
-        """The histogram of both."""
+        """The histogram of both (with squared weights when both have them)."""
         a, b = self.histogram(), other.histogram()
         triples = np.concatenate(
             [np.stack([s.tp, s.true, s.pred], axis=1) for s in (a, b)]
         )
         assert a.weight is not None and b.weight is not None
         assert a.count is not None and b.count is not None
+        weight2 = None
+        if a.weight2 is not None and b.weight2 is not None:
+            weight2 = np.concatenate([a.weight2, b.weight2])
         return _histogram(
             triples,
             np.concatenate([a.weight, b.weight]),
             np.concatenate([a.count, b.count]),
+            weight2,
+            squares=weight2 is not None,
         )
 
 
 def _histogram(
-    triples: np.ndarray, weight: np.ndarray | None, count: np.ndarray | None
+    triples: np.ndarray,
+    weight: np.ndarray | None,
+    count: np.ndarray | None,
+    weight2: np.ndarray | None,
+    *,
+    squares: bool = True,
 ) -> SampleCounts:
-    """Distinct rows of ``triples`` with their weight sums and multiplicities."""
+    """Distinct rows of ``triples`` with their weight sums, squared-weight sums
+    (``weight2``: per input row; None when unweighted) and multiplicities."""
     distinct, inverse = np.unique(triples, axis=0, return_inverse=True)
     inverse = inverse.reshape(-1)
     size = distinct.shape[0]
     counts = np.bincount(inverse, weights=count, minlength=size).astype(np.int64)
     weights: np.ndarray
+    squared: np.ndarray | None = None
     if weight is None:
         weights = counts.astype(np.float64)
+        squared = weights.copy()
     else:
         weights = np.bincount(inverse, weights=weight, minlength=size)
+        if squares:
+            assert weight2 is not None
+            squared = np.bincount(inverse, weights=weight2, minlength=size)
     tp, true, pred = distinct.T.copy()
-    return SampleCounts(tp, true, pred, weights, counts)
+    return SampleCounts(tp, true, pred, weights, counts, squared)
 
 
 @dataclass
@@ -146,6 +192,15 @@ class Counts:
     zero_weight : bool
         True when every sample counted has weight 0: valid for a batch of a
         stream, not for a score (:meth:`check_weights`).
+    moments : ndarray or None
+        Second moments for the delta method, counted only when asked for.
+        1-D targets: shape ``(n_classes, n_classes)`` like ``confusion``, the
+        sum of the squared sample weights in each cell (None without weights:
+        the confusion matrix is then its own second moment). Multilabel
+        targets: shape ``(3 L, 3 L)`` (L columns, at most
+        :data:`MAX_MOMENT_LABELS`), ``sum_i w_i**2 x_i x_i'`` of each sample's
+        indicator row ``x_i = (tp | true | pred)`` over all columns. None when
+        not counted.
     """
 
     kind: str
@@ -159,6 +214,7 @@ class Counts:
     n_samples: int | None = None
     sample_columns: np.ndarray | None = field(default=None, repr=False)
     zero_weight: bool = False
+    moments: np.ndarray | None = field(default=None, repr=False)
 
     @property
     def n_classes(self) -> int:
@@ -258,9 +314,11 @@ def _merge_1d(a: Counts, b: Counts) -> Counts:
     if _same_classes(a.classes, b.classes):
         classes = a.classes
         tp, true, pred = a.tp + b.tp, a.true + b.true, a.pred + b.pred
-        confusion = None
+        confusion = moments = None
         if a.confusion is not None and b.confusion is not None:
             confusion = a.confusion + b.confusion
+        if a.moments is not None and b.moments is not None:
+            moments = a.moments + b.moments
     else:
         classes = union_labels(a.classes, b.classes)
         k = classes.shape[0]
@@ -270,15 +328,15 @@ def _merge_1d(a: Counts, b: Counts) -> Counts:
         tp = _spread(a.tp, ia, k, dtype) + _spread(b.tp, ib, k, dtype)
         true = _spread(a.true, ia, k, dtype) + _spread(b.true, ib, k, dtype)
         pred = _spread(a.pred, ia, k, dtype) + _spread(b.pred, ib, k, dtype)
-        confusion = None
+        confusion = moments = None
         if (
             k <= MAX_CONFUSION_CLASSES
             and a.confusion is not None
             and b.confusion is not None
         ):
-            confusion = np.zeros((k, k), dtype=dtype)
-            np.add.at(confusion, (ia[:, None], ia[None, :]), a.confusion)
-            np.add.at(confusion, (ib[:, None], ib[None, :]), b.confusion)
+            confusion = _spread_table(a.confusion, ia, b.confusion, ib, k, dtype)
+            if a.moments is not None and b.moments is not None:
+                moments = _spread_table(a.moments, ia, b.moments, ib, k, np.float64)
         if np.unique(ia).shape[0] < ia.shape[0] or np.unique(ib).shape[0] < ib.shape[0]:
             # Two classes of a record became one class of the union: samples
             # that confused them are now hits, the folded table's diagonal.
@@ -292,7 +350,17 @@ def _merge_1d(a: Counts, b: Counts) -> Counts:
                 )
             tp = confusion.diagonal().copy()
     kind = "binary" if classes.shape[0] <= 2 else "multiclass"
-    return Counts(kind, classes, tp, true, pred, confusion)
+    return Counts(kind, classes, tp, true, pred, confusion, moments=moments)
+
+
+def _spread_table(
+    a: np.ndarray, ia: np.ndarray, b: np.ndarray, ib: np.ndarray, k: int, dtype: Any
+) -> np.ndarray:
+    """Two per-cell tables added on the ``k x k`` cells of the union's classes."""
+    out = np.zeros((k, k), dtype=dtype)
+    np.add.at(out, (ia[:, None], ia[None, :]), a)
+    np.add.at(out, (ib[:, None], ib[None, :]), b)
+    return out
 
 
 def _same_columns(a: np.ndarray | None, b: np.ndarray | None) -> bool:
@@ -321,6 +389,9 @@ def _merge_multilabel(a: Counts, b: Counts) -> Counts:
                 f"{b.sample_columns!r}); use the same labels."
             )
         samples = a.samples.merge(b.samples)
+    moments = None
+    if a.moments is not None and b.moments is not None:
+        moments = a.moments + b.moments
     return Counts(
         _MULTILABEL,
         a.classes,
@@ -330,11 +401,13 @@ def _merge_multilabel(a: Counts, b: Counts) -> Counts:
         None,
         samples,
         sample_columns=a.sample_columns,
+        moments=moments,
     )
 
 
 __all__ = [
     "MAX_CONFUSION_CLASSES",
+    "MAX_MOMENT_LABELS",
     "Counts",
     "SampleCounts",
     "merge_counts",

@@ -5,13 +5,18 @@ targets, the per-label (tp, true, pred) sums for multilabel targets. Every score
 ``S`` here is *scale invariant* (homogeneous of degree 0 in the totals), which
 the delta method below uses.
 
-**Delta method.** With ``z_i`` the contribution of sample ``i`` to the totals
-(``w_i`` times a one-hot cell for 1-D targets) and ``g`` the gradient of ``S``
-with respect to the totals, the influence of sample ``i`` is ``u_i = g . z_i``
-and ``Var(S) ~= sum u_i**2 - (sum u_i)**2 / n``. Unweighted 1-D targets group
-the samples by cell: ``Var(S) = g' n (diag(p) - p p') g`` with ``p`` the cell
-proportions, the multinomial covariance (the ``p p'`` term vanishes by Euler's
-theorem, ``g . N = 0``, but is kept). The gradient is derived in closed form
+**Delta method.** With ``z_i = w_i x_i`` the contribution of sample ``i`` to
+the totals (``x_i`` a one-hot cell for 1-D targets, the ``(tp | true | pred)``
+indicator row for multilabel targets) and ``g`` the gradient of ``S`` with
+respect to the totals, the influence of sample ``i`` is ``u_i = g . z_i`` and
+``Var(S) ~= sum u_i**2 - (sum u_i)**2 / n = g' M g - (g' m)**2 / n``, with the
+first and second moments ``m = sum z_i`` (the counts) and
+``M = sum w_i**2 x_i x_i'`` that the count record carries
+(:func:`moment_variance`, the one implementation): per confusion cell the sum of
+the squared weights (diagonal M; the cell counts themselves without weights,
+the multinomial covariance), the ``3L x 3L`` matrix for multilabel targets. So
+the variance costs O(k^2) (or O(L^2)) after the counting pass, wherever the
+samples were counted (Dask workers included). The gradient is derived in closed form
 (:func:`score_gradients`), by the chain rule
 
     cells N_ab -> (tp_i, true_i, pred_i) -> (P_i, R_i, F_i) -> average -> H_beta,
@@ -19,7 +24,10 @@ theorem, ``g . N = 0``, but is kept). The gradient is derived in closed form
 with ``d/dN_ab = [a == b] d/dtp_a + d/dtrue_a + d/dpred_b``. Ratios whose
 denominator is zero (filled by ``zero_division``) are locally constant: their
 derivative is 0. For ``average="samples"`` each sample's ratio is fixed and the
-score a weighted mean of them, whose influence is ``v_i (X_i - mean) / sum(v)``.
+score a weighted mean of them, whose influence is ``v_i (X_i - mean) / sum(v)``:
+the per-sample rows, or the histogram of distinct per-sample triples with the
+sums of the weights and of the squared weights of each, are the moments.
+Paired comparisons use each sample's influence (``Evaluation.influence``).
 
 **Bootstrap (percentile).** Unweighted 1-D targets: the ``k x k`` cell counts are
 redrawn from a multinomial (sequential binomials over the non-empty cells), so
@@ -63,7 +71,7 @@ from .._core._evaluation import (
     read_for,
     select,
 )
-from .._core._record import Counts
+from .._core._record import MAX_CONFUSION_CLASSES, MAX_MOMENT_LABELS, Counts
 from .._core._sklearn_private import InvalidParameterError
 from .._core._tables import Table, ValueEquality, frame, render_html
 from .._core._targets import Targets, as_bool
@@ -71,6 +79,8 @@ from .._core._validation import warn_user
 from ._progress import Progress, check_verbose
 
 METHODS = ("delta", "bootstrap")
+
+_MULTILABEL = "multilabel-indicator"
 
 #: Resampled rows per block when samples are redrawn (bounds memory to
 #: ``_BLOCK * n_samples`` integers).
@@ -369,6 +379,35 @@ def check_call(
     return options, confidence, method, n_resamples, rng
 
 
+# ------------------------------------------------------------------ delta variance
+def moment_variance(
+    coefficients: np.ndarray, first: np.ndarray, second: np.ndarray, n_samples: int
+) -> np.ndarray:
+    """Variance of a sum of per-sample terms from their first and second moments.
+
+    Sample ``i`` adds ``w_i x_i`` to the totals (``x_i``: a 0/1 row over d
+    entries, ``w_i`` its weight); a linear functional with ``coefficients`` c
+    (shape ``(s, d)``, s functionals at once) gives it the term
+    ``u_i = w_i c . x_i``, and the empirical variance of the sum is
+
+        sum_i u_i**2 - (sum_i u_i)**2 / n  =  c' M c - (c' m)**2 / n
+
+    with ``m = sum_i w_i x_i`` (``first``, shape ``(d,)``) and
+    ``M = sum_i w_i**2 x_i x_i'`` (``second``: shape ``(d, d)``, or ``(d,)``
+    when each sample has exactly one entry, as a confusion cell or a
+    histogram row, M then being diagonal). Returns the s variances, floored at
+    0 (rounding may make a zero variance slightly negative).
+    """
+    c = np.atleast_2d(np.asarray(coefficients, dtype=np.float64))
+    if second.ndim == 2:
+        quadratic = np.einsum("sd,de,se->s", c, second, c)
+    else:
+        quadratic = (c * c) @ np.asarray(second, dtype=np.float64)
+    linear = c @ np.asarray(first, dtype=np.float64)
+    out: np.ndarray = np.maximum(quadratic - linear * linear / n_samples, 0.0)
+    return out
+
+
 # ------------------------------------------------------------------------- gradients
 
 
@@ -482,17 +521,27 @@ def _scatter(grad: np.ndarray, index: np.ndarray, k: int) -> np.ndarray:
     return out
 
 
+def _mean_coefficients(
+    values: np.ndarray, weights: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """``(c, v)``: row ``t``'s influence on the nan-aware weighted mean of
+    ``values`` is ``v_t c_t``; ``v`` is ``weights``, or ones where the weights
+    of the defined entries sum to zero (the mean is then the plain mean)."""
+    defined = ~np.isnan(values)
+    mean = nan_average(values, weights)  # the plain mean in that case too
+    total = np.where(defined, weights, 0.0).sum()
+    if total == 0:
+        weights = np.ones_like(weights)
+        total = defined.sum()
+    if total == 0:
+        return np.zeros_like(values), weights
+    return np.where(defined, values - mean, 0.0) / total, weights
+
+
 def _mean_influence(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
     """Per-sample influence on the nan-aware weighted mean of ``values``."""
-    defined = ~np.isnan(values)
-    w = np.where(defined, weights, 0.0)
-    total = w.sum()
-    if total == 0:
-        w = defined.astype(np.float64)
-        total = w.sum()
-    if total == 0:
-        return np.zeros_like(values)
-    return w * (np.where(defined, values, 0.0) - nan_average(values, weights)) / total
+    c, v = _mean_coefficients(values, weights)
+    return v * c
 
 
 # -------------------------------------------------------------------- the evaluation
@@ -511,18 +560,35 @@ def _silent_select(counts: Counts, options: Options, caller: str) -> np.ndarray:
         return np.asarray(select(numbered, options, caller=caller).tp) - 1
 
 
+_NO_MOMENTS = (
+    "The delta method needs the second moments of the weighted counts, which "
+    "this count record does not carry (records counted without them, or merged "
+    "with such a record); count the samples again asking for an interval."
+)
+
+
+def _counted(moments: np.ndarray | None) -> np.ndarray:
+    """The record's second moments (ValueError when it has none)."""
+    if moments is None:
+        raise ValueError(_NO_MOMENTS)
+    return np.asarray(moments, dtype=np.float64)
+
+
 @dataclass
 class Evaluation:
     """One classifier's counts, scores and what resampling needs.
 
     ``design`` (n_samples x 3k, possibly sparse) holds each sample's weighted
     contribution to the (tp, true, pred) totals of every counted class; None
-    when the confusion matrix alone suffices (unweighted 1-D targets).
+    when the record suffices: its confusion matrix (unweighted 1-D targets,
+    and the bootstrap of their cells), its second moments (the delta method).
     ``sample_weight`` (for ``average="samples"``) are the weights of the mean
     over samples (ones when the user gave none). ``row_count``: None when each
     row of the per-sample counts is one sample; for a histogram of distinct
     per-sample triples (counts made where the data live), the number of
-    unweighted samples of each row.
+    unweighted samples of each row (``sample_weight`` are then the rows'
+    weight sums with weights, else ones). ``weighted``: a ``sample_weight``
+    was given.
     """
 
     counts: Counts
@@ -534,6 +600,7 @@ class Evaluation:
     design: Any = None
     sample_weight: np.ndarray | None = None
     row_count: np.ndarray | None = None
+    weighted: bool = False
 
     @property
     def estimates(self) -> tuple[float, float]:
@@ -564,11 +631,20 @@ class Evaluation:
         return out[0], out[1]
 
     def variances(self) -> tuple[float, float]:
-        """Delta-method variances of (averaged F-beta, F-beta of averages)."""
+        """Delta-method variances of (averaged F-beta, F-beta of averages).
+
+        From the record's first and second moments (:func:`moment_variance`);
+        from each sample's influence only where the record has no moments
+        (a design was built instead).
+        """
         n = self.n_samples
-        if self.design is None and self.options.average != "samples":
-            cells = np.asarray(self.counts.confusion, dtype=np.float64)
-            k = self.counts.n_classes
+        if self.options.average == "samples":
+            coefficients, first, second = self._samples_moments()
+        elif self.design is not None:  # each sample its own term, weight 1
+            coefficients = np.array(self.influence())
+            first = second = np.ones(coefficients.shape[1])
+        else:
+            counts, k = self.counts, self.counts.n_classes
             g = np.array(  # (score, tp/true/pred, class)
                 [
                     _scatter(grad, self.index, k)
@@ -577,20 +653,59 @@ class Evaluation:
                     )
                 ]
             )
-            # d S / d N_ab = [a == b] dS/dtp_a + dS/dtrue_a + dS/dpred_b
-            cell_grad = g[:, 1, :, None] + g[:, 2, None, :]
-            cell_grad[:, np.arange(k), np.arange(k)] += g[:, 0]
-            weighted = cell_grad * cells
-            first = (weighted * cell_grad).sum(axis=(1, 2))
-            mean = weighted.sum(axis=(1, 2))
-            var_avg, var_foa = np.maximum(first - mean * mean / n, 0.0).tolist()
-            return var_avg, var_foa
-        count = 1.0 if self.row_count is None else self.row_count
-        return tuple(  # type: ignore[return-value]
-            # a histogram row of c samples of influence u/c each adds u²/c
-            max(float((u * u / count).sum()) - float(u.sum()) ** 2 / n, 0.0)
-            for u in self.influence()
+            if counts.kind == "multilabel-indicator":
+                coefficients = g.reshape(2, -1)
+                first = np.concatenate([counts.tp, counts.true, counts.pred])
+                second = _counted(counts.moments)
+            else:
+                # d S / d N_ab = [a == b] dS/dtp_a + dS/dtrue_a + dS/dpred_b
+                cell_grad = g[:, 1, :, None] + g[:, 2, None, :]
+                cell_grad[:, np.arange(k), np.arange(k)] += g[:, 0]
+                coefficients = cell_grad.reshape(2, -1)
+                first = np.asarray(counts.confusion).reshape(-1)
+                # without weights, each cell's squared weights are its count
+                second = _counted(counts.moments if self.weighted else first)
+                second = second.reshape(-1)
+        var_avg, var_foa = moment_variance(coefficients, first, second, n).tolist()
+        return var_avg, var_foa
+
+    def _samples_moments(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Coefficients (both scores) and the rows' first and second moments
+        of ``average="samples"``: a sample of weight w on row t has the
+        influence ``w c_t``."""
+        per = self.averages.per_class
+        samples = self.counts.samples
+        assert samples is not None and self.sample_weight is not None
+        if self.row_count is None:  # one row per sample
+            first = self.sample_weight
+            second = first * first
+        elif self.weighted:
+            found = samples.moments()
+            if found is None:
+                raise ValueError(_NO_MOMENTS)
+            first, second = found
+        else:  # each of the row's samples has weight 1
+            first = second = self.row_count
+        rows = [
+            _mean_coefficients(v, first) for v in (per.precision, per.recall, per.fbeta)
+        ]
+        if any(v is not first for _, v in rows):
+            # the weights of the defined samples sum to zero (negative
+            # weights): the plain mean's influence, each sample its own term
+            if self.row_count is not None:
+                raise ValueError(
+                    "The delta method for average='samples' cannot use these "
+                    "weights: the weights of the samples with a defined ratio "
+                    "sum to zero."
+                )
+            u = np.array(self.influence())
+            ones = np.ones(u.shape[1])
+            return u, ones, ones
+        h_p, h_r = _harmonic_partials(
+            self.averages.precision, self.averages.recall, self.options.beta
         )
+        (c_p, _), (c_r, _), (c_f, _) = rows
+        return np.array([c_f, h_p * c_p + h_r * c_r]), first, second
 
     # ---- bootstrap
     def _scores_of_totals(self, totals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -732,56 +847,78 @@ def evaluation_for(
     )
 
 
-def needs_design(reading: Reading, options: Options, *, per_sample: bool) -> bool:
+def needs_design(
+    reading: Reading, options: Options, *, per_sample: bool, method: str | None = None
+) -> bool:
     """Whether the per-sample design is needed (else the counts suffice).
 
-    Unweighted 1-D targets with a confusion matrix need only the matrix (the
-    multinomial delta method and bootstrap); ``average="samples"`` needs only
-    the per-sample counts. Paired comparisons (``per_sample``), weights and
-    multilabel targets need each sample's contribution.
+    ``average="samples"`` needs only the per-sample counts. Paired comparisons
+    (``per_sample``) need each sample's contribution. The delta method
+    (``method="delta"``) needs the record's moments: the confusion matrix
+    (unweighted 1-D targets) or the second moments counted with the record
+    (weights, multilabel targets). The bootstrap redraws the cells of the
+    confusion matrix of unweighted 1-D targets, else the samples. ``method``
+    None: either method may follow.
     """
     counts = reading.counts
     if options.average == "samples":
         return False
-    return (
-        per_sample
-        or reading.weighted
-        or counts.kind == "multilabel-indicator"
-        or counts.confusion is None
-    )
+    if per_sample or (counts.confusion is None and counts.kind != _MULTILABEL):
+        return True
+    resampled = reading.weighted or counts.kind == _MULTILABEL
+    unmeasured = resampled and counts.moments is None
+    if method == "delta":
+        return unmeasured
+    return resampled
 
 
-def design_of(reading: Reading) -> Any:
+def design_of(
+    reading: Reading, *, per_sample: bool = False, method: str | None = None
+) -> Any:
     """The per-sample design of a reading: ``(n_samples, 3k)``, tp | true | pred.
 
     Built from the one prepared reading of the targets; Dask collections are
-    never gathered for it: the options that would need it are refused.
+    never gathered for it: the options that would need it are refused, saying
+    why.
     """
     targets = reading.targets
     counts = reading.counts
     if targets is None:
         raise ValueError(
             "Intervals and comparisons of Dask collections are computed from the "
-            "counts made on the workers, which suffice for unweighted 1-D targets "
-            "(up to 2048 classes) and for one classifier at a time; "
-            f"{_dask_refusal(reading)} would need every sample in this process, "
-            "and Dask collections are never gathered. Compute the arrays yourself "
-            "(e.g. y.compute()) if they fit in memory."
+            "counts made on the workers: the confusion matrix (1-D targets, up to "
+            f"{MAX_CONFUSION_CLASSES} classes), the per-sample histogram "
+            "(average='samples') and, for the delta method, the second moments "
+            "of the weighted or multilabel counts, one classifier at a time; "
+            f"{_dask_refusal(reading, per_sample, method)} would need every "
+            "sample in this process, and Dask collections are never gathered."
+            " Compute the arrays yourself (e.g. y.compute()) if they fit in memory."
         )
-    if counts.kind == "multilabel-indicator":
+    if counts.kind == _MULTILABEL:
         return _design_multilabel(targets, reading.weights)
     return _design_1d(targets, counts, reading.weights)
 
 
-def _dask_refusal(reading: Reading) -> str:
+def _dask_refusal(reading: Reading, per_sample: bool, method: str | None) -> str:
     counts = reading.counts
-    if reading.weighted:
-        return "sample_weight"
-    if counts.kind == "multilabel-indicator":
-        return "multilabel targets with average other than 'samples'"
-    if counts.confusion is None:
-        return "more than 2048 classes"
-    return "a paired comparison (compare_classifiers)"
+    if per_sample:
+        return "a paired comparison (compare_classifiers)"
+    if counts.kind != _MULTILABEL and counts.confusion is None:
+        return f"more than {MAX_CONFUSION_CLASSES} classes"
+    if method != "delta":
+        what = "sample_weight" if reading.weighted else "multilabel targets"
+        return (
+            f"the bootstrap with {what} (it redraws every sample; "
+            "method='delta' gives this interval from the counts made on the "
+            "workers)"
+        )
+    if counts.kind == _MULTILABEL and counts.n_classes > MAX_MOMENT_LABELS:
+        return (
+            f"the delta method for multilabel targets with {counts.n_classes} "
+            f"labels (the second moments are counted for at most "
+            f"{MAX_MOMENT_LABELS} labels)"
+        )
+    return "the delta method without the second moments of the counts"
 
 
 def evaluation_from(
@@ -794,14 +931,16 @@ def evaluation_from(
     design: Any = None,
     evaluated: tuple[Selection, Averages] | None = None,
     index: np.ndarray | None = None,
+    method: str | None = None,
 ) -> Evaluation:
-    """Evaluate one reading for one average; add what resampling needs.
+    """Evaluate one reading for one average; add what ``method`` needs.
 
     Nothing is read or counted again: the scores come from ``reading.counts``
     (or ``evaluated``, the selection and averages the caller aggregated
     already), the per-sample design (:func:`design_of`, or ``design`` when the
     caller has built it already) from the reading's targets, and only when
-    :func:`needs_design` says so.
+    :func:`needs_design` says so. ``method`` ("delta", "bootstrap", or None for
+    either) is the interval that follows.
     """
     counts = reading.counts
     if evaluated is None:
@@ -816,18 +955,20 @@ def evaluation_from(
         n = int(samples.tp.shape[0])
         weight = np.ones(n) if samples.weight is None else samples.weight
         if samples.count is not None:  # a histogram of the per-sample triples
-            if reading.weighted:
+            if reading.weighted and method != "delta":
                 raise ValueError(
-                    "Intervals of average='samples' with sample_weight for Dask "
-                    "collections need each sample's weight, which the counts "
-                    "made on the workers keep only summed per distinct "
+                    "The bootstrap of average='samples' with sample_weight for "
+                    "Dask collections needs each sample's weight, which the "
+                    "counts made on the workers keep only summed per distinct "
                     "(tp, true, pred) triple; Dask collections are never "
-                    "gathered. Compute the arrays yourself (e.g. y.compute()) "
-                    "if they fit in memory."
+                    "gathered. Use method='delta' (computed from those sums), "
+                    "or compute the arrays yourself (e.g. y.compute()) if they "
+                    "fit in memory."
                 )
-            # unweighted: row t stands for count[t] samples of weight 1
+            # row t stands for count[t] samples (of weight 1 without weights)
             row_count = samples.count.astype(np.float64)
-            weight = np.ones(n)
+            if not reading.weighted:
+                weight = np.ones(n)
             n = int(samples.count.sum())
             per_row = ratios(
                 samples.tp,
@@ -837,20 +978,32 @@ def evaluation_from(
                 zero_division=options.zero_division,
             )
             averages = replace(averages, per_class=per_row)
-    elif needs_design(reading, options, per_sample=per_sample):
+    elif needs_design(reading, options, per_sample=per_sample, method=method):
         if design is None:
-            design = design_of(reading)
+            design = design_of(reading, per_sample=per_sample, method=method)
         n = int(design.shape[0])
     else:
+        design = None  # the record suffices
         n = _n_samples(counts)
     return Evaluation(
-        counts, options, selection, averages, index, n, design, weight, row_count
+        counts,
+        options,
+        selection,
+        averages,
+        index,
+        n,
+        design,
+        weight,
+        row_count,
+        reading.weighted,
     )
 
 
 def _n_samples(counts: Counts) -> int:
-    """The number of samples behind unweighted counts."""
-    if counts.confusion is not None:
+    """The number of samples behind the counts."""
+    if counts.n_samples is not None:
+        return counts.n_samples
+    if counts.confusion is not None:  # a confusion matrix: unweighted counts
         return int(round(float(np.asarray(counts.confusion).sum())))
     return -1  # unknown: never equal to a number of per-sample rows
 
@@ -1061,9 +1214,14 @@ shape (n_samples, n_labels)
     )  # fmt: skip
     verbose = check_verbose(verbose, caller=caller)
     reading = read_for(
-        y_true, y_pred, options, sample_weight=sample_weight, caller=caller
+        y_true,
+        y_pred,
+        options,
+        sample_weight=sample_weight,
+        caller=caller,
+        moments=method == "delta",
     )
-    evaluation = evaluation_from(reading, options, caller=caller)
+    evaluation = evaluation_from(reading, options, caller=caller, method=method)
     return interval_of(
         evaluation,
         confidence=confidence,
@@ -1105,7 +1263,7 @@ def interval_from_reading(
     if method == "bootstrap":
         rng = check_random_state(random_state, caller=caller)
     return interval_of(
-        evaluation_from(reading, options, caller=caller),
+        evaluation_from(reading, options, caller=caller, method=method),
         confidence=confidence,
         method=method,
         n_resamples=n_resamples,
@@ -1228,8 +1386,10 @@ def intervals_for_averages(
     for row, options in enumerate(checked):
         if progress is not None:
             progress.offset = row * n_resamples
-        if design is None and needs_design(reading, options, per_sample=False):
-            design = design_of(reading)
+        if design is None and needs_design(
+            reading, options, per_sample=False, method=how
+        ):
+            design = design_of(reading, method=how)
         evaluation = evaluation_from(
             reading,
             options,
@@ -1237,6 +1397,7 @@ def intervals_for_averages(
             design=design,
             evaluated=(selection, results[options.average]),
             index=index,
+            method=how,
         )
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)  # zero-width: per row

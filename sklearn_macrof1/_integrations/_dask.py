@@ -93,12 +93,15 @@ def counts_from_dask(
     *,
     columns: Any = None,
     samplewise: bool = True,
+    moments: bool = False,
     caller: str,
 ) -> Counts | None:
     """Count aligned chunks on the workers and merge the records (None if empty).
 
     As :func:`~sklearn_macrof1._integrations._streaming.count_batch`, a record
-    whose weights are all zero is returned as such.
+    whose weights are all zero is returned as such. ``moments``: each chunk's
+    record also carries the second moments of a delta-method interval (summed
+    by the merges, on the workers).
     """
     import dask
 
@@ -128,7 +131,15 @@ def counts_from_dask(
         weight_blocks = [weights] * len(true_blocks)
     count = dask.delayed(count_batch, pure=True)
     parts = [
-        count(t, p, w, columns=columns, samplewise=samplewise, caller=caller)
+        count(
+            t,
+            p,
+            w,
+            columns=columns,
+            samplewise=samplewise,
+            moments=moments,
+            caller=caller,
+        )  # fmt: skip
         for t, p, w in zip(true_blocks, pred_blocks, weight_blocks, strict=True)
     ]
     merge = dask.delayed(merge_counts, pure=True)
@@ -148,6 +159,7 @@ def count_dask(
     sample_weight: Any = None,
     labels: Any = None,
     samplewise: bool = False,
+    moments: bool = False,
     caller: str = "this function",
 ) -> Counts:
     """:func:`~sklearn_macrof1._core._evaluation.prepare` for Dask collections."""
@@ -157,6 +169,7 @@ def count_dask(
         sample_weight,
         columns=labels if samplewise else None,
         samplewise=samplewise,
+        moments=moments,
         caller=caller,
     )
     if counts is None:

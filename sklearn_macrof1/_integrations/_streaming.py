@@ -57,6 +57,7 @@ def count_batch(
     *,
     columns: Any = None,
     samplewise: bool = True,
+    moments: bool = False,
     caller: str,
 ) -> Counts | None:
     """The count record of one in-memory batch (None for an empty batch).
@@ -65,7 +66,8 @@ def count_batch(
     ``labels`` of a one-shot call; ignored for 1-D targets). The per-sample counts
     come as a histogram (:meth:`~sklearn_macrof1._core._record.Counts.compact`).
     A batch whose weights are all zero is valid (its record says so); only the
-    whole stream must have a non-zero weight, as one call.
+    whole stream must have a non-zero weight, as one call. ``moments`` adds the
+    second moments of a delta-method interval to the record.
     """
     n_samples = _n_rows(y_true)
     if n_samples == 0 and _n_rows(y_pred) == 0:
@@ -79,6 +81,7 @@ def count_batch(
         sample_weight=sample_weight,
         labels=columns,
         samplewise=samplewise,
+        moments=moments,
         caller=caller,
     ).compact()
     if not zero_weights:
@@ -87,7 +90,7 @@ def count_batch(
     if counts.samples is not None:  # every sample's weighted counts are (0, 0, 0)
         zero = np.zeros(1, dtype=np.int64)
         samples = SampleCounts(
-            zero, zero, zero, np.zeros(1), np.array([counts.n_samples])
+            zero, zero, zero, np.zeros(1), np.array([counts.n_samples]), np.zeros(1)
         )
     return replace(
         counts,
@@ -95,6 +98,7 @@ def count_batch(
         true=counts.true * 0.0,
         pred=counts.pred * 0.0,
         confusion=None if counts.confusion is None else counts.confusion * 0.0,
+        moments=None if counts.moments is None else counts.moments * 0.0,
         samples=samples,
         zero_weight=True,
     )

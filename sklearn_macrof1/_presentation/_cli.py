@@ -589,6 +589,7 @@ def score_predictions(args: argparse.Namespace, stdin: Any = None) -> Scored:
         sample_weight=data["sample_weight"],
         labels=report_labels,
         samplewise=True,  # per-sample counts for multilabel targets only
+        moments=args.confidence is not None,  # for delta-method intervals
         caller="fbeta_summary",
     )
     summary = build_summary(reading.counts, options, caller="fbeta_summary")

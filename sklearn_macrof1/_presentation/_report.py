@@ -655,6 +655,7 @@ shape (n_samples, n_labels)
         sample_weight=sample_weight,
         labels=labels,
         samplewise=True,  # per-sample counts for multilabel targets only
+        moments=request is not None and request[1] == "delta",
         caller=caller,
     )
     return report_from_reading(
