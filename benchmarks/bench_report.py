@@ -8,8 +8,9 @@ run (interleaved, median of repeated measurements):
 - the same report with ``confidence=0.95`` (delta method): unweighted 1-D labels
   need only the confusion matrix the report already counted;
 - as information, the report with ``confidence=0.95`` and ``sample_weight``
-  (the delta method then uses each sample's contribution) and with the
-  bootstrap (1000 multinomial replicates of the confusion matrix).
+  (the delta method then reads the per-cell sums of squared weights counted
+  with the confusion matrix) and with the bootstrap (1000 multinomial
+  replicates of the confusion matrix).
 
 Targets: the report at most 1.3x one ``averaged_f1_score``; the report with
 ``confidence=0.95`` (delta) at most 1.5x the report without it.

@@ -9,6 +9,8 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
+import sklearn_macrof1 as mf
+from sklearn_macrof1._core import _evaluation
 from sklearn_macrof1._core._counting import count_targets
 from sklearn_macrof1._core._evaluation import Reading, check_options, read_for
 from sklearn_macrof1._core._record import MAX_MOMENT_LABELS, SampleCounts
@@ -208,3 +210,29 @@ def test_weighted_delta_reads_the_moments_not_the_samples(multilabel, average):
     np.testing.assert_allclose(
         from_moments.variances(), per_sample.variances(), rtol=1e-12
     )
+
+
+def test_moments_are_counted_only_when_a_delta_interval_asks(monkeypatch):
+    """Plain scoring (and the bootstrap) count no moments; delta intervals count
+    them in their one counting pass."""
+    asked: list[bool] = []
+    original = _evaluation.count_targets
+
+    def spy(*args, **kwargs):
+        asked.append(kwargs.get("moments", False))
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(_evaluation, "count_targets", spy)
+    y, p = _labels(seed=11)
+    w = np.linspace(0.5, 2.0, y.shape[0])
+    mf.averaged_f1_score(y, p, sample_weight=w)
+    mf.fbeta_summary(y, p, sample_weight=w)
+    mf.classification_report(y, p, sample_weight=w, output_dict=True)
+    mf.fbeta_confidence_interval(
+        y, p, sample_weight=w, method="bootstrap", n_resamples=20, random_state=0
+    )
+    assert asked == [False] * 4
+    asked.clear()
+    mf.fbeta_confidence_interval(y, p, sample_weight=w)
+    mf.classification_report(y, p, sample_weight=w, confidence=0.9)
+    assert asked == [True, True]

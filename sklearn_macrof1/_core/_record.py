@@ -130,7 +130,6 @@ class SampleCounts:
             np.concatenate([a.weight, b.weight]),
             np.concatenate([a.count, b.count]),
             weight2,
-            squares=weight2 is not None,
         )
 
 
@@ -138,12 +137,17 @@ def _histogram(
     triples: np.ndarray,
     weight: np.ndarray | None,
     count: np.ndarray | None,
-    weight2: np.ndarray | None,
-    *,
-    squares: bool = True,
+    weight2: np.ndarray | None = None,
 ) -> SampleCounts:
-    """Distinct rows of ``triples`` with their weight sums, squared-weight sums
-    (``weight2``: per input row; None when unweighted) and multiplicities."""
+    """Distinct rows of ``triples`` with their weight sums, multiplicities and
+    squared-weight sums.
+
+    ``weight``, ``count`` and ``weight2`` are per input row (None: 1 per
+    sample; the input row stands for ``count`` samples whose weights sum to
+    ``weight`` and whose squared weights sum to ``weight2``). Without weights
+    the squared weights are the counts; with weights but no ``weight2`` the
+    histogram has none.
+    """
     distinct, inverse = np.unique(triples, axis=0, return_inverse=True)
     inverse = inverse.reshape(-1)
     size = distinct.shape[0]
@@ -155,8 +159,7 @@ def _histogram(
         squared = weights.copy()
     else:
         weights = np.bincount(inverse, weights=weight, minlength=size)
-        if squares:
-            assert weight2 is not None
+        if weight2 is not None:
             squared = np.bincount(inverse, weights=weight2, minlength=size)
     tp, true, pred = distinct.T.copy()
     return SampleCounts(tp, true, pred, weights, counts, squared)

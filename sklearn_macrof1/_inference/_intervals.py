@@ -1188,11 +1188,13 @@ shape (n_samples, n_labels)
     (a class never predicted) count as constants. See ``docs/uncertainty.md``
     for the coverage measured by simulation.
 
-    Dask collections are counted on the workers and never gathered: unweighted
-    1-D labels get their intervals from the confusion matrix counted there, and
-    unweighted multilabel ``average="samples"`` from the histogram of per-sample
-    counts; ``sample_weight`` and the other multilabel averages, which need
-    every sample, raise ``ValueError`` for them.
+    Dask collections are counted on the workers and never gathered: the
+    intervals come from the confusion matrix and the histogram of per-sample
+    counts made there and, for the delta method, from the second moments
+    counted with them (``sample_weight``, multilabel targets up to 256
+    labels). The bootstrap with ``sample_weight`` or of multilabel targets
+    (but unweighted ``average="samples"``) redraws every sample and raises
+    ``ValueError`` for them, offering ``method="delta"``.
 
     Examples
     --------
