@@ -312,8 +312,7 @@ def _label_arrays(k, dtype, n, seed):
 )
 def test_joint_table_over_several_blocks(k, dtype_true, dtype_pred):
     """More than two blocks (and a last partial one), codes of every integer
-    width: the joint table is np.bincount's (with weights, to rounding: the
-    blocks' sums are added)."""
+    width: the joint table is np.bincount's, also with weights (to the bit)."""
     n = 2 * _BLOCK + 1001
     y_true, y_pred = _label_arrays(k, dtype_true, n, k)
     y_pred = y_pred.astype(dtype_pred)
@@ -327,7 +326,23 @@ def test_joint_table_over_several_blocks(k, dtype_true, dtype_pred):
     weighted = np.bincount(codes, weights=weights, minlength=k * k).reshape(k, k)
     table = _joint_table(y_true, y_pred, k, weights)
     assert table.dtype == np.float64
-    np.testing.assert_allclose(table, weighted, rtol=1e-13, atol=0)
+    np.testing.assert_array_equal(table, weighted)
+
+
+def test_weights_that_cancel_across_blocks_sum_as_scikit_learn_sums_them():
+    """Weighted cells are summed in sample order (one pass, not block subtotals):
+    with large weights that cancel across a block boundary the confusion matrix
+    is still scikit-learn's to the bit (the per-class totals are sums of the
+    matrix, which scikit-learn sums separately: they can round differently)."""
+    n = _BLOCK + 1000
+    weights = np.ones(n)
+    weights[_BLOCK - 1], weights[_BLOCK] = 1e16, -1e16
+    y_true = np.zeros(n, dtype=np.int64)
+    y_pred = y_true.copy()
+    y_true[:10] = 1
+    summary = fbeta_summary(y_true, y_pred, average=None, sample_weight=weights)
+    expected = confusion_matrix(y_true, y_pred, sample_weight=weights)
+    np.testing.assert_array_equal(summary.confusion_matrix, expected)
 
 
 def test_joint_table_of_strided_views():
@@ -343,11 +358,9 @@ def test_joint_table_of_strided_views():
         _joint_table(y_true, y_pred, k, None),
         np.bincount(codes, minlength=k * k).reshape(k, k),
     )
-    np.testing.assert_allclose(
+    np.testing.assert_array_equal(
         _joint_table(y_true, y_pred, k, weights),
         np.bincount(codes, weights=weights, minlength=k * k).reshape(k, k),
-        rtol=1e-13,
-        atol=0,
     )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

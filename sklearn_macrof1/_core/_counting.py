@@ -97,10 +97,17 @@ def _joint_table(
     """The ``k x k`` (weighted) joint count table, rows true and columns predicted.
 
     ``true`` and ``pred`` are codes in ``[0, k)`` (the :class:`Targets`
-    invariant, checked by the caller). Each block of ``_BLOCK`` samples is one
-    ``np.bincount`` of the joint codes ``true * k + pred``, added to the table.
+    invariant, checked by the caller). Unweighted, each block of ``_BLOCK``
+    samples is one ``np.bincount`` of the joint codes ``true * k + pred``, added
+    to the table. Weighted, one ``np.bincount`` over all samples: each cell's
+    weights are then summed in sample order, as scikit-learn sums them (block
+    subtotals would round differently, visibly so when large weights cancel).
     """
-    table = np.zeros(k * k, dtype=np.int64 if weights is None else np.float64)
+    if weights is not None:
+        joint = np.multiply(true, k, dtype=np.intp)
+        joint += pred
+        return np.bincount(joint, weights=weights, minlength=k * k).reshape(k, k)
+    table = np.zeros(k * k, dtype=np.int64)
     codes = _take_code_buffer()
     n = true.shape[0]
     try:
@@ -109,8 +116,7 @@ def _joint_table(
             joint = codes[: stop - start]
             np.multiply(true[start:stop], k, out=joint, dtype=np.intp, casting="unsafe")
             np.add(joint, pred[start:stop], out=joint, casting="unsafe")
-            block_weights = None if weights is None else weights[start:stop]
-            table += np.bincount(joint, weights=block_weights, minlength=k * k)
+            table += np.bincount(joint, minlength=k * k)
     finally:
         _give_back(codes)
     return table.reshape(k, k)
