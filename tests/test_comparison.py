@@ -153,3 +153,138 @@ def test_bootstrap_reproducible():
     two = compare_classifiers(y, a, b, method="bootstrap", random_state=11)
     assert one == two
     assert "paired bootstrap" in str(one)
+
+
+# ------------------------------------------------ joint reading and joint cells
+
+
+def _design_reference(y, predictions, average="macro", **options):
+    """Delta-method variances of every pair from the per-sample design, the
+    computation that the joint cells replace (one reading per classifier)."""
+    from sklearn_macrof1._core._evaluation import check_options
+    from sklearn_macrof1._inference._intervals import evaluation_for
+
+    weights = options.pop("sample_weight", None)
+    checked = check_options(
+        caller="test", average=average, beta=options.pop("beta", 1.0),
+        zero_division=0.0, labels=options.pop("labels", None),
+        pos_label=options.pop("pos_label", 1),
+    )  # fmt: skip
+    evaluations = [
+        evaluation_for(
+            y, p, checked, sample_weight=weights, caller="t", per_sample=True
+        )
+        for p in predictions
+    ]
+    influences = [ev.influence() for ev in evaluations]
+    n = len(y)
+    out = {}
+    for i in range(len(predictions)):
+        for j in range(i + 1, len(predictions)):
+            out[i, j] = [
+                np.sqrt(
+                    max(float((u - v) @ (u - v)) - float((u - v).sum()) ** 2 / n, 0)
+                )
+                for u, v in zip(influences[i], influences[j], strict=True)
+            ]
+    return out
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"average": "weighted"},
+        {"average": "micro"},
+        {"labels": [0, 2, 7]},
+        {"beta": 0.5},
+        {"average": "binary", "pos_label": 3},
+    ],
+    ids=["macro", "weighted", "micro", "labels", "beta", "binary"],
+)
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("n_classifiers", [2, 3])
+def test_joint_cells_give_the_per_sample_delta_method(options, weighted, n_classifiers):
+    rng = np.random.default_rng(21)
+    k = 2 if options.get("average") == "binary" else 5
+    y = rng.choice(k, 1500) + (2 if k == 2 else 0)  # binary: labels 2 and 3
+    predictions = [
+        np.where(rng.random(1500) < acc, y, rng.choice(np.unique(y), 1500))
+        for acc in (0.8, 0.7, 0.75)[:n_classifiers]
+    ]
+    predictions[-1][:5] = y.max() + 1 if k > 2 else predictions[-1][:5]  # a new class
+    if weighted:
+        options = {**options, "sample_weight": rng.uniform(0.2, 3, 1500)}
+    result = compare_classifiers(y, *predictions, zero_division=0.0, **options)
+    pairs = result.comparisons if n_classifiers > 2 else (result,)
+    reference = _design_reference(y, predictions, **options)
+    for (i, j), comparison in zip(reference, pairs, strict=True):
+        assert comparison.names == ("ABC"[i], "ABC"[j])
+        for expected, d in zip(
+            reference[i, j],
+            (comparison.averaged_fbeta, comparison.fbeta_of_averages),
+            strict=True,
+        ):
+            assert d.std_error == pytest.approx(expected, rel=1e-12, abs=1e-15)
+
+
+@pytest.mark.parametrize(
+    ("truth", "a", "b"),
+    [
+        ([1, 2, 3, 2] * 30, [1, 2, 2, 2] * 30, [1.0, 3.0, 3.0, 4.0] * 30),
+        (
+            ["x", "yy", "z", "x"] * 30,
+            ["x", "x", "z", "w"] * 30,
+            ["yy", "x", "z", "x"] * 30,
+        ),
+        (
+            np.array(["b", "a", "c", "a"] * 30, dtype=object),
+            np.array(["a", "a", "c", "b"] * 30),
+            np.array(["b", "a", "d", "a"] * 30, dtype=object),
+        ),
+        (
+            [True, False, True, True] * 30,
+            [1, 0, 1, 0] * 30,
+            [True, True, False, True] * 30,
+        ),
+        (
+            np.array([1, 5, 9, 5] * 30, dtype=np.uint8),
+            np.array([1, 5, 5, 9] * 30, dtype=np.int32),
+            [9, 9, 5, 1] * 30,
+        ),
+    ],
+    ids=["int-float", "strings", "objects", "bools", "int-dtypes"],
+)
+def test_each_classifier_is_scored_as_alone(truth, a, b):
+    for method in ("delta", "bootstrap"):
+        c = compare_classifiers(
+            truth, a, b, method=method, random_state=0, n_resamples=50
+        )
+        for d, score in (
+            (c.averaged_fbeta, averaged_f1_score),
+            (c.fbeta_of_averages, f1_of_averages_score),
+        ):
+            assert d.score_a == score(truth, a)
+            assert d.score_b == score(truth, b)
+            assert fbeta_confidence_interval(truth, a).averaged_fbeta.estimate == (
+                c.averaged_fbeta.score_a
+            )
+
+
+def test_joint_reading_names_the_prediction_at_fault():
+    y, a = [0, 1, 1, 2], [0, 1, 2, 2]
+    with pytest.raises(ValueError, match="y_true has 4 and y_pred_b has 3"):
+        compare_classifiers(y, a, [0, 1, 1])
+    with pytest.raises(ValueError, match="y_true has 4 and y_pred_c has 5"):
+        compare_classifiers(y, a, a, [0] * 5)
+    with pytest.raises(ValueError, match=r"y_pred_b.*cannot be scored|Mix.*y_pred_b"):
+        compare_classifiers(y, a, ["a", "b", "c", "d"])
+    with pytest.raises(ValueError, match="Input y_pred_a contains NaN"):
+        compare_classifiers(y, [0, 1, np.nan, 2], a)
+    with pytest.raises(ValueError, match=r"\(y_true\) and .* \(y_pred_b\)"):
+        compare_classifiers(y, a, np.eye(4, dtype=int))
+    with pytest.raises(ValueError, match="y_pred_b has 2"):
+        compare_classifiers(np.eye(4, 3), np.eye(4, 3), np.eye(4, 2))
+    big = np.array([2**60 + 1, 1, 1, 2], dtype=np.int64)
+    with pytest.raises(ValueError, match="y_pred_a holds integer labels beyond 2"):
+        compare_classifiers([1, 1, 2, 2], big, [1.0, 2.0, 1.0, 2.0])

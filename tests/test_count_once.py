@@ -25,6 +25,7 @@ from sklearn_macrof1._presentation._cli import run
 #: The functions counted, by the name the package binds them to.
 WATCHED = {
     "read_targets": _targets.read_targets,
+    "read_joint_targets": _targets.read_joint_targets,
     "count_targets": _counting.count_targets,
     "counts_from_confusion_matrix": _confusion.counts_from_confusion_matrix,
 }
@@ -128,16 +129,52 @@ def test_summary_and_its_interval(calls):
     _once(calls)
 
 
+@pytest.fixture
+def conversions(monkeypatch) -> Counter:
+    """Counter of the conversions of each argument into an array, by its name."""
+    counter: Counter = Counter()
+    convert = _targets._to_array
+
+    def counted(y, name):
+        counter[name] += 1
+        return convert(y, name)
+
+    monkeypatch.setattr(_targets, "_to_array", counted)
+    return counter
+
+
 @pytest.mark.parametrize("method", ["delta", "bootstrap"])
-def test_comparison_reads_and_counts_each_classifier_once(calls, method):
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("n_classifiers", [2, 3])
+def test_comparison_reads_y_true_once_and_counts_each_classifier_once(
+    calls, conversions, method, weighted, n_classifiers
+):
     y, a = _labels(seed=2)
-    _, b = _labels(seed=3)
+    predictions = [a] + [_labels(seed=3 + i)[1] for i in range(n_classifiers - 1)]
+    w = np.linspace(0.5, 2, y.shape[0]) if weighted else None
     mf.compare_classifiers(
-        y, a, b, sample_weight=np.ones(y.shape[0]), method=method, n_resamples=30,
+        y, *predictions, sample_weight=w, method=method, n_resamples=30,
         random_state=0,
     )  # fmt: skip
-    # one reading and one count of (y_true, y_pred) per classifier
-    assert calls == Counter({"read_targets": 2, "count_targets": 2}), calls
+    # y_true read once with every prediction set, each classifier counted once
+    assert calls == Counter(
+        {"read_joint_targets": 1, "count_targets": n_classifiers}
+    ), calls
+    names = [f"y_pred_{c}" for c in "abc"[:n_classifiers]]
+    assert conversions == Counter(dict.fromkeys(["y_true", *names], 1)), conversions
+
+
+@pytest.mark.parametrize("method", ["delta", "bootstrap"])
+def test_multilabel_comparison_reads_y_true_once(calls, conversions, method):
+    y, a = _multilabel()
+    _, b = _multilabel(seed=2)
+    _, c = _multilabel(seed=3)
+    mf.compare_classifiers(
+        y, a, b, c, average="macro", method=method, n_resamples=30, random_state=0,
+        zero_division=0.0,
+    )  # fmt: skip
+    assert calls == Counter({"read_joint_targets": 1, "count_targets": 3}), calls
+    assert conversions["y_true"] == 1, conversions
 
 
 def _cli(argv, stdin_text=""):

@@ -230,8 +230,10 @@ def test_intervals_that_need_every_sample_are_refused(client, never_gathered) ->
         classification_report(
             t, p, sample_weight=w, confidence=0.95, interval_method="bootstrap"
         )
-    with pytest.raises(ValueError, match="compare_classifiers"):
-        compare_classifiers(t, p, p[::-1])
+    with pytest.raises(ValueError, match="compare_classifiers compares multilabel"):
+        compare_classifiers(
+            da.from_array(np.eye(600, 3, dtype=int), chunks=(200, 3)), p, p[::-1]
+        )
     rng = np.random.default_rng(9)
     yt = da.from_array(rng.integers(0, 2, (500, 4)), chunks=(100, 4))
     yp = da.from_array(rng.integers(0, 2, (500, 4)), chunks=(100, 4))
@@ -358,3 +360,68 @@ def test_samples_intervals_from_the_worker_histogram(client, never_gathered) -> 
         a, b = getattr(boot, name), getattr(in_memory, name)
         assert a.low <= a.estimate <= a.high
         assert a.std_error == pytest.approx(b.std_error, rel=0.2)
+
+
+def _compared(y, predictions, **options):
+    comparison = compare_classifiers(y, *predictions, **options)
+    pairs = getattr(comparison, "comparisons", (comparison,))
+    return [(c.averaged_fbeta, c.fbeta_of_averages) for c in pairs], comparison
+
+
+@pytest.mark.parametrize("n_classifiers", [2, 3])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_comparison_from_the_workers_joint_cells(
+    client, never_gathered, n_classifiers, weighted
+) -> None:
+    """compare_classifiers (delta method) on Dask collections: each pair's joint
+    (true, pred_a, pred_b) cells are counted on the workers and give the
+    in-memory comparison, with nothing gathered."""
+    y_true, _ = _labels(11, 4000, 4)
+    rng = np.random.default_rng(12)
+    predictions = [
+        np.where(rng.random(4000) < acc, y_true, rng.integers(0, 5, 4000))
+        for acc in (0.8, 0.7, 0.75)[:n_classifiers]
+    ]
+    weights = rng.uniform(0.5, 2.0, 4000) if weighted else None
+    t = da.from_array(y_true, chunks=900)
+    ps = [
+        da.from_array(p, chunks=c)
+        for p, c in zip(predictions, (700, 1300, 4000)[:n_classifiers], strict=True)
+    ]
+    # a local prediction set is cut into the same chunks
+    ps[-1] = predictions[-1]
+    w = None if weights is None else da.from_array(weights, chunks=1000)
+    for options in ({}, {"average": "weighted"}, {"labels": [0, 2, 4]}):
+        on_workers, result = _compared(t, ps, sample_weight=w, **options)
+        in_memory, expected = _compared(
+            y_true, predictions, sample_weight=weights, **options
+        )
+        if not weighted:
+            assert result == expected
+        for pair, expected_pair in zip(on_workers, in_memory, strict=True):
+            for d, e in zip(pair, expected_pair, strict=True):
+                assert d.difference == pytest.approx(e.difference, rel=1e-12)
+                assert d.std_error == pytest.approx(e.std_error, rel=1e-12)
+                assert d.p_value == pytest.approx(e.p_value, rel=1e-9, abs=1e-300)
+    with distributed.get_task_stream(client) as stream:
+        compare_classifiers(t, *ps, sample_weight=w)
+    counted = [task for task in stream.data if "count_joint_batch" in str(task["key"])]
+    assert len(counted) == t.numblocks[0] == 5
+
+
+def test_paired_bootstrap_from_the_workers_joint_cells(client, never_gathered) -> None:
+    """Two unweighted classifiers: the paired bootstrap redraws the joint cells
+    counted on the workers, as it does in memory (same seed, same result);
+    with weights or a third classifier it needs every sample and is refused."""
+    y_true, a = _labels(13, 3000, 3)
+    _, b = _labels(14, 3000, 3)
+    t, pa, pb = (da.from_array(v, chunks=800) for v in (y_true, a, b))
+    options = {"method": "bootstrap", "n_resamples": 300, "random_state": 5}
+    assert compare_classifiers(t, pa, pb, **options) == compare_classifiers(
+        y_true, a, b, **options
+    )
+    w = da.from_array(np.linspace(0.5, 2, 3000), chunks=800)
+    with pytest.raises(ValueError, match="sample_weight.*method='delta'"):
+        compare_classifiers(t, pa, pb, sample_weight=w, **options)
+    with pytest.raises(ValueError, match="3 classifiers.*method='delta'"):
+        compare_classifiers(t, pa, pb, pa, **options)

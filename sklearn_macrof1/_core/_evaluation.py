@@ -18,8 +18,9 @@ import scipy.sparse as sp
 
 from ._aggregation import Averages, Ratios, aggregate, aggregate_many
 from ._counting import count_targets
+from ._pairs import JointCounts, PairCells, pair_cells
 from ._record import Counts, SampleCounts
-from ._targets import Targets, read_targets
+from ._targets import Targets, naming_prediction, read_joint_targets, read_targets
 from ._validation import (
     check_array_like,
     check_average,
@@ -88,26 +89,6 @@ def _multilabel_columns(labels: Any, n_columns: int) -> np.ndarray:
             f"indicator matrices have {n_columns} columns, got label {bad}."
         )
     return columns
-
-
-def _naming_targets(exc: Exception) -> Exception:
-    """``exc`` with a message naming y_true / y_pred (same type, for parity).
-
-    Errors raised by scikit-learn's helpers (``unique_labels``, ``type_of_target``,
-    sorting mixed objects) do not always name the arguments at fault.
-    """
-    message = str(exc)
-    if "y_true" in message or "y_pred" in message:
-        return exc
-    try:
-        return type(exc)(
-            "y_true and y_pred cannot be scored together: "
-            f"{message.rstrip('.')}. Labels must be of one kind (all strings or "
-            "all numbers, not bytes), as 1-D arrays or as 0/1 indicator "
-            "matrices for multilabel targets."
-        )
-    except Exception:  # pragma: no cover - exotic exception signature
-        return exc
 
 
 #: Counters of collections that live elsewhere (Dask, Spark), as (recognises,
@@ -215,7 +196,7 @@ def read(
     try:
         targets = read_targets(y_true, y_pred)
     except (TypeError, ValueError) as exc:
-        renamed = _naming_targets(exc)
+        renamed = naming_prediction(exc)
         if renamed is exc:
             raise
         raise renamed from exc
@@ -232,6 +213,128 @@ def read(
         moments=moments,
     )
     return Reading(counts, targets, weights, weights is not None)
+
+
+#: Counters of several prediction sets of collections that live elsewhere (Dask),
+#: as (recognises, count) pairs: ``count(y_true, y_preds, names=, sample_weight=,
+#: caller=)`` returns the merged :class:`~._pairs.JointCounts`.
+FOREIGN_JOINT_COUNTERS: list[
+    tuple[Callable[[Any], bool], Callable[..., JointCounts]]
+] = []
+
+
+def register_foreign_joint_counter(
+    recognises: Callable[[Any], bool], count: Callable[..., JointCounts]
+) -> None:
+    """Route inputs that ``recognises`` accepts to ``count`` in :func:`read_jointly`."""
+    if (recognises, count) not in FOREIGN_JOINT_COUNTERS:
+        FOREIGN_JOINT_COUNTERS.append((recognises, count))
+
+
+def is_foreign(*values: Any) -> bool:
+    """True when a value is a collection that lives elsewhere (Dask, Spark)."""
+    return any(
+        recognises(value) for recognises, _ in FOREIGN_COUNTERS for value in values
+    )
+
+
+@dataclass
+class JointReading:
+    """One reading of ``y_true`` with several prediction sets, and their counts.
+
+    ``readings[j]`` is prediction set ``j``'s reading: its own count record,
+    exactly as :func:`read` counts the pair. In memory their ``targets`` share
+    one encoding of ``y_true`` (:func:`~._targets.read_joint_targets`) and the
+    joint cells of a pair are counted from them when asked for
+    (:meth:`pair_cells`); collections that live elsewhere were counted there,
+    cells of every pair included (``pairs``), and have no ``targets``.
+    """
+
+    readings: list[Reading]
+    pairs: dict[tuple[int, int], PairCells] | None = None
+
+    @property
+    def n_samples(self) -> int:
+        counts = self.readings[0].counts
+        assert counts.n_samples is not None
+        return counts.n_samples
+
+    def pair_cells(self, i: int, j: int) -> PairCells:
+        """The joint (true, pred_i, pred_j) cells of 1-D targets, ``i < j``."""
+        if self.pairs is not None:
+            return self.pairs[i, j]
+        a, b = self.readings[i], self.readings[j]
+        assert a.targets is not None and b.targets is not None
+        return pair_cells(a.targets, b.targets, a.weights)
+
+
+def read_jointly(
+    y_true: Any,
+    y_preds: Sequence[Any],
+    *,
+    names: Sequence[str],
+    sample_weight: Any = None,
+    labels: Any = None,
+    samplewise: bool = False,
+    caller: str = "this function",
+) -> JointReading:
+    """:func:`read` of ``y_true`` with several prediction sets: ``y_true`` and the
+    weights are read and validated once, each prediction set is counted once
+    into its own record. ``names`` are the predictions' argument names, for
+    the errors."""
+    check_array_like(y_true, name="y_true", caller=caller, sparse=True)
+    for y, name in zip(y_preds, names, strict=True):
+        check_array_like(y, name=name, caller=caller, sparse=True)
+    for name, y in (("y_true", y_true), *zip(names, y_preds, strict=True)):
+        if isinstance(y, str | bytes | set | frozenset | dict) and not sp.issparse(y):
+            raise ValueError(
+                f"{name} must be an array-like of labels (an array or a non-string "
+                f"sequence); got a {type(y).__name__}: {y!r}."
+            )
+    if sample_weight is not None:
+        check_array_like(
+            sample_weight, name="sample_weight", caller=caller, sparse=False
+        )
+    values = (y_true, *y_preds, sample_weight)
+    for recognises, count in FOREIGN_JOINT_COUNTERS:  # Dask: counted where it lives
+        if any(recognises(v) for v in values):
+            joint = count(
+                y_true, y_preds, names=names, sample_weight=sample_weight, caller=caller
+            )
+            weighted = sample_weight is not None
+            return JointReading(
+                [Reading(counts, weighted=weighted) for counts in joint.counts],
+                joint.pairs,
+            )
+    if is_foreign(*values):
+        raise ValueError(
+            f"{caller} does not take collections of this kind ("
+            f"{', '.join(sorted({type(v).__name__ for v in values if is_foreign(v)}))}"
+            "); pass in-memory arrays (or Dask collections)."
+        )
+    try:
+        targets = read_joint_targets(y_true, y_preds, names)
+    except (TypeError, ValueError) as exc:
+        if any(name in str(exc) for name in ("y_true", *names)):
+            raise
+        raise naming_prediction(exc, " and ".join(names)) from exc
+    weights = check_sample_weight(sample_weight, targets[0].n_samples)
+    columns = None
+    if targets[0].kind == "multilabel-indicator" and labels is not None:
+        columns = _multilabel_columns(labels, targets[0].code_labels.shape[0])
+    return JointReading(
+        [
+            Reading(
+                count_targets(
+                    pair, weights, samplewise=samplewise, sample_columns=columns
+                ),
+                pair,
+                weights,
+                weights is not None,
+            )
+            for pair in targets
+        ]
+    )
 
 
 @dataclass

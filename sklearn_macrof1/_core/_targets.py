@@ -10,6 +10,7 @@ is the one scikit-learn makes.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -404,44 +405,156 @@ def _describe(y: Any, name: str) -> str:
 
 def read_targets(y_true: Any, y_pred: Any) -> Targets:
     """Validate and encode a pair of targets (see :class:`Targets`)."""
+    return _read(y_true, (y_pred,), ("y_pred",))[0]
+
+
+def read_joint_targets(
+    y_true: Any, y_preds: Sequence[Any], names: Sequence[str]
+) -> list[Targets]:
+    """Validate and encode ``y_true`` once, together with several prediction sets.
+
+    One :class:`Targets` per prediction set, as :func:`read_targets` reads the
+    pair, with the same checks (errors name the prediction at fault by its
+    ``names`` entry, e.g. ``"y_pred_b"``). 1-D targets are encoded once, jointly:
+    every pair shares the same ``true`` codes and ``code_labels`` (the labels of
+    all the sets), so the codes of one sample can be compared across pairs; the
+    counting core drops the labels a pair does not hold, so each pair's counts
+    are those of :func:`read_targets` (the dtype of the labels may be the common
+    dtype of all the sets, e.g. float64 for int and float predictions).
+    """
+    return _read(y_true, y_preds, names)
+
+
+def _read(y_true: Any, y_preds: Sequence[Any], names: Sequence[str]) -> list[Targets]:
     yt = _to_array(y_true, "y_true")
-    yp = _to_array(y_pred, "y_pred")
-    n_true, n_pred = _num_samples(yt), _num_samples(yp)
-    if n_true != n_pred:
-        raise ValueError(
-            "Found input variables with inconsistent numbers of samples: y_true has "
-            f"{n_true} and y_pred has {n_pred}; they must be equal."
-        )
+    yps = [_to_array(y, name) for y, name in zip(y_preds, names, strict=True)]
+    n_true = _num_samples(yt)
+    for yp, name in zip(yps, names, strict=True):
+        n_pred = _num_samples(yp)
+        if n_true != n_pred:
+            raise ValueError(
+                "Found input variables with inconsistent numbers of samples: y_true "
+                f"has {n_true} and {name} has {n_pred}; they must be equal."
+            )
     if n_true < 1:
         raise ValueError(
-            "Found empty input array (y_true and y_pred have 0 samples) while a "
-            "minimum of 1 sample is required."
+            f"Found empty input array (y_true and {' and '.join(names)} have 0 "
+            "samples) while a minimum of 1 sample is required."
         )
-    kind_true, kind_pred = _kind(yt, "y_true"), _kind(yp, "y_pred")
-    uniform = (kind_true == _UNIFORM_INDICATOR, kind_pred == _UNIFORM_INDICATOR)
-    kind_true, kind_pred = (
-        "multilabel-indicator" if kind == _UNIFORM_INDICATOR else kind
-        for kind in (kind_true, kind_pred)
-    )
-    if kind_true != kind_pred:
-        raise ValueError(
-            "Classification metrics can't handle a mix of "
-            f"{_describe(yt, 'y_true')} (y_true) and {_describe(yp, 'y_pred')} "
-            "(y_pred) targets; both must be 1-D label arrays or both multilabel "
-            "indicator matrices with the same columns."
+    kinds = [_kind(yt, "y_true")]
+    kinds += [_kind(yp, name) for yp, name in zip(yps, names, strict=True)]
+    uniform = [kind == _UNIFORM_INDICATOR for kind in kinds]
+    kinds = [
+        "multilabel-indicator" if kind == _UNIFORM_INDICATOR else kind for kind in kinds
+    ]
+    for yp, name, kind in zip(yps, names, kinds[1:], strict=True):
+        if kind != kinds[0]:
+            raise ValueError(
+                "Classification metrics can't handle a mix of "
+                f"{_describe(yt, 'y_true')} (y_true) and {_describe(yp, name)} "
+                f"({name}) targets; both must be 1-D label arrays or both "
+                "multilabel indicator matrices with the same columns."
+            )
+    if kinds[0] == "multilabel-indicator":
+        return _read_multilabel(yt, yps, names, n_true, uniform)
+    if len(yps) == 1:
+        return [_read_1d(yt, yps[0], n_true)]
+    try:
+        joint = _read_1d(yt, _joined(yps, names), n_true)
+    except (TypeError, ValueError):
+        for yp, name in zip(yps, names, strict=True):  # the pair at fault
+            try:
+                _read_1d(yt, yp, n_true)
+            except (TypeError, ValueError) as exc:
+                raise naming_prediction(exc, name) from exc
+        raise
+    n = n_true
+    return [
+        Targets(
+            "1d",
+            joint.true,
+            joint.pred[j * n : (j + 1) * n],
+            joint.code_labels,
+            n,
+            joint.in_range,
         )
-    if kind_true == "multilabel-indicator":
-        return _read_multilabel(yt, yp, n_true, uniform)
-    return _read_1d(yt, yp, n_true)
+        for j in range(len(yps))
+    ]
 
 
-def _read_multilabel(yt: Any, yp: Any, n: int, uniform: tuple[bool, bool]) -> Targets:
-    if yt.shape[1] != yp.shape[1]:
-        raise ValueError(
-            "Multi-label binary indicator input with different numbers of labels: "
-            f"y_true has {yt.shape[1]} columns and y_pred has {yp.shape[1]}."
+def _joined(yps: list[np.ndarray], names: Sequence[str]) -> np.ndarray:
+    """Several 1-D prediction sets as one array, without changing a label.
+
+    One dtype: concatenated as such. Numbers of several dtypes: in their common
+    dtype, refused (``ValueError``) where it would round an integer label (beyond
+    2**53 in float64). Anything else (strings with numbers, objects): as Python
+    objects, which the encoding classifies as scikit-learn does.
+    """
+    columns = [_column(yp) for yp in yps]
+    dtypes = {c.dtype for c in columns}
+    if len(dtypes) == 1:
+        return np.concatenate(columns)
+    if all(dtype.kind in "biuf" for dtype in dtypes):
+        common = np.result_type(*dtypes)
+        for column, name in zip(columns, names, strict=True):
+            if (
+                common.kind == "f"
+                and column.dtype.kind in "iu"
+                and not _exact_float64(column)
+            ):
+                raise ValueError(
+                    f"{name} holds integer labels beyond 2**53, which cannot be "
+                    "compared exactly with the labels of another prediction set "
+                    f"in their common dtype {common}; pass every prediction set "
+                    "with one integer dtype."
+                )
+        return np.concatenate([c.astype(common, copy=False) for c in columns])
+    if all(dtype.kind == "U" for dtype in dtypes):
+        return np.concatenate(columns)
+    return np.concatenate([c.astype(object) for c in columns])
+
+
+def naming_prediction(exc: Exception, name: str = "y_pred") -> Exception:
+    """``exc`` with a message naming y_true and the prediction ``name`` (same type).
+
+    Messages of this module say ``y_pred``, which becomes ``name``; errors raised
+    by scikit-learn's helpers (``unique_labels``, ``type_of_target``, sorting
+    mixed objects) do not always name the arguments at fault, and get a prefix.
+    """
+    message = str(exc)
+    if "y_pred" in message:
+        if name == "y_pred":
+            return exc
+        renamed = message.replace("y_pred", name)
+    elif "y_true" in message or name in message:
+        return exc
+    else:
+        renamed = (
+            f"y_true and {name} cannot be scored together: {message.rstrip('.')}. "
+            "Labels must be of one kind (all strings or all numbers, not bytes), "
+            "as 1-D arrays or as 0/1 indicator matrices for multilabel targets."
         )
-    for name, y in (("y_true", yt), ("y_pred", yp)):
+    try:
+        return type(exc)(renamed)
+    except Exception:  # pragma: no cover - exotic exception signature
+        return exc
+
+
+def _read_multilabel(
+    yt: Any,
+    yps: list[Any],
+    names: Sequence[str],
+    n: int,
+    uniform: list[bool],
+) -> list[Targets]:
+    for yp, name in zip(yps, names, strict=True):
+        if yt.shape[1] != yp.shape[1]:
+            raise ValueError(
+                "Multi-label binary indicator input with different numbers of "
+                f"labels: y_true has {yt.shape[1]} columns and {name} has "
+                f"{yp.shape[1]}."
+            )
+    for name, y in (("y_true", yt), *zip(names, yps, strict=True)):
         if isinstance(y, np.ndarray) and (
             y.dtype.name not in _SPARSE_DTYPES or not y.dtype.isnative
         ):
@@ -455,10 +568,18 @@ def _read_multilabel(yt: Any, yp: Any, n: int, uniform: tuple[bool, bool]) -> Ta
             )
     # Nonzero means "label set", as in scikit-learn's count_nonzero.
     true = _indicator(yt, uniform[0])
-    pred = _indicator(yp, uniform[1])
-    if sp.issparse(true) != sp.issparse(pred):
-        true, pred = sp.csr_matrix(true), sp.csr_matrix(pred)
-    return Targets("multilabel-indicator", true, pred, np.arange(yt.shape[1]), n)
+    true_csr = None
+    out = []
+    for yp, flat in zip(yps, uniform[1:], strict=True):
+        pred, pair_true = _indicator(yp, flat), true
+        if sp.issparse(pair_true) != sp.issparse(pred):
+            if true_csr is None:
+                true_csr = sp.csr_matrix(true)
+            pair_true, pred = true_csr, sp.csr_matrix(pred)
+        out.append(
+            Targets("multilabel-indicator", pair_true, pred, np.arange(yt.shape[1]), n)
+        )
+    return out
 
 
 #: Dense indicator dtypes scipy.sparse accepts (in native byte order only).
@@ -546,7 +667,7 @@ def _encode_objects(yt: np.ndarray, yp: np.ndarray, values: set, n: int) -> Targ
     classes = sorted(values)
     code = {label: i for i, label in enumerate(classes)}.__getitem__
     codes_t = np.fromiter(map(code, yt.tolist()), dtype=np.intp, count=n)
-    codes_p = np.fromiter(map(code, yp.tolist()), dtype=np.intp, count=n)
+    codes_p = np.fromiter(map(code, yp.tolist()), dtype=np.intp, count=yp.shape[0])
     return Targets("1d", codes_t, codes_p, np.asarray(classes), n, in_range=True)
 
 
@@ -600,7 +721,7 @@ def _encode_by_key(yt: np.ndarray, yp: np.ndarray, n: int) -> Targets | None:
         np.ascontiguousarray(y, dtype=y.dtype.newbyteorder("=")) for y in (yt, yp)
     )
     pt = yt.view(np.uint32).reshape(n, -1)
-    pp = yp.view(np.uint32).reshape(n, -1)
+    pp = yp.view(np.uint32).reshape(yp.shape[0], -1)
     width = max(pt.shape[1], pp.shape[1])
     lo, hi = _code_point_ranges([pt, pp], width)
     strides = [0] * width
@@ -630,7 +751,7 @@ def _encode_by_key(yt: np.ndarray, yp: np.ndarray, n: int) -> Targets | None:
         buckets_tp = [((key * mult) >> shift).astype(np.intp) for key in keys]
     bucket_t, bucket_p = buckets_tp
     where = np.full(size, -1, dtype=np.intp)  # one sample of each bucket
-    where[bucket_p] = np.arange(n, 2 * n)
+    where[bucket_p] = np.arange(n, n + yp.shape[0])
     where[bucket_t] = np.arange(n)
     buckets = np.flatnonzero(where >= 0)
     first = where[buckets]

@@ -5,8 +5,10 @@ correlated; the difference ``S_A - S_B`` is analysed per sample:
 
 - delta method: the influence of sample ``i`` on the difference is
   ``u_i^A - u_i^B`` (see :mod:`._intervals`), i.e. the multinomial delta method
-  on the joint (true, pred_A, pred_B) table without building it;
-- paired bootstrap: the same resampled samples score both classifiers.
+  on the joint (true, pred_A, pred_B) table; for 1-D targets it is computed
+  from that table's cells (:mod:`.._core._pairs`), else per sample;
+- paired bootstrap: the same resampled samples score both classifiers (two
+  unweighted classifiers of 1-D targets: the joint cells redrawn).
 
 The p-value is two-sided for "no difference". The two formulas *rank the
 classifiers differently* when the differences have opposite signs; that
@@ -22,17 +24,31 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import scipy.sparse as sp
 from scipy.special import ndtr
 
 from .._core._aggregation import ALL_METRICS
+from .._core._evaluation import (
+    Options,
+    Reading,
+    evaluate,
+    is_foreign,
+    read_jointly,
+)
+from .._core._pairs import MAX_PAIR_CELLS, PairCells
+from .._core._record import union_labels
 from .._core._sklearn_private import InvalidParameterError
 from .._core._tables import Table, ValueEquality, format_p_value, frame, render_html
 from ._intervals import (
     _BLOCK,
+    Evaluation,
+    _silent_select,
     _z,
     check_call,
+    draw_cells,
     draw_multiplicities,
-    evaluation_for,
+    evaluation_from,
+    moment_variance,
 )
 from ._progress import Progress, check_verbose
 
@@ -558,7 +574,7 @@ shape (n_samples, n_labels)
         significant when its p-value is below ``1 - confidence``.
     method : {"delta", "bootstrap"}, default="delta"
         "delta": delta method on the per-sample influences of both classifiers
-        (the joint table of true label and both predictions). "bootstrap":
+        (from the joint table of true label and both predictions). "bootstrap":
         paired percentile bootstrap over samples.
     n_resamples : int, default=1000
         Bootstrap replicates.
@@ -582,9 +598,25 @@ shape (n_samples, n_labels)
 
     Notes
     -----
-    Each classifier's targets are read and counted once. The paired methods
-    need each sample's contribution to both classifiers' counts, so Dask
-    collections (which are never gathered) raise ``ValueError`` here.
+    ``y_true`` and ``sample_weight`` are read and validated once, together
+    with every prediction set (errors name the prediction at fault:
+    ``y_pred_a``, ``y_pred_b``, ...), and each classifier is counted once.
+
+    For 1-D targets the delta method works from the joint (true, pred_A,
+    pred_B) table of each pair: a sample's influence on the difference depends
+    only on its cell and its weight, so each cell's sum of weights and of
+    squared weights suffice, at most ``k**3`` cells whatever the number of
+    samples (up to 128 classes; beyond, and for multilabel targets, from each
+    sample's contribution). The paired bootstrap of two unweighted classifiers
+    redraws the joint cells multinomially; with ``sample_weight`` or more
+    classifiers it redraws the samples, the same resamples for every pair.
+
+    Dask collections of 1-D labels are counted on the workers, joint cells
+    included, and never gathered: the delta method gives the in-memory result,
+    weighted or not, for any number of classifiers, and so does the bootstrap
+    of two unweighted classifiers. A bootstrap with ``sample_weight`` or more
+    than two classifiers, and multilabel targets, would need every sample in
+    one process: they raise ``ValueError`` (use ``method="delta"``).
 
     Examples
     --------
@@ -623,62 +655,95 @@ shape (n_samples, n_labels)
     predictions = (y_pred_a, y_pred_b, *y_pred_more)
     names = _check_names(names, len(predictions), caller=caller)
     verbose = check_verbose(verbose, caller=caller)
-    evaluations = [
-        evaluation_for(
-            y_true,
-            y_pred,
-            options,
-            sample_weight=sample_weight,
-            caller=caller,
-            per_sample=True,
-            warn_for=ALL_METRICS,
-        )
-        for y_pred in predictions
-    ]
-    n = evaluations[0].n_samples
     pairs = [
         (i, j) for i in range(len(predictions)) for j in range(i + 1, len(predictions))
     ]
+    unweighted_two = sample_weight is None and len(predictions) == 2
+    if method == "bootstrap" and not unweighted_two:
+        _refuse_foreign_bootstrap(y_true, predictions, sample_weight)
+    samplewise = options.average == "samples"
+    joint = read_jointly(
+        y_true,
+        predictions,
+        names=_argument_names(len(predictions)),
+        sample_weight=sample_weight,
+        labels=options.labels if samplewise else None,
+        samplewise=samplewise,
+        caller=caller,
+    )
+    readings = joint.readings
+    n = joint.n_samples
+    one_d = readings[0].counts.kind != "multilabel-indicator"
+    # 1-D targets: the joint (true, pred_i, pred_j) cells of each pair suffice
+    # for the delta method, and for a bootstrap of two unweighted classifiers;
+    # in memory, up to MAX_PAIR_CELLS cells (else the per-sample design serves)
+    in_memory = readings[0].targets is not None
+    use_cells = (
+        one_d
+        and (method == "delta" or unweighted_two)
+        and (
+            not in_memory
+            or all(_k(readings, i, j) ** 3 <= MAX_PAIR_CELLS for i, j in pairs)
+        )
+    )
+    if use_cells:
+        evaluations = [_evaluated(reading, options, n, caller) for reading in readings]
+    else:
+        evaluations = [
+            evaluation_from(
+                reading, options, caller=caller, per_sample=True, warn_for=ALL_METRICS
+            )
+            for reading in readings
+        ]
     if method == "delta":
         z = _z(confidence)
-        influences = [ev.influence() for ev in evaluations]
-        diffs = {}
-        for i, j in pairs:
-            pair = []
-            for u_a, u_b, a, b in zip(
-                influences[i],
-                influences[j],
-                evaluations[i].estimates,
-                evaluations[j].estimates,
-                strict=True,
-            ):
-                u = u_a - u_b
-                variance = max(float(u @ u) - float(u.sum()) ** 2 / n, 0.0)
-                pair.append(_from_normal(a, b, variance, z))
-            diffs[i, j] = pair
+        if use_cells:
+            variances = {
+                (i, j): _paired_variances(
+                    evaluations[i], evaluations[j], joint.pair_cells(i, j), n
+                )
+                for i, j in pairs
+            }
+        else:
+            variances = _design_variances(evaluations, pairs, n)
+        diffs = {
+            (i, j): [
+                _from_normal(a, b, variance, z)
+                for a, b, variance in zip(
+                    evaluations[i].estimates,
+                    evaluations[j].estimates,
+                    variances[i, j],
+                    strict=True,
+                )
+            ]
+            for i, j in pairs
+        }
         resamples = None
     else:
         assert rng is not None
-        # the same resamples score every classifier (paired), once per classifier
-        reps: dict[tuple[int, int], list[list[np.ndarray]]] = {
-            pair: [[], []] for pair in pairs
-        }
         progress = Progress(
             verbose, n_resamples, caller=caller, what="paired bootstrap"
         )
-        for start in range(0, n_resamples, _BLOCK):
-            rows = min(_BLOCK, n_resamples - start)
-            m = draw_multiplicities(rng, n, rows)
-            scores = [ev.replicates_from_multiplicities(m) for ev in evaluations]
-            for i, j in pairs:
-                for k in range(2):
-                    reps[i, j][k].append(scores[i][k] - scores[j][k])
-            progress.update(start + rows)
+        if use_cells:  # two unweighted classifiers: redraw the joint cells
+            replicates = {
+                (0, 1): _cell_replicates(
+                    evaluations[0],
+                    evaluations[1],
+                    joint.pair_cells(0, 1),
+                    rng,
+                    n_resamples,
+                    progress,
+                )
+            }
+        else:
+            replicates = _sample_replicates(
+                evaluations, pairs, rng, n_resamples, progress
+            )
         diffs = {
             (i, j): [
-                _from_replicates(a, b, np.concatenate(r), confidence)
+                _from_replicates(a, b, r, confidence)
                 for r, a, b in zip(
-                    reps[i, j],
+                    replicates[i, j],
                     evaluations[i].estimates,
                     evaluations[j].estimates,
                     strict=True,
@@ -712,6 +777,158 @@ shape (n_samples, n_labels)
             float(p) for p in holm([c.fbeta_of_averages.p_value for c in comparisons])
         ),
     )
+
+
+def _k(readings: list[Reading], i: int, j: int) -> int:
+    """The number of classes of y_true and predictions i and j together."""
+    a, b = readings[i].counts.classes, readings[j].counts.classes
+    return int(union_labels(a, b).shape[0])
+
+
+def _argument_names(count: int) -> list[str]:
+    """``y_pred_a``, ``y_pred_b``, ... as the errors name the predictions."""
+    return [
+        f"y_pred_{chr(ord('a') + i)}" if i < 26 else f"y_pred_more[{i - 2}]"
+        for i in range(count)
+    ]
+
+
+def _refuse_foreign_bootstrap(
+    y_true: Any, predictions: tuple[Any, ...], sample_weight: Any
+) -> None:
+    """The paired bootstrap of Dask collections serves two unweighted
+    classifiers only (from their joint cells): refused before any counting."""
+    if not is_foreign(y_true, *predictions, sample_weight):
+        return
+    why = (
+        "sample_weight (each sample's weight)"
+        if sample_weight is not None
+        else f"{len(predictions)} classifiers (the joint cells of every "
+        "classifier, to redraw the same samples for every pair)"
+    )
+    raise ValueError(
+        "compare_classifiers(method='bootstrap') on Dask collections redraws the "
+        "joint (true, pred_a, pred_b) cells counted on the workers, which serves "
+        f"two unweighted classifiers only; {why} would need every sample in this "
+        "process, and Dask collections are never gathered. Use method='delta' "
+        "(computed from the workers' joint cells), or compute the arrays "
+        "yourself (e.g. y.compute()) if they fit in memory."
+    )
+
+
+def _evaluated(reading: Reading, options: Options, n: int, caller: str) -> Evaluation:
+    """One classifier's scores from its counts alone (no per-sample design)."""
+    counts = reading.counts
+    selection, averages = evaluate(counts, options, warn_for=ALL_METRICS, caller=caller)
+    index = _silent_select(counts, options, caller)
+    return Evaluation(counts, options, selection, averages, index, n)
+
+
+def _positions(classes: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    """Index in ``classes`` (sorted) of each of ``labels`` that it holds (others:
+    any valid index, never read)."""
+    return np.minimum(np.searchsorted(classes, labels), classes.shape[0] - 1)
+
+
+def _paired_variances(
+    a: Evaluation, b: Evaluation, cells: PairCells, n: int
+) -> tuple[float, float]:
+    """Delta-method variances of both differences ``S_A - S_B``, from the joint
+    cells: a sample in cell (t, p, q) has influence ``w (c_A(t, p) - c_B(t, q))``
+    (``c``: each classifier's cell gradients), so the first and second moments
+    of the influences are sums over the cells of the weights and squared
+    weights (:func:`~._intervals.moment_variance`, a diagonal second moment)."""
+    t, p, q = cells.cells.T
+    at, bt = (
+        _positions(a.counts.classes, cells.classes),
+        _positions(b.counts.classes, cells.classes),
+    )
+    d = a.cell_gradients()[:, at[t], at[p]] - b.cell_gradients()[:, bt[t], bt[q]]
+    var_avg, var_foa = moment_variance(d, cells.first, cells.second, n).tolist()
+    return var_avg, var_foa
+
+
+def _design_variances(
+    evaluations: list[Evaluation], pairs: list[tuple[int, int]], n: int
+) -> dict[tuple[int, int], tuple[float, float]]:
+    """Delta-method variances of each pair's differences from the per-sample
+    influences (multilabel targets, or too many classes for joint cells)."""
+    influences = [ev.influence() for ev in evaluations]
+    out: dict[tuple[int, int], tuple[float, float]] = {}
+    for i, j in pairs:
+        differences = np.array(
+            [u_a - u_b for u_a, u_b in zip(influences[i], influences[j], strict=True)]
+        )
+        ones = np.ones(differences.shape[1])  # each sample its own term
+        var_avg, var_foa = moment_variance(differences, ones, ones, n).tolist()
+        out[i, j] = var_avg, var_foa
+    return out
+
+
+def _cell_totals(evaluation: Evaluation, cells: PairCells, column: int) -> Any:
+    """``(n_cells, 3k)``: what one sample of each joint cell adds to the (tp,
+    true, pred) totals of a classifier, whose prediction is ``column`` (1 or 2)
+    of the cells."""
+    classes = evaluation.counts.classes
+    k = classes.shape[0]
+    where = _positions(classes, cells.classes)
+    t, p = cells.cells[:, 0], cells.cells[:, column]
+    m = t.shape[0]
+    hit = np.flatnonzero(t == p)
+    rows = np.concatenate([hit, np.arange(m), np.arange(m)])
+    cols = np.concatenate([where[t[hit]], k + where[t], 2 * k + where[p]])
+    return sp.csr_matrix((np.ones(rows.shape[0]), (rows, cols)), shape=(m, 3 * k))
+
+
+def _cell_replicates(
+    a: Evaluation,
+    b: Evaluation,
+    cells: PairCells,
+    rng: np.random.Generator,
+    n_resamples: int,
+    progress: Progress,
+) -> list[np.ndarray]:
+    """Paired bootstrap of two unweighted classifiers: the joint cells redrawn
+    multinomially (the samples' bootstrap, in O(cells) per resample)."""
+    maps = [_cell_totals(a, cells, 1), _cell_totals(b, cells, 2)]
+    per_block = max(1, min(_BLOCK, (1 << 22) // max(cells.count.shape[0], 1)))
+    out: list[list[np.ndarray]] = [[], []]
+    for start in range(0, n_resamples, per_block):
+        rows = min(per_block, n_resamples - start)
+        drawn = draw_cells(rng, cells.count, rows)
+        scores = []
+        for evaluation, to_totals in zip((a, b), maps, strict=True):
+            totals = np.asarray((to_totals.T @ drawn.T).T)
+            k = evaluation.counts.n_classes
+            scores.append(evaluation._scores_of_totals(totals.reshape(rows, 3, k)))
+        for s in range(2):
+            out[s].append(scores[0][s] - scores[1][s])
+        progress.update(start + rows)
+    return [np.concatenate(r) for r in out]
+
+
+def _sample_replicates(
+    evaluations: list[Evaluation],
+    pairs: list[tuple[int, int]],
+    rng: np.random.Generator,
+    n_resamples: int,
+    progress: Progress,
+) -> dict[tuple[int, int], list[np.ndarray]]:
+    """Paired bootstrap over samples: the same resamples score every classifier
+    (once per classifier per resample)."""
+    n = evaluations[0].n_samples
+    reps: dict[tuple[int, int], list[list[np.ndarray]]] = {
+        pair: [[], []] for pair in pairs
+    }
+    for start in range(0, n_resamples, _BLOCK):
+        rows = min(_BLOCK, n_resamples - start)
+        m = draw_multiplicities(rng, n, rows)
+        scores = [ev.replicates_from_multiplicities(m) for ev in evaluations]
+        for i, j in pairs:
+            for k in range(2):
+                reps[i, j][k].append(scores[i][k] - scores[j][k])
+        progress.update(start + rows)
+    return {pair: [np.concatenate(r) for r in reps[pair]] for pair in pairs}
 
 
 def _comparison(

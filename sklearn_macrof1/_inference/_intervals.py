@@ -630,6 +630,27 @@ class Evaluation:
             out.append(np.asarray(self.design @ g).reshape(-1))
         return out[0], out[1]
 
+    def _count_gradients(self) -> np.ndarray:
+        """``(2, 3, k)``: the gradient of each score with respect to the (tp,
+        true, pred) counts of every counted class."""
+        k = self.counts.n_classes
+        return np.array(  # (score, tp/true/pred, class)
+            [
+                _scatter(grad, self.index, k)
+                for grad in score_gradients(self.selection, self.averages, self.options)
+            ]
+        )
+
+    def cell_gradients(self) -> np.ndarray:
+        """``(2, k, k)``: the gradient of each score with respect to each cell
+        ``N_ab`` (true class a, predicted b) of the counted classes (1-D)."""
+        k = self.counts.n_classes
+        g = self._count_gradients()
+        # d S / d N_ab = [a == b] dS/dtp_a + dS/dtrue_a + dS/dpred_b
+        cell_grad = g[:, 1, :, None] + g[:, 2, None, :]
+        cell_grad[:, np.arange(k), np.arange(k)] += g[:, 0]
+        return cell_grad
+
     def variances(self) -> tuple[float, float]:
         """Delta-method variances of (averaged F-beta, F-beta of averages).
 
@@ -644,24 +665,13 @@ class Evaluation:
             coefficients = np.array(self.influence())
             first = second = np.ones(coefficients.shape[1])
         else:
-            counts, k = self.counts, self.counts.n_classes
-            g = np.array(  # (score, tp/true/pred, class)
-                [
-                    _scatter(grad, self.index, k)
-                    for grad in score_gradients(
-                        self.selection, self.averages, self.options
-                    )
-                ]
-            )
+            counts = self.counts
             if counts.kind == "multilabel-indicator":
-                coefficients = g.reshape(2, -1)
+                coefficients = self._count_gradients().reshape(2, -1)
                 first = np.concatenate([counts.tp, counts.true, counts.pred])
                 second = _counted(counts.moments)
             else:
-                # d S / d N_ab = [a == b] dS/dtp_a + dS/dtrue_a + dS/dpred_b
-                cell_grad = g[:, 1, :, None] + g[:, 2, None, :]
-                cell_grad[:, np.arange(k), np.arange(k)] += g[:, 0]
-                coefficients = cell_grad.reshape(2, -1)
+                coefficients = self.cell_gradients().reshape(2, -1)
                 first = np.asarray(counts.confusion).reshape(-1)
                 # without weights, each cell's squared weights are its count
                 second = _counted(counts.moments if self.weighted else first)
@@ -739,20 +749,7 @@ class Evaluation:
         """Multinomial resampling of the confusion-matrix cells: O(B k²)."""
         cells = np.asarray(self.counts.confusion).reshape(-1)
         k = self.counts.n_classes
-        n = int(round(float(cells.sum())))
-        nonzero = np.flatnonzero(cells)
-        probs = cells[nonzero] / cells.sum()
-        drawn = np.zeros((n_resamples, cells.shape[0]))
-        remaining = np.full(n_resamples, n, dtype=np.int64)
-        rest = 1.0
-        for j, cell in enumerate(nonzero[:-1]):
-            chance = min(max(probs[j] / rest, 0.0), 1.0) if rest > 0 else 1.0
-            x = rng.binomial(remaining, chance)
-            drawn[:, cell] = x
-            remaining -= x
-            rest -= probs[j]
-        if nonzero.shape[0]:
-            drawn[:, nonzero[-1]] = remaining
+        drawn = draw_cells(rng, cells, n_resamples)
         totals = np.stack(table_counts(drawn.reshape(n_resamples, k, k)), axis=1)
         return self._scores_of_totals(totals)
 
@@ -777,6 +774,29 @@ class Evaluation:
             totals = multiplicity @ design
         k = self.counts.n_classes
         return self._scores_of_totals(totals.reshape(-1, 3, k))
+
+
+def draw_cells(
+    rng: np.random.Generator, cells: np.ndarray, n_resamples: int
+) -> np.ndarray:
+    """``n_resamples`` multinomial redraws of the samples counted in ``cells``
+    (sequential binomials over the nonzero cells), shape ``(n_resamples,
+    len(cells))``: a bootstrap of unweighted samples that costs O(cells)."""
+    n = int(round(float(cells.sum())))
+    nonzero = np.flatnonzero(cells)
+    probs = cells[nonzero] / cells.sum()
+    drawn = np.zeros((n_resamples, cells.shape[0]))
+    remaining = np.full(n_resamples, n, dtype=np.int64)
+    rest = 1.0
+    for j, cell in enumerate(nonzero[:-1]):
+        chance = min(max(probs[j] / rest, 0.0), 1.0) if rest > 0 else 1.0
+        x = rng.binomial(remaining, chance)
+        drawn[:, cell] = x
+        remaining -= x
+        rest -= probs[j]
+    if nonzero.shape[0]:
+        drawn[:, nonzero[-1]] = remaining
+    return drawn
 
 
 def draw_multiplicities(

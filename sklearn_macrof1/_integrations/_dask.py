@@ -16,13 +16,20 @@ recognises without importing Dask.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
-from .._core._evaluation import register_foreign_counter
+from .._core._evaluation import (
+    read_jointly,
+    register_foreign_counter,
+    register_foreign_joint_counter,
+)
+from .._core._pairs import JointCounts, merge_joint_counts
 from .._core._record import Counts, merge_counts
-from ._streaming import count_batch
+from ._streaming import _all_zero, count_batch, zero_weight_counts
 
 
 def is_dask_collection(value: Any) -> bool:
@@ -67,17 +74,19 @@ def _aligned(value: Any, rows: tuple[int, ...]) -> Any:
     return value if value.chunks == chunks else value.rechunk(chunks)
 
 
-def _check_lengths(y_true: Any, y_pred: Any, weights: Any) -> None:
+def _check_lengths(
+    y_true: Any, y_pred: Any, weights: Any, *, name: str = "y_pred"
+) -> None:
     n_true, n_pred = _rows(y_true), _rows(y_pred)
     if n_true != n_pred:
         raise ValueError(
             "Found input variables with inconsistent numbers of samples: y_true has "
-            f"{n_true} and y_pred has {n_pred}; they must be equal."
+            f"{n_true} and {name} has {n_pred}; they must be equal."
         )
     if weights is not None and getattr(weights, "ndim", 0) >= 1:
         if weights.ndim != 1 or weights.shape[0] != n_true:
             raise ValueError(
-                f"sample_weight has shape {weights.shape} but y_true and y_pred "
+                f"sample_weight has shape {weights.shape} but y_true and {name} "
                 f"have {n_true} samples; give one weight per sample."
             )
 
@@ -180,6 +189,121 @@ def count_dask(
     return counts.check_weights()
 
 
-register_foreign_counter(is_dask_collection, count_dask)
+def count_joint_batch(
+    y_true: Any,
+    y_preds: list[Any],
+    sample_weight: Any = None,
+    *,
+    names: Sequence[str],
+    caller: str,
+) -> JointCounts | None:
+    """The count record of each prediction set and the joint cells of each pair,
+    of one in-memory chunk (None when it is empty); all-zero weights are valid
+    in a chunk, as in :func:`~._streaming.count_batch`."""
+    n_samples = int(np.shape(y_true)[0])
+    if n_samples == 0:
+        return None
+    zero_weights = _all_zero(sample_weight, n_samples)
+    joint = read_jointly(
+        y_true,
+        y_preds,
+        names=names,
+        sample_weight=np.ones(n_samples) if zero_weights else sample_weight,
+        caller=caller,
+    )
+    m = len(y_preds)
+    counts = [reading.counts for reading in joint.readings]
+    pairs = {(i, j): joint.pair_cells(i, j) for i in range(m) for j in range(i + 1, m)}
+    if zero_weights:
+        counts = [zero_weight_counts(c) for c in counts]
+        pairs = {
+            pair: replace(cells, weight=cells.first * 0.0, weight_sq=cells.second * 0.0)
+            for pair, cells in pairs.items()
+        }
+    return JointCounts(counts, pairs)
 
-__all__ = ["count_dask", "counts_from_dask", "is_dask_collection"]
+
+def count_joint_dask(
+    y_true: Any,
+    y_preds: Sequence[Any],
+    *,
+    names: Sequence[str],
+    sample_weight: Any = None,
+    caller: str = "this function",
+) -> JointCounts:
+    """:func:`~sklearn_macrof1._core._evaluation.read_jointly` for Dask
+    collections: each chunk of ``y_true`` and of every prediction set counted on
+    a worker (:func:`count_joint_batch`), the records merged in a tree there.
+
+    1-D targets only: a paired comparison of multilabel targets needs each
+    sample's per-label contributions, which are not kept (refused before any
+    computation).
+    """
+    import dask
+
+    for name, value in (("y_true", y_true), *zip(names, y_preds, strict=True)):
+        if getattr(value, "ndim", 1) == 2 and value.shape[1] != 1:
+            raise ValueError(
+                f"{caller} compares multilabel targets ({name} has "
+                f"{value.shape[1]} columns) from each sample's per-label "
+                "contributions, which the counts made on the workers do not keep, "
+                "and Dask collections are never gathered. Dask collections of 1-D "
+                "labels are compared from the joint cells counted on the workers; "
+                "compute multilabel arrays yourself (e.g. y.compute()) if they fit "
+                "in memory."
+            )
+    values = [y_true, *y_preds]
+    first = next(v for v in values if is_dask_collection(v))
+    first_name = (["y_true", *names])[values.index(first)]
+    rows = _as_dask_array(first, first_name).chunks[0]
+    arrays = []
+    for name, value in zip(["y_true", *names], values, strict=True):
+        if is_dask_collection(value):
+            arrays.append(_as_dask_array(value, name))
+        else:
+            local = _from_local(value, rows, name)
+            if not is_dask_collection(local):  # the wrong length
+                _check_lengths(arrays[0], np.asarray(local), None, name=name)
+            arrays.append(local)
+    weights = sample_weight
+    if is_dask_collection(weights):
+        weights = _as_dask_array(weights, "sample_weight")
+    elif weights is not None and not np.isscalar(weights):
+        weights = _from_local(np.asarray(weights), rows, "sample_weight")
+    for name, array in zip(names, arrays[1:], strict=True):
+        _check_lengths(arrays[0], array, weights, name=name)
+    blocks = [_blocks(_aligned(array, rows)) for array in arrays]
+    if is_dask_collection(weights):
+        weight_blocks = _blocks(_aligned(weights, rows))
+    else:
+        weight_blocks = [weights] * len(blocks[0])
+    count = dask.delayed(count_joint_batch, pure=True)
+    parts = [
+        count(t, list(ps), w, names=list(names), caller=caller)
+        for t, *ps, w in zip(*blocks, weight_blocks, strict=True)
+    ]
+    merge = dask.delayed(merge_joint_counts, pure=True)
+    while len(parts) > 1:  # a tree of merges, run on the workers
+        pairs = [merge(a, b) for a, b in zip(parts[::2], parts[1::2], strict=False)]
+        parts = pairs + ([parts[-1]] if len(parts) % 2 else [])
+    joint = dask.compute(parts[0])[0] if parts else None
+    if joint is None:
+        raise ValueError(
+            f"Found empty input array (y_true and {' and '.join(names)} have 0 "
+            "samples) while a minimum of 1 sample is required."
+        )
+    for counts in joint.counts:
+        counts.check_weights()
+    return joint
+
+
+register_foreign_counter(is_dask_collection, count_dask)
+register_foreign_joint_counter(is_dask_collection, count_joint_dask)
+
+__all__ = [
+    "count_dask",
+    "count_joint_batch",
+    "count_joint_dask",
+    "counts_from_dask",
+    "is_dask_collection",
+]

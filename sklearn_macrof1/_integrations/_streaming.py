@@ -84,8 +84,12 @@ def count_batch(
         moments=moments,
         caller=caller,
     ).compact()
-    if not zero_weights:
-        return counts
+    return zero_weight_counts(counts) if zero_weights else counts
+
+
+def zero_weight_counts(counts: Counts) -> Counts:
+    """The record of a batch whose weights are all zero, from its record
+    counted with unit weights: every count scaled by 0, and marked so."""
     samples = None
     if counts.samples is not None:  # every sample's weighted counts are (0, 0, 0)
         zero = np.zeros(1, dtype=np.int64)
@@ -104,4 +108,4 @@ def count_batch(
     )
 
 
-__all__ = ["count_batch"]
+__all__ = ["count_batch", "zero_weight_counts"]
