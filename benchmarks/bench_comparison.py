@@ -49,12 +49,13 @@ RESAMPLES = 200
 
 def per_sample_delta(y_true, a, b, weights):
     """The variances of both differences from the per-sample influences."""
-    options = check_options(caller="bench", average="macro", beta=1.0,
-                            zero_division="warn")  # fmt: skip
+    options = check_options(
+        caller="bench", average="macro", beta=1.0, zero_division="warn"
+    )
     evaluations = [
         evaluation_for(
             y_true, p, options, sample_weight=weights, caller="bench", per_sample=True
-        )  # fmt: skip
+        )
         for p in (a, b)
     ]
     u_a, u_b = (ev.influence() for ev in evaluations)
@@ -67,12 +68,13 @@ def per_sample_delta(y_true, a, b, weights):
 
 def per_sample_bootstrap(y_true, a, b):
     """The paired bootstrap over samples (multiplicities), both classifiers."""
-    options = check_options(caller="bench", average="macro", beta=1.0,
-                            zero_division="warn")  # fmt: skip
+    options = check_options(
+        caller="bench", average="macro", beta=1.0, zero_division="warn"
+    )
     evaluations = [
         evaluation_for(
             y_true, p, options, sample_weight=None, caller="bench", per_sample=True
-        )  # fmt: skip
+        )
         for p in (a, b)
     ]
     rng = np.random.default_rng(0)

@@ -425,3 +425,21 @@ def test_paired_bootstrap_from_the_workers_joint_cells(client, never_gathered) -
         compare_classifiers(t, pa, pb, sample_weight=w, **options)
     with pytest.raises(ValueError, match="3 classifiers.*method='delta'"):
         compare_classifiers(t, pa, pb, pa, **options)
+
+
+def test_comparison_of_string_series_with_classes_missing_from_chunks(
+    client, never_gathered
+) -> None:
+    """Chunks that see different classes: the joint cells merge by label."""
+    rng = np.random.default_rng(15)
+    y = rng.choice(["ant", "bee", "cat"], 1800)
+    y[-50:] = "dog"  # a class only in the last partition
+    a = np.where(rng.random(1800) < 0.8, y, "cat")
+    b = np.where(rng.random(1800) < 0.7, y, "ant")
+    b[:10] = "eel"  # a label only B predicts, only in the first partition
+    series = [dd.from_pandas(pd.Series(v), npartitions=3) for v in (y, a, b)]
+    for method in ("delta", "bootstrap"):
+        options = {"method": method, "random_state": 0, "zero_division": 0.0}
+        assert compare_classifiers(*series, **options) == compare_classifiers(
+            y, a, b, **options
+        )
