@@ -27,7 +27,9 @@ derivative is 0. For ``average="samples"`` each sample's ratio is fixed and the
 score a weighted mean of them, whose influence is ``v_i (X_i - mean) / sum(v)``:
 the per-sample rows, or the histogram of distinct per-sample triples with the
 sums of the weights and of the squared weights of each, are the moments.
-Paired comparisons use each sample's influence (``Evaluation.influence``).
+Paired comparisons of 1-D targets use the joint (true, pred_a, pred_b) cells of
+each pair (:mod:`~sklearn_macrof1._core._pairs`), other targets each sample's
+influence (``Evaluation.influence``).
 
 **Bootstrap (percentile).** Unweighted 1-D targets: the ``k x k`` cell counts are
 redrawn from a multinomial (sequential binomials over the non-empty cells), so
@@ -892,9 +894,7 @@ def needs_design(
     return resampled
 
 
-def design_of(
-    reading: Reading, *, per_sample: bool = False, method: str | None = None
-) -> Any:
+def design_of(reading: Reading, *, method: str | None = None) -> Any:
     """The per-sample design of a reading: ``(n_samples, 3k)``, tp | true | pred.
 
     Built from the one prepared reading of the targets; Dask collections are
@@ -910,7 +910,7 @@ def design_of(
             f"{MAX_CONFUSION_CLASSES} classes), the per-sample histogram "
             "(average='samples') and, for the delta method, the second moments "
             "of the weighted or multilabel counts, one classifier at a time; "
-            f"{_dask_refusal(reading, per_sample, method)} would need every "
+            f"{_dask_refusal(reading, method)} would need every "
             "sample in this process, and Dask collections are never gathered."
             " Compute the arrays yourself (e.g. y.compute()) if they fit in memory."
         )
@@ -919,10 +919,8 @@ def design_of(
     return _design_1d(targets, counts, reading.weights)
 
 
-def _dask_refusal(reading: Reading, per_sample: bool, method: str | None) -> str:
+def _dask_refusal(reading: Reading, method: str | None) -> str:
     counts = reading.counts
-    if per_sample:
-        return "a paired comparison (compare_classifiers)"
     if counts.kind != _MULTILABEL and counts.confusion is None:
         return f"more than {MAX_CONFUSION_CLASSES} classes"
     if method != "delta":
@@ -1000,7 +998,7 @@ def evaluation_from(
             averages = replace(averages, per_class=per_row)
     elif needs_design(reading, options, per_sample=per_sample, method=method):
         if design is None:
-            design = design_of(reading, per_sample=per_sample, method=method)
+            design = design_of(reading, method=method)
         n = int(design.shape[0])
     else:
         design = None  # the record suffices
