@@ -15,6 +15,11 @@ run (interleaved, median of repeated measurements):
 Targets: the report at most 1.3x one ``averaged_f1_score``; the report with
 ``confidence=0.95`` (delta) at most 1.5x the report without it.
 
+As information too, a multilabel table (dense int64 indicators, n = 1e5, L = 50):
+the report with ``confidence=0.95`` (delta method, which reads the 3L x 3L
+second moments counted with the counts), without and with ``sample_weight``,
+against the report without intervals.
+
 Run: ``python benchmarks/bench_report.py`` (add ``--quick`` for fewer repetitions).
 """
 
@@ -27,6 +32,7 @@ from sklearn_macrof1 import averaged_f1_score, classification_report
 
 K = 10
 N = 1_000_000
+ML_N, ML_L = 100_000, 50
 
 
 def contenders(y_true: np.ndarray, y_pred: np.ndarray, weights: np.ndarray) -> dict:
@@ -90,10 +96,45 @@ def run(repeats: int) -> str:
     return f"averaged_f1_score: {fmt_time(times['score'])}\n" + table(header, rows)
 
 
+def run_multilabel(repeats: int) -> str:
+    rng = np.random.default_rng(1)
+    y_true = rng.integers(0, 2, (ML_N, ML_L))
+    y_pred = np.where(rng.random((ML_N, ML_L)) < 0.8, y_true, 1 - y_true)
+    weights = rng.random(ML_N)
+
+    def report(**options):
+        return lambda: classification_report(
+            y_true, y_pred, output_dict=True, zero_division=0.0, **options
+        )
+
+    times = interleaved(
+        {
+            "report": report(),
+            "report_ci": report(confidence=0.95),
+            "report_ci_weighted": report(confidence=0.95, sample_weight=weights),
+        },
+        repeats=repeats,
+        budget=0.1,
+    )
+    rows = [
+        [name, fmt_time(times[key]), fmt_ratio(times[key] / times["report"])]
+        for name, key in (
+            ("report", "report"),
+            ("report, confidence=0.95 (delta) / report", "report_ci"),
+            (
+                "report, confidence=0.95, sample_weight / report",
+                "report_ci_weighted",
+            ),
+        )
+    ]
+    return table(["case (multilabel n=1e5, L=50)", "time", "ratio"], rows)
+
+
 def main() -> None:
     args = arguments(__doc__)
     print(machine())
     print(run(repeats=3 if args.quick else 7))
+    print(run_multilabel(repeats=3 if args.quick else 7))
 
 
 if __name__ == "__main__":

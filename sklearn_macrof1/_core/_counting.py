@@ -262,8 +262,10 @@ def _count_multilabel(
     )
 
 
-#: Samples per block of the multilabel second moments (bounds the float copy).
+#: Most samples and most entries per block of the multilabel second moments
+#: (bound the float copy of a block: 8 MiB at most).
 _MOMENT_BLOCK = 1 << 14
+_MOMENT_ENTRIES = 1 << 20
 
 
 def _indicator_moments(targets: Targets, weights: np.ndarray | None) -> np.ndarray:
@@ -285,9 +287,10 @@ def _indicator_moments(targets: Targets, weights: np.ndarray | None) -> np.ndarr
     n, width = true.shape
     out = np.zeros((3 * width, 3 * width))
     dtype = np.float32 if weights is None else np.float64
-    block = np.empty((min(n, _MOMENT_BLOCK), 3 * width), dtype=dtype)
-    for start in range(0, n, _MOMENT_BLOCK):
-        stop = min(start + _MOMENT_BLOCK, n)
+    size = max(1, min(_MOMENT_BLOCK, _MOMENT_ENTRIES // (3 * width)))
+    block = np.empty((min(n, size), 3 * width), dtype=dtype)
+    for start in range(0, n, size):
+        stop = min(start + size, n)
         x = block[: stop - start]
         t, p = true[start:stop], pred[start:stop]
         np.logical_and(t, p, out=x[:, :width], casting="unsafe")
