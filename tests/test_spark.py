@@ -111,6 +111,14 @@ def assert_same_summary(ours: Any, direct: Any) -> None:
     assert ours.confusion_matrix.dtype == direct.confusion_matrix.dtype
 
 
+def assert_same_interval(ours: Any, direct: Any, *, rel: float) -> None:
+    """Equal settings, and both intervals equal to ``rel``."""
+    a, b = ours.to_dict(), direct.to_dict()
+    for name in ("averaged_fbeta", "fbeta_of_averages"):
+        assert a.pop(name) == pytest.approx(b.pop(name), rel=rel, abs=0.0), name
+    assert a == b
+
+
 def outcome(func, *args, **kwargs):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -371,10 +379,13 @@ def test_bad_input(spark, monkeypatch) -> None:
     with pytest.raises(TypeError, match="label_col='d' is a column of type date"):
         averaged_f1_score_spark(dates, label_col="d", prediction_col="p")
     sets = spark.createDataFrame([([0, 1], [1], 1)], ["l", "p", "one"])
-    with pytest.raises(TypeError, match="label_col='l' is an array column"):
-        classification_report_spark(sets, label_col="l", prediction_col="p")
-    with pytest.raises(TypeError, match="prediction_col='l' is an array column"):
-        averaged_f1_score_spark(sets, label_col="one", prediction_col="l")
+    for func in (averaged_f1_score_spark, classification_report_spark):
+        with pytest.raises(TypeError, match="prediction_col='l' is an array column"):
+            func(sets, label_col="one", prediction_col="l")
+        with pytest.raises(TypeError, match="label_col='l' is an array column"):
+            func(sets, label_col="l", prediction_col="one")
+    with pytest.raises(TypeError, match="label sets in both label_col and pred"):
+        fbeta_confidence_interval_spark(sets, label_col="l", prediction_col="one")
     nulls = spark.createDataFrame([(0, None), (1, 1)], "l int, p int")
     with pytest.raises(ValueError, match="prediction_col='p' holds 1 null values"):
         averaged_f1_score_spark(nulls, label_col="l", prediction_col="p")
@@ -425,7 +436,7 @@ def test_label_sets_equal_numpy_through_multilabel_binarizer(spark, average) -> 
     from sklearn.preprocessing import MultiLabelBinarizer
 
     rows = _label_sets(5, 80)
-    df = spark.createDataFrame(rows, "t array<string>, p array<string>, w double")
+    df = _set_frame(spark, rows)
     wanted = ["cat", "zebra", "ant"]  # zebra: in no set, an empty class
     universe = sorted({x for t, p, _ in rows for x in t + p})
     binarizer = MultiLabelBinarizer(classes=[*universe, "zebra"])
@@ -492,6 +503,143 @@ def test_label_sets_duplicates_empty_and_null(spark) -> None:
         averaged_f1_score_spark(mixed, label_col="t", prediction_col="p")
 
 
+def _set_frame(spark, rows):
+    df = spark.createDataFrame(rows, "t array<string>, p array<string>, w double")
+    df = df.cache()
+    df.count()  # materialised once in the JVM, as _frame does
+    return df
+
+
+def _binarized(rows, classes):
+    from sklearn.preprocessing import MultiLabelBinarizer
+
+    binarizer = MultiLabelBinarizer(classes=classes)
+    T = binarizer.fit_transform([set(t) for t, _, _ in rows])
+    P = binarizer.transform([set(p) for _, p, _ in rows])
+    return T, P, np.asarray([w for *_, w in rows])
+
+
+def _close_reports(ours: dict, theirs: dict) -> None:
+    """Equal keys, equal values to 1e-13 (the samples avg row sums over the
+    histogram of per-row counts, in another order)."""
+    assert list(ours) == list(theirs)
+    for key, row in theirs.items():
+        if isinstance(row, dict):
+            assert list(ours[key]) == list(row), key
+            for name, value in row.items():
+                np.testing.assert_allclose(ours[key][name], value, rtol=1e-13)
+        else:
+            np.testing.assert_allclose(ours[key], row, rtol=1e-13)
+
+
+def test_label_sets_report_equals_numpy(spark) -> None:
+    """The report of label sets: per-label rows named by label value, the
+    micro, macro, weighted and samples avg rows of the in-memory report of the
+    binarized sets (``target_names``: the label values)."""
+    rows = _label_sets(11, 120)
+    df = _set_frame(spark, rows)
+    universe = sorted({x for t, p, _ in rows for x in t + p})
+    every = [*universe, "zebra"]
+    T, P, W = _binarized(rows, every)
+    wanted = ["dog", "zebra", "ant"]
+    columns = [every.index(x) for x in wanted]
+    cols = {"label_col": "t", "prediction_col": "p"}
+    for weight_col, weights in ((None, None), ("w", W)):
+        for labels, direct_labels, names in (
+            (None, list(range(len(universe))), universe),
+            (wanted, columns, wanted),
+        ):
+            kw = {"zero_division": 0.0}
+            ours = classification_report_spark(
+                df, weight_col=weight_col, labels=labels, **cols, **kw
+            )
+            theirs = classification_report(
+                T, P, sample_weight=weights, labels=direct_labels,
+                target_names=names, **kw,
+            )  # fmt: skip
+            assert ours == theirs
+            _close_reports(
+                classification_report_spark(
+                    df,
+                    weight_col=weight_col,
+                    labels=labels,
+                    output_dict=True,
+                    digits=5,
+                    **cols,
+                    **kw,
+                ),  # fmt: skip
+                classification_report(
+                    T,
+                    P,
+                    sample_weight=weights,
+                    labels=direct_labels,
+                    target_names=names,
+                    output_dict=True,
+                    digits=5,
+                    **kw,
+                ),  # fmt: skip
+            )
+    # target_names replace the label values, with scikit-learn's length checks
+    named = classification_report_spark(
+        df, target_names=[x.upper() for x in universe], output_dict=True, **cols
+    )
+    assert [key for key in named if key.isupper()] == [x.upper() for x in universe]
+    with pytest.warns(UserWarning, match="labels size, 3, does not match"):
+        classification_report_spark(
+            df, labels=wanted, target_names=["a"], zero_division=0.0, **cols
+        )
+    with pytest.raises(ValueError, match="Number of classes, 5, does not match"):
+        classification_report_spark(df, target_names=["a"], zero_division=0.0, **cols)
+
+
+def _histogram_interval(T, P, options: dict, **interval) -> Any:
+    """The in-memory interval from the histogram of per-sample counts (what
+    the counts made where the data live keep)."""
+    from sklearn_macrof1._core._evaluation import Reading, check_options, prepare
+    from sklearn_macrof1._inference._intervals import evaluation_from, interval_of
+
+    checked = check_options(caller="t", beta=1.0, pos_label=1, **options)
+    counts = prepare(T, P, labels=checked.labels, samplewise=True, caller="t").compact()
+    evaluation = evaluation_from(Reading(counts), checked, caller="t")
+    return interval_of(evaluation, **interval)
+
+
+def test_label_sets_samples_intervals(spark) -> None:
+    """average="samples" of label sets: the delta method equals the in-memory
+    one; the bootstrap redraws the rows of the histogram counted in Spark,
+    exactly as the in-memory histogram for the same seed."""
+    rows = _label_sets(12, 400)
+    df = _set_frame(spark, rows)
+    universe = sorted({x for t, p, _ in rows for x in t + p})
+    every = [*universe, "zebra"]
+    T, P, _ = _binarized(rows, every)
+    cols = {"label_col": "t", "prediction_col": "p"}
+    for labels, columns in ((None, None), (["dog", "zebra", "ant"], [3, 5, 0])):
+        if labels is None:
+            T_, P_ = T[:, :-1], P[:, :-1]
+        else:
+            T_, P_ = T, P
+        common = {"average": "samples", "zero_division": 0.0}
+        ours = fbeta_confidence_interval_spark(df, labels=labels, **cols, **common)
+        direct = fbeta_confidence_interval(T_, P_, labels=columns, **common)
+        assert_same_interval(ours, direct, rel=1e-12)
+        boot = {"confidence": 0.9, "method": "bootstrap", "n_resamples": 300}
+        ours = fbeta_confidence_interval_spark(
+            df, labels=labels, random_state=3, **boot, **cols, **common
+        )
+        rng = np.random.default_rng(3)
+        direct = _histogram_interval(
+            T_, P_, {"labels": columns, **common}, rng=rng, **boot
+        )
+        assert_same_interval(ours, direct, rel=1e-12)
+    with pytest.raises(ValueError, match="average='macro' needs each row's"):
+        fbeta_confidence_interval_spark(df, **cols)
+    with pytest.raises(ValueError, match="with weight_col, average='samples'"):
+        fbeta_confidence_interval_spark(df, weight_col="w", average="samples", **cols)
+    with pytest.raises(ValueError, match="average='micro' needs each row's"):
+        classification_report_spark(df, confidence=0.9, **cols)
+
+
 def _training_frame(spark, n: int = 300):
     from pyspark.ml.linalg import Vectors
 
@@ -522,9 +670,96 @@ def test_evaluator_scores_like_the_functions(spark) -> None:
     with pytest.raises(ValueError, match="formula must be one of"):
         MacroF1Evaluator(formula="harmonic").evaluate(df)
     with pytest.raises(ValueError, match="average must be one of"):
-        MacroF1Evaluator(average="samples").evaluate(df)
+        MacroF1Evaluator(average="mean").evaluate(df)
+    with pytest.raises(ValueError, match="only available for multilabel targets"):
+        MacroF1Evaluator(average="samples").evaluate(df)  # 1-D labels
     with pytest.raises(TypeError, match="zeroDivision"):
         MacroF1Evaluator(zeroDivision=0.5)
+
+
+def test_evaluator_scores_label_sets(spark) -> None:
+    """Array columns (label sets): every average of both formulas, weighted,
+    equals the in-memory score of the binarized sets."""
+    from sklearn_macrof1 import MacroF1Evaluator
+
+    rows = _label_sets(13, 200)
+    df = _set_frame(spark, rows)
+    universe = sorted({x for t, p, _ in rows for x in t + p})
+    T, P, W = _binarized(rows, universe)
+    cols = {"labelCol": "t", "predictionCol": "p", "weightCol": "w"}
+    for formula, direct in (
+        ("averaged", averaged_fbeta_score),
+        ("of_averages", fbeta_of_averages_score),
+    ):
+        for average in ("micro", "macro", "weighted", "samples"):
+            evaluator = MacroF1Evaluator(
+                formula=formula, average=average, beta=2.0, **cols
+            )
+            want = direct(
+                T, P, beta=2.0, average=average, sample_weight=W, zero_division=0.0
+            )
+            if average == "samples":  # summed over the histogram of rows
+                assert evaluator.evaluate(df) == pytest.approx(want, rel=1e-13)
+            else:
+                assert evaluator.evaluate(df) == want
+    evaluator = MacroF1Evaluator(labels=["dog", "ant"], labelCol="t", predictionCol="p")
+    assert evaluator.evaluate(df) == averaged_fbeta_score(
+        T, P, beta=1.0, labels=[universe.index("dog"), universe.index("ant")],
+        zero_division=0.0,
+    )  # fmt: skip
+
+
+def test_evaluator_with_label_sets_in_model_selection(spark) -> None:
+    """A pipeline whose last stage turns the prediction into a label set is
+    tuned on the samples-averaged F1 of label sets."""
+    from pyspark.ml import Pipeline
+    from pyspark.ml.classification import LogisticRegression
+    from pyspark.ml.feature import SQLTransformer
+    from pyspark.ml.tuning import (
+        CrossValidator,
+        ParamGridBuilder,
+        TrainValidationSplit,
+    )
+    from sklearn.preprocessing import MultiLabelBinarizer
+
+    from sklearn_macrof1 import MacroF1Evaluator
+
+    label = F.col("label")
+    df = (
+        _training_frame(spark)
+        .withColumn(
+            "labels",
+            F.when(label == 2.0, F.array(label, F.lit(0.0))).otherwise(F.array(label)),
+        )
+        .cache()
+    )
+    lr = LogisticRegression(maxIter=5)
+    as_set = SQLTransformer(
+        statement="SELECT *, array(prediction) AS predicted FROM __THIS__"
+    )
+    pipeline = Pipeline(stages=[lr, as_set])
+    grid = ParamGridBuilder().addGrid(lr.regParam, [0.0, 10.0]).build()
+    evaluator = MacroF1Evaluator(
+        average="samples", labelCol="labels", predictionCol="predicted"
+    )
+    cv = CrossValidator(
+        estimator=pipeline, estimatorParamMaps=grid, evaluator=evaluator,
+        numFolds=2, seed=0,
+    )  # fmt: skip
+    model = cv.fit(df)
+    assert model.avgMetrics[0] > model.avgMetrics[1]  # heavy regularisation hurts
+    assert model.bestModel.stages[0].getRegParam() == 0.0
+    tvs = TrainValidationSplit(
+        estimator=pipeline, estimatorParamMaps=grid, evaluator=evaluator, seed=0
+    )
+    assert tvs.fit(df).bestModel.stages[0].getRegParam() == 0.0
+    scored = model.transform(df).select("labels", "predicted").collect()  # 300 rows
+    binarizer = MultiLabelBinarizer(classes=[0.0, 1.0, 2.0])
+    T = binarizer.fit_transform([set(row["labels"]) for row in scored])
+    P = binarizer.transform([set(row["predicted"]) for row in scored])
+    assert evaluator.evaluate(model.transform(df)) == pytest.approx(
+        averaged_f1_score(T, P, average="samples", zero_division=0.0), rel=1e-13
+    )
 
 
 def test_evaluator_in_cross_validator_and_train_validation_split(spark, tmp_path):

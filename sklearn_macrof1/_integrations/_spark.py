@@ -92,10 +92,9 @@ def _label_kind(field: Any, name: str) -> str:
         return "float"
     if isinstance(dtype, T.ArrayType):
         raise TypeError(
-            f"{name}={field.name!r} is an array column (label sets); multilabel "
-            "targets are scored by the score and summary functions "
-            "(fbeta_summary_spark, averaged_f1_score_spark, ...), not by this one, "
-            f"which needs {_ACCEPTED_TYPES}."
+            f"{name}={field.name!r} is an array column (label sets) and the other "
+            "label column is not: a multilabel target needs label sets in both "
+            f"label_col and prediction_col, class labels are {_ACCEPTED_TYPES}."
         )
     raise TypeError(
         f"{name}={field.name!r} is a column of type {dtype.simpleString()}; class "

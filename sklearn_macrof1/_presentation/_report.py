@@ -403,6 +403,45 @@ def _check_interval_request(
     return level, method, resamples, rng
 
 
+def check_report_call(
+    *,
+    digits: Any,
+    output_dict: Any,
+    zero_division: Any,
+    labels: Any,
+    confidence: Any,
+    interval_method: Any,
+    n_resamples: Any,
+    random_state: Any,
+    caller: str,
+    as_frame: Any = False,
+) -> IntervalRequest | None:
+    """Every option of a report entry point, checked before anything is counted.
+
+    The report's own options (``digits``, ``output_dict``, ``as_frame``), the
+    interval options when ``confidence`` is given (the checked
+    :data:`IntervalRequest` is returned, else None), and the score options the
+    rows share (``zero_division``, ``labels``). Used by
+    :func:`classification_report`,
+    :func:`classification_report_from_confusion_matrix` and the Spark report.
+    """
+    _check_report_options(digits, output_dict, caller=caller, as_frame=as_frame)
+    request = None
+    if confidence is not None:
+        request = _check_interval_request(
+            confidence, interval_method, n_resamples, random_state, caller=caller
+        )
+    check_options(
+        caller=caller,
+        average=None,
+        beta=1.0,
+        zero_division=zero_division,
+        labels=labels,
+        pos_label=None,
+    )
+    return request
+
+
 def _interval_legend(interval: FBetaInterval) -> str:
     how = (
         "delta method"
@@ -634,21 +673,19 @@ shape (n_samples, n_labels)
     weighted avg    0.6133          0.6462     NaN
     """  # noqa: E501
     caller = "classification_report"
-    _check_report_options(digits, output_dict, caller=caller, as_frame=as_frame)
-    verbose = check_verbose(verbose, caller=caller)
-    request = None
-    if confidence is not None:
-        request = _check_interval_request(
-            confidence, interval_method, n_resamples, random_state, caller=caller
-        )
-    check_options(
-        caller=caller,
-        average=None,
-        beta=1.0,
+    request = check_report_call(
+        digits=digits,
+        output_dict=output_dict,
         zero_division=zero_division,
         labels=labels,
-        pos_label=None,
+        confidence=confidence,
+        interval_method=interval_method,
+        n_resamples=n_resamples,
+        random_state=random_state,
+        caller=caller,
+        as_frame=as_frame,
     )
+    verbose = check_verbose(verbose, caller=caller)
     reading = read(
         y_true,
         y_pred,
@@ -684,10 +721,13 @@ def report_from_reading(
     request: IntervalRequest | None = None,
     as_frame: bool = False,
     verbose: int = 0,
+    labels_given: bool | None = None,
 ) -> Any:
     """:func:`classification_report` of a reading (counted samplewise over
     ``labels``), with the intervals of ``request`` (checked by
-    :func:`_check_interval_request`) computed from that same reading."""
+    :func:`_check_interval_request`) computed from that same reading.
+    ``labels_given`` as in :func:`report_from_counts` (for counts already
+    restricted to the user's labels, passed with ``labels=None``)."""
     interval = None
     if request is not None:
         from .._inference._intervals import intervals_for_averages
@@ -722,6 +762,7 @@ def report_from_reading(
         caller=caller,
         interval=interval,
         as_frame=as_frame,
+        labels_given=labels_given,
     )
 
 
@@ -784,12 +825,18 @@ def classification_report_from_confusion_matrix(
     (0.4853, 0.5)
     """
     caller = "classification_report_from_confusion_matrix"
-    _check_report_options(digits, output_dict, caller=caller, as_frame=as_frame)
-    request = None
-    if confidence is not None:
-        request = _check_interval_request(
-            confidence, interval_method, n_resamples, random_state, caller=caller
-        )
+    request = check_report_call(
+        digits=digits,
+        output_dict=output_dict,
+        zero_division=zero_division,
+        labels=labels,
+        confidence=confidence,
+        interval_method=interval_method,
+        n_resamples=n_resamples,
+        random_state=random_state,
+        caller=caller,
+        as_frame=as_frame,
+    )
     counts = counts_from_confusion_matrix(matrix, rows=rows, class_names=class_names)
     return report_from_matrix_counts(
         counts,

@@ -31,11 +31,7 @@ from .._integrations._spark import (
     is_label_sets,
     is_spark_dataframe,
 )
-from ._report import (
-    _check_interval_request,
-    _check_report_options,
-    report_from_reading,
-)
+from ._report import check_report_call, report_from_reading
 from ._summary import FBetaSummary, build_summary
 
 
@@ -46,9 +42,13 @@ def _count_options(
     weight_col: Any,
     options: Options,
     caller: str,
+    *,
+    samplewise: bool | None = None,
 ) -> tuple[Counts, Options]:
     """The count record and the options to evaluate it with: label sets (array
-    columns) are counted over the selected labels, so ``labels`` is then spent."""
+    columns) are counted over the selected labels, so ``labels`` is then spent.
+    ``samplewise`` (default: for ``average="samples"``) asks label sets for the
+    per-row histogram too."""
     if is_spark_dataframe(df) and is_label_sets(df, label_col, prediction_col):
         _check_dataframe(df, caller)
         for value, name in (
@@ -66,7 +66,9 @@ def _count_options(
             prediction_col=prediction_col,
             weight_col=weight_col,
             labels=options.labels,
-            samplewise=options.average == "samples",
+            samplewise=(
+                options.average == "samples" if samplewise is None else samplewise
+            ),
             caller=caller,
         )
         return counts, replace(options, labels=None)
@@ -471,8 +473,37 @@ def f1_of_averages_score_spark(
     )[1]
 
 
-def _check_countable(counts: Counts, weighted: bool, caller: str) -> None:
-    """Intervals from Spark use the confusion matrix only: refuse the rest."""
+def _check_countable(
+    counts: Counts, averages: tuple[str, ...], weighted: bool, caller: str
+) -> None:
+    """Refuse the intervals the counts made in Spark cannot give.
+
+    1-D labels: the confusion matrix (unweighted, up to 2048 classes). Label
+    sets: the histogram of per-row ``(tp, true, pred)`` counts, which gives
+    ``average="samples"`` without weights.
+    """
+    if counts.kind == "multilabel-indicator":
+        missing = [a for a in averages if a != "samples"]
+        if not missing and not weighted:
+            return
+        if missing:
+            reason = (
+                f"average={missing[0]!r} needs each row's per-label counts (the "
+                "second moments of the per-label counts), which the aggregated "
+                "tables do not keep; average='samples' without weight_col is "
+                "available"
+            )
+        else:
+            reason = (
+                "with weight_col, average='samples' needs each row's weight, "
+                "which the histogram of per-row (tp, true, pred) counts keeps "
+                "only summed; score without weight_col"
+            )
+        raise ValueError(
+            f"{caller} computes intervals of label sets (array columns) from the "
+            f"counts aggregated in Spark; {reason}, or compute the interval on a "
+            "sample of the rows with fbeta_confidence_interval."
+        )
     if not weighted and counts.confusion is not None:
         return
     reason = (
@@ -561,9 +592,14 @@ def fbeta_confidence_interval_spark(
         caller, beta, labels, pos_label, average, zero_division,
         confidence, method, n_resamples, random_state,
     )  # fmt: skip
-    counts = _count(df, label_col, prediction_col, weight_col, caller)
-    _check_countable(counts, weight_col is not None, caller)
-    evaluation = evaluation_from(Reading(counts), options, caller=caller)
+    weighted = weight_col is not None
+    counts, options = _count_options(
+        df, label_col, prediction_col, weight_col, options, caller
+    )
+    _check_countable(counts, (str(options.average),), weighted, caller)
+    evaluation = evaluation_from(
+        Reading(counts, weighted=weighted), options, caller=caller
+    )
     return interval_of(
         evaluation,
         confidence=confidence,
@@ -652,32 +688,38 @@ def classification_report_spark(
     0.6933
     """
     caller = "classification_report_spark"
-    _check_report_options(digits, output_dict, caller=caller)
-    request = None
-    if confidence is not None:
-        request = _check_interval_request(
-            confidence, interval_method, n_resamples, random_state, caller=caller
-        )
-    check_options(
-        caller=caller,
-        average=None,
-        beta=1.0,
+    request = check_report_call(
+        digits=digits,
+        output_dict=output_dict,
         zero_division=zero_division,
         labels=labels,
-        pos_label=None,
+        confidence=confidence,
+        interval_method=interval_method,
+        n_resamples=n_resamples,
+        random_state=random_state,
+        caller=caller,
     )
-    counts = _count(df, label_col, prediction_col, weight_col, caller)
+    weighted = weight_col is not None
+    options = Options(None, 1.0, zero_division, labels, None)
+    # label sets: counted over the labels (and per row, for the samples avg row)
+    counts, options = _count_options(
+        df, label_col, prediction_col, weight_col, options, caller, samplewise=True
+    )
     if request is not None:
-        _check_countable(counts, weight_col is not None, caller)
+        averages: tuple[str, ...] = ("micro", "macro", "weighted")
+        if counts.kind == "multilabel-indicator":
+            averages += ("samples",)
+        _check_countable(counts, averages, weighted, caller)
     return report_from_reading(
-        Reading(counts, weighted=weight_col is not None),
-        labels=labels,
+        Reading(counts, weighted=weighted),
+        labels=options.labels,
         target_names=target_names,
         digits=digits,
         output_dict=output_dict,
         zero_division=zero_division,
         caller=caller,
         request=request,
+        labels_given=labels is not None,
     )
 
 

@@ -18,7 +18,7 @@ from pyspark.ml.util import DefaultParamsReadable, DefaultParamsWritable
 from ._spark import averaged_fbeta_score_spark, fbeta_of_averages_score_spark
 
 FORMULAS = ("averaged", "of_averages")
-AVERAGES = ("macro", "micro", "weighted", "binary")
+AVERAGES = ("macro", "micro", "weighted", "binary", "samples")
 
 
 def _to_zero_division(value: Any) -> Any:
@@ -64,12 +64,13 @@ class MacroF1Evaluator(
         "averaged": the mean of per-class F-beta (:func:`averaged_fbeta_score`,
         ``sklearn.metrics.fbeta_score``); "of_averages": the F-beta of the
         averaged precision and recall (:func:`fbeta_of_averages_score`).
-    average : {"macro", "micro", "weighted", "binary"}, default="macro"
-        scikit-learn's averaging mode.
+    average : {"macro", "micro", "weighted", "binary", "samples"}, default="macro"
+        scikit-learn's averaging mode ("samples": label sets only).
     beta : float, default=1.0
         Weight of recall against precision.
     labelCol, predictionCol : str, default="label", "prediction"
-        Columns of true and predicted labels.
+        Columns of true and predicted labels; two array columns (label sets)
+        make a multilabel target, as in :func:`fbeta_summary_spark`.
     weightCol : str, default=None
         Optional column of sample weights.
     labels : list, default=None
@@ -95,6 +96,11 @@ class MacroF1Evaluator(
     0.6933
     """
 
+    #: The keyword arguments of the running ``__init__`` / ``setParams`` call,
+    #: stored by ``pyspark.keyword_only`` (declared, as pyspark's own classes
+    #: declare it, so that type checkers know the attribute).
+    _input_kwargs: dict[str, Any]
+
     formula: Param[str] = Param(
         Params._dummy(),
         "formula",
@@ -105,7 +111,7 @@ class MacroF1Evaluator(
     average: Param[str] = Param(
         Params._dummy(),
         "average",
-        "averaging mode: 'macro', 'micro', 'weighted' or 'binary'",
+        "averaging mode: 'macro', 'micro', 'weighted', 'binary' or 'samples'",
         typeConverter=TypeConverters.toString,
     )
     beta: Param[float] = Param(
