@@ -443,3 +443,36 @@ def test_comparison_of_string_series_with_classes_missing_from_chunks(
         assert compare_classifiers(*series, **options) == compare_classifiers(
             y, a, b, **options
         )
+
+
+def test_comparison_of_local_y_true_or_only_dask_weights(
+    client, never_gathered
+) -> None:
+    """Any of y_true, the predictions and the weights may be the Dask collection:
+    a local y_true with Dask predictions, or local targets with Dask weights,
+    give the in-memory comparison; a local y_true of the wrong length is
+    reported by name."""
+    y_true, a = _labels(16, 2000, 3)
+    _, b = _labels(17, 2000, 3)
+    weights = np.random.default_rng(18).uniform(0.5, 2.0, 2000)
+    pa, pb = da.from_array(a, chunks=600), da.from_array(b, chunks=900)
+    w = da.from_array(weights, chunks=700)
+    expected = compare_classifiers(y_true, a, b, sample_weight=weights)
+    for args, weight in (
+        ((y_true, pa, pb), weights),
+        ((y_true, pa, b), None),
+        ((y_true, a, b), w),
+        ((list(y_true), pa, pb), w),
+    ):
+        result = compare_classifiers(*args, sample_weight=weight)
+        reference = (
+            expected if weight is not None else compare_classifiers(y_true, a, b)
+        )
+        for d, e in (
+            (result.averaged_fbeta, reference.averaged_fbeta),
+            (result.fbeta_of_averages, reference.fbeta_of_averages),
+        ):
+            assert d.difference == pytest.approx(e.difference, rel=1e-12)
+            assert d.std_error == pytest.approx(e.std_error, rel=1e-12)
+    with pytest.raises(ValueError, match="y_true has 1999 and y_pred_a has 2000"):
+        compare_classifiers(y_true[:-1], pa, pb)

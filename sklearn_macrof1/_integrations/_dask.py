@@ -253,18 +253,32 @@ def count_joint_dask(
                 "in memory."
             )
     values = [y_true, *y_preds]
-    first = next(v for v in values if is_dask_collection(v))
-    first_name = (["y_true", *names])[values.index(first)]
-    rows = _as_dask_array(first, first_name).chunks[0]
+    all_names = ["y_true", *names]
+    # the first Dask collection sets the row chunks (found by identity: ``==``
+    # would compare a local array with it elementwise); none when only the
+    # weights live on the cluster, and then y_true is one chunk
+    first = next((i for i, v in enumerate(values) if is_dask_collection(v)), None)
+    if first is None:
+        from .._core._targets import _to_array
+
+        local_true = _to_array(y_true, "y_true")
+        rows: tuple[int, ...] = (_rows(local_true),)
+        reference, reference_name = local_true, "y_true"
+    else:
+        reference = _as_dask_array(values[first], all_names[first])
+        rows, reference_name = reference.chunks[0], all_names[first]
     arrays = []
-    for name, value in zip(["y_true", *names], values, strict=True):
+    for name, value in zip(all_names, values, strict=True):
         if is_dask_collection(value):
             arrays.append(_as_dask_array(value, name))
-        else:
-            local = _from_local(value, rows, name)
-            if not is_dask_collection(local):  # the wrong length
-                _check_lengths(arrays[0], np.asarray(local), None, name=name)
-            arrays.append(local)
+            continue
+        local = _from_local(value, rows, name)
+        if not is_dask_collection(local):  # the wrong length
+            if arrays:
+                _check_lengths(arrays[0], local, None, name=name)
+            else:
+                _check_lengths(local, reference, None, name=reference_name)
+        arrays.append(local)
     weights = sample_weight
     if is_dask_collection(weights):
         weights = _as_dask_array(weights, "sample_weight")
