@@ -135,6 +135,7 @@ def prepare(
     samplewise: bool = False,
     class_counts: bool = True,
     moments: bool = False,
+    targets_kept: bool = True,
     caller: str = "this function",
 ) -> Counts:
     """Read, validate and count ``y_true`` / ``y_pred`` in one pass.
@@ -143,7 +144,11 @@ def prepare(
     (multilabel targets; over the columns named by ``labels``, when given);
     ``class_counts=False`` then skips the per-class counts of multilabel targets;
     ``moments`` adds the second moments of a delta-method interval (see
-    :func:`~sklearn_macrof1._core._counting.count_targets`).
+    :func:`~sklearn_macrof1._core._counting.count_targets`); with
+    ``targets_kept`` (the caller keeps the targets of this reading, so the
+    delta method can take each sample's row from them) multilabel targets get
+    none: their 3L x 3L moments cost O(n L²), the rows O(n L) per gradient.
+    A batch counted where the data live (Dask) passes ``targets_kept=False``.
     """
     return read(
         y_true,
@@ -153,6 +158,7 @@ def prepare(
         samplewise=samplewise,
         class_counts=class_counts,
         moments=moments,
+        targets_kept=targets_kept,
         caller=caller,
     ).counts
 
@@ -166,6 +172,7 @@ def read(
     samplewise: bool = False,
     class_counts: bool = True,
     moments: bool = False,
+    targets_kept: bool = True,
     caller: str = "this function",
 ) -> Reading:
     """:func:`prepare`, keeping the validated targets beside the counts."""
@@ -210,7 +217,8 @@ def read(
         samplewise=samplewise,
         sample_columns=columns,
         class_counts=class_counts,
-        moments=moments,
+        moments=moments
+        and not (targets_kept and targets.kind == "multilabel-indicator"),
     )
     return Reading(counts, targets, weights, weights is not None)
 

@@ -82,6 +82,7 @@ def count_batch(
         labels=columns,
         samplewise=samplewise,
         moments=moments,
+        targets_kept=False,  # only the record leaves: it needs every moment
         caller=caller,
     ).compact()
     return zero_weight_counts(counts) if zero_weights else counts
