@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from hypothesis import given
+from hypothesis import strategies as st
 
 from sklearn_macrof1 import (
     averaged_f1_score,
@@ -228,6 +230,7 @@ def test_joint_cells_give_the_per_sample_delta_method(options, weighted, n_class
             assert d.std_error == pytest.approx(expected, rel=1e-12, abs=1e-15)
 
 
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.UndefinedMetricWarning")
 @pytest.mark.parametrize(
     ("truth", "a", "b"),
     [
@@ -271,6 +274,7 @@ def test_each_classifier_is_scored_as_alone(truth, a, b):
             )
 
 
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.UndefinedMetricWarning")
 def test_joint_reading_names_the_prediction_at_fault():
     y, a = [0, 1, 1, 2], [0, 1, 2, 2]
     with pytest.raises(ValueError, match="y_true has 4 and y_pred_b has 3"):
@@ -288,3 +292,86 @@ def test_joint_reading_names_the_prediction_at_fault():
     big = np.array([2**60 + 1, 1, 1, 2], dtype=np.int64)
     with pytest.raises(ValueError, match="y_pred_a holds integer labels beyond 2"):
         compare_classifiers([1, 1, 2, 2], big, [1.0, 2.0, 1.0, 2.0])
+
+
+_LABEL_SETS = {
+    "int8": (np.array([-3, 0, 2, 5], dtype=np.int8), np.int8),
+    "uint8": (np.array([0, 1, 7, 200], dtype=np.uint8), np.uint8),
+    "int64": (np.array([-(2**40), 3, 4, 2**40], dtype=np.int64), np.int64),
+    "beyond 2**53": (np.array([5, 2**60 + 1, 2**60 + 3], dtype=np.int64), np.int64),
+    "float": (np.array([0.0, 1.0, 2.0, 5.0]), np.float64),
+    "bool": (np.array([False, True]), bool),
+    "str": (np.array(["a", "bb", "c", "dd"]), None),
+    "object": (np.array(["a", "bb", "c", "dd"], dtype=object), object),
+}
+
+
+@st.composite
+def joint_labels(draw):
+    """y_true and 2 to 4 prediction sets of one label set, as arrays or lists,
+    in one dtype or several numeric ones, with optional weights."""
+    name = draw(st.sampled_from(sorted(_LABEL_SETS)))
+    values, dtype = _LABEL_SETS[name]
+    n = draw(st.integers(1, 30))
+    m = draw(st.integers(2, 4))
+
+    def labels():
+        picked = values[
+            draw(st.lists(st.integers(0, len(values) - 1), min_size=n, max_size=n))
+        ]
+        form = draw(
+            st.sampled_from(
+                ["array", "list"]
+                + (["int32", "float"] if name in ("int8", "uint8") else [])
+            )
+        )
+        if form == "list":
+            return picked.tolist()
+        if form == "int32":
+            return picked.astype(np.int32)
+        if form == "float":
+            return picked.astype(np.float64)
+        return picked if dtype is None else picked.astype(dtype)
+
+    y = labels()
+    predictions = [labels() for _ in range(m)]
+    weights = draw(
+        st.one_of(
+            st.none(), st.lists(st.floats(0.0, 3.0), min_size=n, max_size=n).filter(any)
+        )
+    )
+    return y, predictions, weights
+
+
+@given(joint_labels())
+def test_joint_reading_counts_each_pair_as_read_alone(data):
+    """read_jointly (y_true read once) gives every prediction set the count
+    record that reading the pair alone gives, and each pair's joint cells sum
+    to both classifiers' confusion matrices."""
+    from sklearn_macrof1._core._evaluation import read, read_jointly
+
+    y, predictions, weights = data
+    names = [f"y_pred_{c}" for c in "abcd"[: len(predictions)]]
+    joint = read_jointly(y, predictions, names=names, sample_weight=weights)
+    for p, reading in zip(predictions, joint.readings, strict=True):
+        alone = read(y, p, sample_weight=weights).counts
+        counts = reading.counts
+        assert counts.kind == alone.kind and counts.n_samples == alone.n_samples
+        assert counts.classes.tolist() == alone.classes.tolist()
+        for field in ("tp", "true", "pred", "confusion"):
+            assert np.array_equal(getattr(counts, field), getattr(alone, field))
+    for i in range(len(predictions)):
+        for j in range(i + 1, len(predictions)):
+            cells = joint.pair_cells(i, j)
+            for which, column in ((i, 1), (j, 2)):
+                counts = joint.readings[which].counts
+                where = np.searchsorted(counts.classes, cells.classes)
+                where = np.minimum(where, counts.n_classes - 1)
+                table = np.zeros((counts.n_classes,) * 2)
+                t, p = where[cells.cells[:, 0]], where[cells.cells[:, column]]
+                np.add.at(table, (t, p), cells.first)
+                np.testing.assert_allclose(table, counts.confusion, rtol=1e-12)
+                squares = np.zeros_like(table)
+                np.add.at(squares, (t, p), cells.second)
+                w = np.ones(len(y)) if weights is None else np.asarray(weights)
+                assert squares.sum() == pytest.approx(float(w @ w), rel=1e-12)

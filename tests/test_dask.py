@@ -368,6 +368,7 @@ def _compared(y, predictions, **options):
     return [(c.averaged_fbeta, c.fbeta_of_averages) for c in pairs], comparison
 
 
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.UndefinedMetricWarning")
 @pytest.mark.parametrize("n_classifiers", [2, 3])
 @pytest.mark.parametrize("weighted", [False, True])
 def test_comparison_from_the_workers_joint_cells(
@@ -427,6 +428,7 @@ def test_paired_bootstrap_from_the_workers_joint_cells(client, never_gathered) -
         compare_classifiers(t, pa, pb, pa, **options)
 
 
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.UndefinedMetricWarning")
 def test_comparison_of_string_series_with_classes_missing_from_chunks(
     client, never_gathered
 ) -> None:
