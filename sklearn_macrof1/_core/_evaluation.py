@@ -163,6 +163,30 @@ def prepare(
     ).counts
 
 
+def _check_arguments(
+    y_true: Any,
+    y_preds: Sequence[Any],
+    names: Sequence[str],
+    sample_weight: Any,
+    caller: str,
+) -> None:
+    """The argument checks that come before any reading (array-likes of labels,
+    weights an array-like), each naming its argument."""
+    check_array_like(y_true, name="y_true", caller=caller, sparse=True)
+    for y, name in zip(y_preds, names, strict=True):
+        check_array_like(y, name=name, caller=caller, sparse=True)
+    for name, y in (("y_true", y_true), *zip(names, y_preds, strict=True)):
+        if isinstance(y, str | bytes | set | frozenset | dict) and not sp.issparse(y):
+            raise ValueError(
+                f"{name} must be an array-like of labels (an array or a non-string "
+                f"sequence); got a {type(y).__name__}: {y!r}."
+            )
+    if sample_weight is not None:  # a scalar is refused, as by sklearn's metrics
+        check_array_like(
+            sample_weight, name="sample_weight", caller=caller, sparse=False
+        )
+
+
 def read(
     y_true: Any,
     y_pred: Any,
@@ -176,18 +200,7 @@ def read(
     caller: str = "this function",
 ) -> Reading:
     """:func:`prepare`, keeping the validated targets beside the counts."""
-    check_array_like(y_true, name="y_true", caller=caller, sparse=True)
-    check_array_like(y_pred, name="y_pred", caller=caller, sparse=True)
-    for name, y in (("y_true", y_true), ("y_pred", y_pred)):
-        if isinstance(y, str | bytes | set | frozenset | dict) and not sp.issparse(y):
-            raise ValueError(
-                f"{name} must be an array-like of labels (an array or a non-string "
-                f"sequence); got a {type(y).__name__}: {y!r}."
-            )
-    if sample_weight is not None:  # a scalar is refused, as by sklearn's metrics
-        check_array_like(
-            sample_weight, name="sample_weight", caller=caller, sparse=False
-        )
+    _check_arguments(y_true, (y_pred,), ("y_pred",), sample_weight, caller)
     for recognises, count in FOREIGN_COUNTERS:  # Dask, Spark: counted where they live
         if any(recognises(v) for v in (y_true, y_pred, sample_weight)):
             counts = count(
@@ -290,19 +303,7 @@ def read_jointly(
     weights are read and validated once, each prediction set is counted once
     into its own record. ``names`` are the predictions' argument names, for
     the errors."""
-    check_array_like(y_true, name="y_true", caller=caller, sparse=True)
-    for y, name in zip(y_preds, names, strict=True):
-        check_array_like(y, name=name, caller=caller, sparse=True)
-    for name, y in (("y_true", y_true), *zip(names, y_preds, strict=True)):
-        if isinstance(y, str | bytes | set | frozenset | dict) and not sp.issparse(y):
-            raise ValueError(
-                f"{name} must be an array-like of labels (an array or a non-string "
-                f"sequence); got a {type(y).__name__}: {y!r}."
-            )
-    if sample_weight is not None:
-        check_array_like(
-            sample_weight, name="sample_weight", caller=caller, sparse=False
-        )
+    _check_arguments(y_true, y_preds, names, sample_weight, caller)
     values = (y_true, *y_preds, sample_weight)
     for recognises, count in FOREIGN_JOINT_COUNTERS:  # Dask: counted where it lives
         if any(recognises(v) for v in values):
