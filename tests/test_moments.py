@@ -13,7 +13,11 @@ import sklearn_macrof1 as mf
 from sklearn_macrof1._core import _evaluation
 from sklearn_macrof1._core._counting import count_targets
 from sklearn_macrof1._core._evaluation import Reading, check_options, read_for
-from sklearn_macrof1._core._record import MAX_MOMENT_LABELS, SampleCounts
+from sklearn_macrof1._core._record import (
+    MAX_CONFUSION_CLASSES,
+    MAX_MOMENT_LABELS,
+    SampleCounts,
+)
 from sklearn_macrof1._core._targets import read_targets
 from sklearn_macrof1._inference._intervals import (
     evaluation_from,
@@ -65,6 +69,26 @@ def test_1d_moments_follow_the_classes_present():
     np.testing.assert_allclose(
         counts.moments, [[0, 1, 0], [9, 4, 0], [25, 0, 16]], rtol=0
     )
+
+
+def test_1d_moments_whenever_the_confusion_matrix_is_kept():
+    """Small non-negative integers are their own codes: labels 0..4 and 2100
+    give 2101 codes, 6 classes present. The record keeps the 6 x 6 confusion
+    matrix, so it must keep their moments too (else a Dask chunk of this size
+    has none, and a weighted delta interval of it is refused)."""
+    n = 1_200_000  # enough samples for the codes-are-labels encoding of 2101
+    rng = np.random.default_rng(8)
+    y = rng.integers(0, 5, n)
+    p = np.where(rng.random(n) < 0.6, y, rng.integers(0, 5, n))
+    y[0], p[1] = 2100, 2100
+    w = rng.random(n)
+    assert read_targets(y, p).code_labels.shape[0] > MAX_CONFUSION_CLASSES
+    counts = _count(y, p, w, moments=True)
+    assert counts.classes.tolist() == [0, 1, 2, 3, 4, 2100]
+    codes = np.searchsorted(counts.classes, [y, p])
+    expected = np.zeros((6, 6))
+    np.add.at(expected, (codes[0], codes[1]), w * w)
+    np.testing.assert_allclose(counts.moments, expected, rtol=1e-12)
 
 
 @pytest.mark.parametrize("sparse", [False, True])

@@ -137,15 +137,17 @@ def _count_1d(
     moments = None
     if k * k <= max(MAX_JOINT_CELLS, 4 * targets.n_samples):
         table = _joint_table(true, pred, k, weights)
-        if squares and k <= MAX_CONFUSION_CLASSES:
-            assert weights is not None
-            moments = _joint_table(true, pred, k, weights * weights)
         tp, true_sum, pred_sum = table_counts(table)
         if weights is not None and not (weights > 0).all():
             seen = _joint_table(true, pred, k, None)
             present = (seen.sum(axis=1) != 0) | (seen.sum(axis=0) != 0)
         else:  # each sample adds a positive amount: seen iff nonzero
             present = (true_sum != 0) | (pred_sum != 0)
+        if squares and np.count_nonzero(present) <= MAX_CONFUSION_CLASSES:
+            # whenever the confusion matrix is kept (codes may outnumber the
+            # classes present: small integers are their own codes)
+            assert weights is not None
+            moments = _joint_table(true, pred, k, weights * weights)
         if not present.all():
             table = table[present][:, present]
             if moments is not None:
