@@ -264,13 +264,65 @@ def test_intervals_equal_numpy(spark, average) -> None:
         assert ours.to_dict() == direct.to_dict()
 
 
-def test_intervals_refuse_weights(spark) -> None:
-    y_true, y_pred = _labels(6, 100, 3)
-    df = _frame(spark, y_true, y_pred, np.ones(100))
-    with pytest.raises(ValueError, match="weight_col"):
-        fbeta_confidence_interval_spark(df, weight_col="weight")
-    with pytest.raises(ValueError, match="weight_col"):
-        classification_report_spark(df, weight_col="weight", confidence=0.9)
+def test_weighted_intervals_equal_numpy(spark) -> None:
+    """With weight_col the delta method reads each cell's sum of squared
+    weights, aggregated in Spark beside the sum of the weights: the numpy
+    intervals to 1e-12 (Spark adds the non-integer weights in its own order).
+    The bootstrap would redraw every row with its weight: refused."""
+    y_true, y_pred = _labels(6, 1500, 4)
+    weights = np.random.default_rng(7).random(1500) * 3
+    df = _frame(spark, y_true, y_pred, weights)
+    common = {"weight_col": "weight", "zero_division": 0.0}
+    for average, labels in (
+        ("macro", None),
+        ("micro", [3, 0, 9]),
+        ("weighted", [1, 2]),
+        ("macro", [3, 0, 9]),
+    ):
+        kw = {"average": average, "labels": labels, "beta": 2.0, "confidence": 0.9}
+        assert_same_interval(
+            fbeta_confidence_interval_spark(df, **common, **kw),
+            fbeta_confidence_interval(
+                y_true, y_pred, sample_weight=weights, zero_division=0.0, **kw
+            ),
+            rel=1e-12,
+        )
+    binary = _frame(spark, y_true % 2, y_pred % 2, weights)
+    assert_same_interval(
+        fbeta_confidence_interval_spark(binary, average="binary", **common),
+        fbeta_confidence_interval(
+            y_true % 2,
+            y_pred % 2,
+            average="binary",
+            sample_weight=weights,
+            zero_division=0.0,
+        ),  # fmt: skip
+        rel=1e-12,
+    )
+    _close_reports(
+        classification_report_spark(df, confidence=0.95, output_dict=True, **common),
+        classification_report(
+            y_true,
+            y_pred,
+            sample_weight=weights,
+            confidence=0.95,
+            output_dict=True,
+            zero_division=0.0,
+        ),  # fmt: skip
+        rtol=1e-12,
+    )
+    # the squared weights are counted only for a delta-method interval
+    counted = _spark.count_spark(
+        df, label_col="label", prediction_col="prediction", weight_col="weight",
+        caller="t",
+    )  # fmt: skip
+    assert counted.moments is None
+    with pytest.raises(ValueError, match="bootstrap with weight_col redraws"):
+        fbeta_confidence_interval_spark(df, method="bootstrap", **common)
+    with pytest.raises(ValueError, match="use interval_method='delta'"):
+        classification_report_spark(
+            df, confidence=0.9, interval_method="bootstrap", **common
+        )
 
 
 def test_spark_weighted_f_measure_is_our_weighted_averaged_f1(spark) -> None:
@@ -519,17 +571,17 @@ def _binarized(rows, classes):
     return T, P, np.asarray([w for *_, w in rows])
 
 
-def _close_reports(ours: dict, theirs: dict) -> None:
-    """Equal keys, equal values to 1e-13 (the samples avg row sums over the
-    histogram of per-row counts, in another order)."""
+def _close_reports(ours: dict, theirs: dict, rtol: float = 1e-13) -> None:
+    """Equal keys, equal values to ``rtol`` (the samples avg row sums over the
+    histogram of per-row counts, Spark sums weights in its own order)."""
     assert list(ours) == list(theirs)
     for key, row in theirs.items():
         if isinstance(row, dict):
             assert list(ours[key]) == list(row), key
             for name, value in row.items():
-                np.testing.assert_allclose(ours[key][name], value, rtol=1e-13)
+                np.testing.assert_allclose(ours[key][name], value, rtol=rtol)
         else:
-            np.testing.assert_allclose(ours[key], row, rtol=1e-13)
+            np.testing.assert_allclose(ours[key], row, rtol=rtol)
 
 
 def test_label_sets_report_equals_numpy(spark) -> None:
@@ -544,44 +596,41 @@ def test_label_sets_report_equals_numpy(spark) -> None:
     wanted = ["dog", "zebra", "ant"]
     columns = [every.index(x) for x in wanted]
     cols = {"label_col": "t", "prediction_col": "p"}
-    for weight_col, weights in ((None, None), ("w", W)):
-        for labels, direct_labels, names in (
-            (None, list(range(len(universe))), universe),
-            (wanted, columns, wanted),
-        ):
-            kw = {"zero_division": 0.0}
-            ours = classification_report_spark(
-                df, weight_col=weight_col, labels=labels, **cols, **kw
-            )
-            theirs = classification_report(
-                T, P, sample_weight=weights, labels=direct_labels,
-                target_names=names, **kw,
-            )  # fmt: skip
-            assert ours == theirs
-            _close_reports(
-                classification_report_spark(
-                    df,
-                    weight_col=weight_col,
-                    labels=labels,
-                    output_dict=True,
-                    digits=5,
-                    **cols,
-                    **kw,
-                ),  # fmt: skip
-                classification_report(
-                    T,
-                    P,
-                    sample_weight=weights,
-                    labels=direct_labels,
-                    target_names=names,
-                    output_dict=True,
-                    digits=5,
-                    **kw,
-                ),  # fmt: skip
-            )
+    kw = {"zero_division": 0.0}
+    for weight_col, weights, labels, direct_labels, names in (
+        (None, None, None, list(range(len(universe))), universe),
+        ("w", W, wanted, columns, wanted),
+    ):
+        ours = classification_report_spark(
+            df, weight_col=weight_col, labels=labels, **cols, **kw
+        )
+        theirs = classification_report(
+            T, P, sample_weight=weights, labels=direct_labels, target_names=names,
+            **kw,
+        )  # fmt: skip
+        assert ours == theirs
+        _close_reports(
+            classification_report_spark(
+                df,
+                weight_col=weight_col,
+                labels=labels,
+                output_dict=True,
+                **cols,
+                **kw,
+            ),  # fmt: skip
+            classification_report(
+                T,
+                P,
+                sample_weight=weights,
+                labels=direct_labels,
+                target_names=names,
+                output_dict=True,
+                **kw,
+            ),  # fmt: skip
+        )
     # target_names replace the label values, with scikit-learn's length checks
     named = classification_report_spark(
-        df, target_names=[x.upper() for x in universe], output_dict=True, **cols
+        df, target_names=[x.upper() for x in universe], output_dict=True, **cols, **kw
     )
     assert [key for key in named if key.isupper()] == [x.upper() for x in universe]
     with pytest.warns(UserWarning, match="labels size, 3, does not match"):
@@ -632,12 +681,81 @@ def test_label_sets_samples_intervals(spark) -> None:
             T_, P_, {"labels": columns, **common}, rng=rng, **boot
         )
         assert_same_interval(ours, direct, rel=1e-12)
-    with pytest.raises(ValueError, match="average='macro' needs each row's"):
+
+
+@pytest.mark.parametrize("average", ["micro", "macro", "weighted", "samples"])
+def test_label_sets_delta_intervals_equal_numpy(spark, average) -> None:
+    """Label sets, delta method: the per-label counts and the 3L x 3L matrix of
+    second moments of each row's (tp | true | pred) indicators (for samples,
+    the histogram's sums of squared weights), aggregated in Spark, give the
+    in-memory intervals of the binarized sets, with and without weights."""
+    rows = _label_sets(14, 300)
+    df = _set_frame(spark, rows)
+    universe = sorted({x for t, p, _ in rows for x in t + p})
+    every = [*universe, "zebra"]
+    T, P, W = _binarized(rows, every)
+    cols = {"label_col": "t", "prediction_col": "p"}
+    wanted = ["dog", "zebra", "ant"]
+    for weight_col, weights, labels, columns in (
+        (None, None, None, None),
+        ("w", W, wanted, [3, 5, 0]),
+        ("w", W, None, None),
+    ):
+        T_, P_ = (T[:, :-1], P[:, :-1]) if labels is None else (T, P)
+        common = {"average": average, "zero_division": 0.0, "beta": 0.5}
+        assert_same_interval(
+            fbeta_confidence_interval_spark(
+                df, weight_col=weight_col, labels=labels, **cols, **common
+            ),
+            fbeta_confidence_interval(
+                T_, P_, sample_weight=weights, labels=columns, **common
+            ),
+            rel=1e-12,
+        )
+
+
+def test_label_sets_report_intervals_and_refusals(spark, monkeypatch) -> None:
+    rows = _label_sets(15, 200)
+    df = _set_frame(spark, rows)
+    universe = sorted({x for t, p, _ in rows for x in t + p})
+    T, P, W = _binarized(rows, universe)
+    cols = {"label_col": "t", "prediction_col": "p"}
+    _close_reports(
+        classification_report_spark(
+            df,
+            weight_col="w",
+            confidence=0.9,
+            output_dict=True,
+            zero_division=0.0,
+            **cols,
+        ),  # fmt: skip
+        classification_report(
+            T,
+            P,
+            sample_weight=W,
+            confidence=0.9,
+            output_dict=True,
+            zero_division=0.0,
+            target_names=universe,
+        ),  # fmt: skip
+        rtol=1e-12,
+    )
+    boot = {"method": "bootstrap", "n_resamples": 50}
+    with pytest.raises(ValueError, match="for average='macro' redraws every row"):
+        fbeta_confidence_interval_spark(df, **boot, **cols)
+    with pytest.raises(ValueError, match="with its weight, which the histogram"):
+        fbeta_confidence_interval_spark(
+            df, weight_col="w", average="samples", **boot, **cols
+        )
+    with pytest.raises(ValueError, match="for average='micro' redraws every row"):
+        classification_report_spark(
+            df, confidence=0.9, interval_method="bootstrap", **cols
+        )
+    monkeypatch.setattr(_spark, "MAX_MOMENT_LABELS", 2)
+    with pytest.raises(ValueError, match="at most 2 labels, and these label sets"):
         fbeta_confidence_interval_spark(df, **cols)
-    with pytest.raises(ValueError, match="with weight_col, average='samples'"):
-        fbeta_confidence_interval_spark(df, weight_col="w", average="samples", **cols)
-    with pytest.raises(ValueError, match="average='micro' needs each row's"):
-        classification_report_spark(df, confidence=0.9, **cols)
+    # two selected labels are within the cap
+    fbeta_confidence_interval_spark(df, labels=["ant", "dog"], **cols)
 
 
 def _training_frame(spark, n: int = 300):
@@ -711,15 +829,13 @@ def test_evaluator_scores_label_sets(spark) -> None:
 
 def test_evaluator_with_label_sets_in_model_selection(spark) -> None:
     """A pipeline whose last stage turns the prediction into a label set is
-    tuned on the samples-averaged F1 of label sets."""
+    tuned by CrossValidator on the samples-averaged F1 of label sets
+    (TrainValidationSplit calls the evaluator the same way: tested with 1-D
+    labels below)."""
     from pyspark.ml import Pipeline
     from pyspark.ml.classification import LogisticRegression
     from pyspark.ml.feature import SQLTransformer
-    from pyspark.ml.tuning import (
-        CrossValidator,
-        ParamGridBuilder,
-        TrainValidationSplit,
-    )
+    from pyspark.ml.tuning import CrossValidator, ParamGridBuilder
     from sklearn.preprocessing import MultiLabelBinarizer
 
     from sklearn_macrof1 import MacroF1Evaluator
@@ -749,10 +865,6 @@ def test_evaluator_with_label_sets_in_model_selection(spark) -> None:
     model = cv.fit(df)
     assert model.avgMetrics[0] > model.avgMetrics[1]  # heavy regularisation hurts
     assert model.bestModel.stages[0].getRegParam() == 0.0
-    tvs = TrainValidationSplit(
-        estimator=pipeline, estimatorParamMaps=grid, evaluator=evaluator, seed=0
-    )
-    assert tvs.fit(df).bestModel.stages[0].getRegParam() == 0.0
     scored = model.transform(df).select("labels", "predicted").collect()  # 300 rows
     binarizer = MultiLabelBinarizer(classes=[0.0, 1.0, 2.0])
     T = binarizer.fit_transform([set(row["labels"]) for row in scored])

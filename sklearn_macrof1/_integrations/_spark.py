@@ -28,7 +28,12 @@ from typing import Any
 
 import numpy as np
 
-from .._core._record import MAX_CONFUSION_CLASSES, Counts, _histogram
+from .._core._record import (
+    MAX_CONFUSION_CLASSES,
+    MAX_MOMENT_LABELS,
+    Counts,
+    _histogram,
+)
 from .._core._targets import read_targets
 
 #: Largest number of distinct (label, prediction) pairs brought to the driver.
@@ -120,7 +125,8 @@ class PairTable:
 
     ``rows`` is the number of DataFrame rows of each pair, ``weight`` the sum of
     their weights (None when unweighted), ``nonzero`` the number of rows with a
-    nonzero weight overall.
+    nonzero weight overall, ``weight2`` the sum of their squared weights (None
+    when unweighted or not asked for).
     """
 
     true: np.ndarray
@@ -129,6 +135,7 @@ class PairTable:
     weight: np.ndarray | None
     n_samples: int
     nonzero: int
+    weight2: np.ndarray | None = None
 
 
 def _values(column: list[Any], kind: str) -> np.ndarray:
@@ -148,8 +155,10 @@ def _kinds_and_aggregates(
     prediction_col: Any,
     weight_col: Any,
     caller: str,
+    moments: bool = False,
 ) -> tuple[tuple[str, str], Any]:
-    """Check the DataFrame and its columns; build the aggregation query."""
+    """Check the DataFrame and its columns; build the aggregation query (with
+    ``moments`` and weights, each pair's sum of squared weights too)."""
     from pyspark.sql import functions as F
 
     _check_dataframe(df, caller)
@@ -172,6 +181,8 @@ def _kinds_and_aggregates(
             F.count(F.when(w != 0, 1)).alias("nonzero"),
             F.count(F.when(F.isnan(w) | (F.abs(w) == float("inf")), 1)).alias("bad"),
         ]
+        if moments:
+            aggregates.append(F.sum(w * w).alias("weight2"))
     query = df.select(*columns).groupBy("t", "p").agg(*aggregates)
     # at most MAX_PAIRS + 1 aggregated rows are ever collected
     return kinds, query.limit(MAX_PAIRS + 1)
@@ -196,10 +207,11 @@ def pair_table(
     weight_col: Any,
     *,
     caller: str,
+    moments: bool = False,
 ) -> PairTable:
     """Run the aggregation query and bring back its (small) result."""
     kinds, query = _kinds_and_aggregates(
-        df, label_col, prediction_col, weight_col, caller
+        df, label_col, prediction_col, weight_col, caller, moments
     )
     collected = query.collect()
     if len(collected) > MAX_PAIRS:
@@ -240,7 +252,7 @@ def _read_table(
             )
     rows = np.asarray([row["rows"] for row in collected], dtype=np.int64)
     n_samples = int(rows.sum())
-    weight = None
+    weight = weight2 = None
     nonzero = n_samples
     if weight_col is not None:
         absent = n_samples - sum(int(row["present"]) for row in collected)
@@ -261,6 +273,10 @@ def _read_table(
                 "must have a nonzero weight."
             )
         weight = np.asarray([row["weight"] for row in collected], dtype=np.float64)
+        if "weight2" in collected[0]:
+            weight2 = np.asarray(
+                [row["weight2"] for row in collected], dtype=np.float64
+            )
     return PairTable(
         _values(true, kinds[0]),
         _values(pred, kinds[1]),
@@ -268,6 +284,7 @@ def _read_table(
         weight,
         n_samples,
         nonzero,
+        weight2,
     )
 
 
@@ -298,11 +315,15 @@ def counts_from_pairs(
     classes = targets.code_labels[present]
     k = classes.shape[0]
     values = table.rows if table.weight is None else table.weight
+    moments = None
     if k <= MAX_CONFUSION_CLASSES:  # the table is the confusion matrix
         confusion = np.zeros((k, k), dtype=values.dtype)
         np.add.at(confusion, (t, p), values)
         tp = confusion.diagonal().copy()
         true_sum, pred_sum = confusion.sum(axis=1), confusion.sum(axis=0)
+        if table.weight2 is not None:  # per cell, the sum of squared weights
+            moments = np.zeros((k, k), dtype=np.float64)
+            np.add.at(moments, (t, p), table.weight2)
     else:  # many classes: per-class sums, no dense matrix
         confusion = None
         hit = t == p
@@ -312,7 +333,14 @@ def counts_from_pairs(
         )
     kind = "binary" if k <= 2 else "multiclass"
     return Counts(
-        kind, classes, tp, true_sum, pred_sum, confusion, n_samples=table.n_samples
+        kind,
+        classes,
+        tp,
+        true_sum,
+        pred_sum,
+        confusion,
+        n_samples=table.n_samples,
+        moments=moments,
     )
 
 
@@ -323,10 +351,15 @@ def count_spark(
     prediction_col: str,
     weight_col: str | None = None,
     caller: str,
+    moments: bool = False,
 ) -> Counts:
     """Count a Spark DataFrame's label and prediction columns in Spark: the
-    count record of its rows (``n_samples`` is the number of rows)."""
-    table = pair_table(df, label_col, prediction_col, weight_col, caller=caller)
+    count record of its rows (``n_samples`` is the number of rows). With
+    ``moments`` and ``weight_col``, the record's second moments (each cell's
+    sum of squared weights) are counted in the same query."""
+    table = pair_table(
+        df, label_col, prediction_col, weight_col, caller=caller, moments=moments
+    )
     return counts_from_pairs(table, label_col=label_col, prediction_col=prediction_col)
 
 
@@ -458,6 +491,7 @@ def count_spark_sets(
     labels: Any,
     samplewise: bool,
     caller: str,
+    moments: bool = False,
 ) -> Counts:
     """The multilabel count record of two label-set (array) columns.
 
@@ -468,7 +502,11 @@ def count_spark_sets(
     (over the selected labels) are aggregated in Spark into the histogram that
     the record keeps for ``average="samples"``. Duplicates inside a set count
     once (a set, as for ``MultiLabelBinarizer``); an empty array is a row with
-    no labels.
+    no labels. ``moments`` adds the second moments of the delta method: the
+    ``3L x 3L`` matrix ``sum_i w_i**2 x_i x_i'`` of each row's
+    ``(tp | true | pred)`` indicator over the classes (one ``groupBy`` of the
+    pairs of each row's entries, at most ``(3L)**2`` rows), and the histogram's
+    sums of squared weights.
     """
     from pyspark.sql import functions as F
 
@@ -510,14 +548,16 @@ def count_spark_sets(
         index = lookup.get(value)
         if index is not None:
             sums[row["k"], index] += row["weight"] if weighted else row["rows"]
-    samples = None
+    samples = second = None
+    if labels is not None:  # the label sets over the selected labels
+        keep = F.array(*[F.lit(v) for v in classes.tolist()])
+        t_s = F.array_intersect(t, keep.cast(t_type(df, t)))
+        p_s = F.array_intersect(p, keep.cast(t_type(df, t)))
+    else:
+        t_s, p_s = t, p
+    if moments:
+        second = _second_moments(df, t_s, p_s, w, classes, kind, lookup)
     if samplewise:
-        if labels is not None:
-            keep = F.array(*[F.lit(v) for v in classes.tolist()])
-            t_s = F.array_intersect(t, keep.cast(t_type(df, t)))
-            p_s = F.array_intersect(p, keep.cast(t_type(df, t)))
-        else:
-            t_s, p_s = t, p
         zero = w == 0  # zero-weight samples are (0, 0, 0) in a histogram
         triples = df.select(
             F.when(zero, 0).otherwise(F.size(F.array_intersect(t_s, p_s))).alias("a"),
@@ -527,13 +567,21 @@ def count_spark_sets(
         )
         rows = (
             triples.groupBy("a", "b", "c")
-            .agg(F.count(F.lit(1)).alias("n"), F.sum("w").alias("w"))
+            .agg(
+                F.count(F.lit(1)).alias("n"),
+                F.sum("w").alias("w"),
+                F.sum(F.col("w") * F.col("w")).alias("w2"),
+            )
             .collect()
         )
         table = np.asarray([[r["a"], r["b"], r["c"]] for r in rows], dtype=np.int64)
         count = np.asarray([r["n"] for r in rows], dtype=np.float64)
         weight = np.asarray([r["w"] for r in rows], dtype=np.float64)
-        samples = _histogram(table, weight if weighted else None, count)
+        weight2 = np.asarray([r["w2"] for r in rows], dtype=np.float64)
+        if weighted:
+            samples = _histogram(table, weight, count, weight2 if moments else None)
+        else:
+            samples = _histogram(table, None, count)
     return Counts(
         "multilabel-indicator",
         classes,
@@ -543,7 +591,69 @@ def count_spark_sets(
         None,
         samples,
         n_samples=n_samples,
+        moments=second,
     )
+
+
+#: Position of each entry kind of the label-set queries (0: true, 1: pred,
+#: 2: both) in the record's ``(tp | true | pred)`` order.
+_BLOCK_OF_KIND = (1, 2, 0)
+
+
+def _second_moments(
+    df: Any,
+    t: Any,
+    p: Any,
+    w: Any,
+    classes: np.ndarray,
+    kind: str,
+    lookup: dict[Any, int],
+) -> np.ndarray:
+    """``sum_i w_i**2 x_i x_i'`` over the rows of ``df``, ``x_i`` the row's
+    ``(tp | true | pred)`` indicator over ``classes`` (``t``, ``p``: the
+    label sets restricted to them), aggregated in Spark by pairs of entries."""
+    from pyspark.sql import functions as F
+
+    n = classes.shape[0]
+    if n > MAX_MOMENT_LABELS:
+        raise ValueError(
+            f"The delta method for label sets needs a {3 * n} x {3 * n} matrix "
+            f"of second moments; it is counted for at most {MAX_MOMENT_LABELS} "
+            f"labels, and these label sets have {n}. Select labels with "
+            "labels=..., or use average='samples'."
+        )
+
+    def tagged(values: Any, tag: int) -> Any:
+        return F.transform(
+            values, lambda x: F.struct(F.lit(tag).alias("k"), x.alias("c"))
+        )
+
+    entries = F.concat(tagged(t, 0), tagged(p, 1), tagged(F.array_intersect(t, p), 2))
+    rows = (
+        df.select(entries.alias("e"), (w * w).alias("w2"))
+        .select(F.explode("e").alias("a"), "e", "w2")
+        .select("a", F.explode("e").alias("b"), "w2")
+        .groupBy(
+            F.col("a.k").alias("ka"),
+            F.col("a.c").alias("ca"),
+            F.col("b.k").alias("kb"),
+            F.col("b.c").alias("cb"),
+        )
+        .agg(F.sum("w2").alias("w2"))
+        .collect()
+    )
+    second = np.zeros((3 * n, 3 * n), dtype=np.float64)
+    if not rows:
+        return second
+    values_a = _values([row["ca"] for row in rows], kind).tolist()
+    values_b = _values([row["cb"] for row in rows], kind).tolist()
+    for row, a, b in zip(rows, values_a, values_b, strict=True):
+        i, j = lookup.get(a), lookup.get(b)
+        if i is not None and j is not None:
+            second[
+                _BLOCK_OF_KIND[row["ka"]] * n + i, _BLOCK_OF_KIND[row["kb"]] * n + j
+            ] += row["w2"]
+    return second
 
 
 def t_type(df: Any, column: Any) -> Any:

@@ -44,11 +44,13 @@ def _count_options(
     caller: str,
     *,
     samplewise: bool | None = None,
+    moments: bool = False,
 ) -> tuple[Counts, Options]:
     """The count record and the options to evaluate it with: label sets (array
     columns) are counted over the selected labels, so ``labels`` is then spent.
     ``samplewise`` (default: for ``average="samples"``) asks label sets for the
-    per-row histogram too."""
+    per-row histogram too; ``moments`` asks for the second moments of the
+    delta method."""
     if is_spark_dataframe(df) and is_label_sets(df, label_col, prediction_col):
         _check_dataframe(df, caller)
         for value, name in (
@@ -70,21 +72,18 @@ def _count_options(
                 options.average == "samples" if samplewise is None else samplewise
             ),
             caller=caller,
+            moments=moments,
         )
         return counts, replace(options, labels=None)
-    return _count(df, label_col, prediction_col, weight_col, caller), options
-
-
-def _count(
-    df: Any, label_col: Any, prediction_col: Any, weight_col: Any, caller: str
-) -> Counts:
-    return count_spark(
+    counts = count_spark(
         df,
         label_col=label_col,
         prediction_col=prediction_col,
         weight_col=weight_col,
         caller=caller,
+        moments=moments,
     )
+    return counts, options
 
 
 def _scores(
@@ -142,8 +141,8 @@ def fbeta_summary_spark(
     label_col : str, default="label"
         Column of true labels: integer, floating-point (whole numbers), decimal,
         boolean or string. The ``y_true`` of the in-memory functions. Array
-        columns (label sets) in both columns make a multilabel target, scored by
-        the score and summary functions (classes: the labels' sorted union).
+        columns (label sets) in both columns make a multilabel target (classes:
+        the labels' sorted union).
     prediction_col : str, default="prediction"
         Column of predicted labels, of a type comparable with ``label_col``
         (Spark ML classifiers predict doubles 0.0, 1.0, ...).
@@ -219,8 +218,8 @@ def averaged_fbeta_score_spark(
     label_col : str, default="label"
         Column of true labels: integer, floating-point (whole numbers), decimal,
         boolean or string. The ``y_true`` of the in-memory functions. Array
-        columns (label sets) in both columns make a multilabel target, scored by
-        the score and summary functions (classes: the labels' sorted union).
+        columns (label sets) in both columns make a multilabel target (classes:
+        the labels' sorted union).
     prediction_col : str, default="prediction"
         Column of predicted labels, of a type comparable with ``label_col``
         (Spark ML classifiers predict doubles 0.0, 1.0, ...).
@@ -285,8 +284,8 @@ def averaged_f1_score_spark(
     label_col : str, default="label"
         Column of true labels: integer, floating-point (whole numbers), decimal,
         boolean or string. The ``y_true`` of the in-memory functions. Array
-        columns (label sets) in both columns make a multilabel target, scored by
-        the score and summary functions (classes: the labels' sorted union).
+        columns (label sets) in both columns make a multilabel target (classes:
+        the labels' sorted union).
     prediction_col : str, default="prediction"
         Column of predicted labels, of a type comparable with ``label_col``
         (Spark ML classifiers predict doubles 0.0, 1.0, ...).
@@ -360,8 +359,8 @@ def fbeta_of_averages_score_spark(
     label_col : str, default="label"
         Column of true labels: integer, floating-point (whole numbers), decimal,
         boolean or string. The ``y_true`` of the in-memory functions. Array
-        columns (label sets) in both columns make a multilabel target, scored by
-        the score and summary functions (classes: the labels' sorted union).
+        columns (label sets) in both columns make a multilabel target (classes:
+        the labels' sorted union).
     prediction_col : str, default="prediction"
         Column of predicted labels, of a type comparable with ``label_col``
         (Spark ML classifiers predict doubles 0.0, 1.0, ...).
@@ -424,8 +423,8 @@ def f1_of_averages_score_spark(
     label_col : str, default="label"
         Column of true labels: integer, floating-point (whole numbers), decimal,
         boolean or string. The ``y_true`` of the in-memory functions. Array
-        columns (label sets) in both columns make a multilabel target, scored by
-        the score and summary functions (classes: the labels' sorted union).
+        columns (label sets) in both columns make a multilabel target (classes:
+        the labels' sorted union).
     prediction_col : str, default="prediction"
         Column of predicted labels, of a type comparable with ``label_col``
         (Spark ML classifiers predict doubles 0.0, 1.0, ...).
@@ -473,50 +472,62 @@ def f1_of_averages_score_spark(
     )[1]
 
 
-def _check_countable(
-    counts: Counts, averages: tuple[str, ...], weighted: bool, caller: str
+def _check_resampling(
+    df: Any,
+    label_col: Any,
+    prediction_col: Any,
+    averages: tuple[str, ...],
+    weighted: bool,
+    method: str,
+    *,
+    caller: str,
+    method_name: str = "method",
 ) -> None:
-    """Refuse the intervals the counts made in Spark cannot give.
+    """Refuse, before anything is counted, the bootstraps Spark cannot give.
 
-    1-D labels: the confusion matrix (unweighted, up to 2048 classes). Label
-    sets: the histogram of per-row ``(tp, true, pred)`` counts, which gives
-    ``average="samples"`` without weights.
+    The delta method reads the record: the confusion matrix (1-D labels) or the
+    per-label counts (label sets), the histogram of per-row ``(tp, true,
+    pred)`` counts (``average="samples"``) and the second moments counted with
+    them. The bootstrap redraws the confusion-matrix cells (unweighted 1-D
+    labels) or the histogram's rows (unweighted ``average="samples"``);
+    anything else would redraw every row, which never reaches the driver.
     """
-    if counts.kind == "multilabel-indicator":
-        missing = [a for a in averages if a != "samples"]
-        if not missing and not weighted:
-            return
-        if missing:
-            reason = (
-                f"average={missing[0]!r} needs each row's per-label counts (the "
-                "second moments of the per-label counts), which the aggregated "
-                "tables do not keep; average='samples' without weight_col is "
-                "available"
-            )
-        else:
-            reason = (
-                "with weight_col, average='samples' needs each row's weight, "
-                "which the histogram of per-row (tp, true, pred) counts keeps "
-                "only summed; score without weight_col"
-            )
+    if method != "bootstrap":
+        return
+    advice = (
+        f"use {method_name}='delta' (computed from the counts and their second "
+        "moments aggregated in Spark), or compute the interval on a sample of "
+        "the rows with fbeta_confidence_interval."
+    )
+    label_sets = is_spark_dataframe(df) and is_label_sets(df, label_col, prediction_col)
+    per_label = [a for a in averages if a != "samples"]
+    if label_sets and per_label:
         raise ValueError(
-            f"{caller} computes intervals of label sets (array columns) from the "
-            f"counts aggregated in Spark; {reason}, or compute the interval on a "
+            f"{caller}: the bootstrap of label sets (array columns) for "
+            f"average={per_label[0]!r} redraws every row's label sets, which "
+            "Spark does not bring to the driver (it resamples the histogram of "
+            f"per-row counts for average='samples' only); {advice}"
+        )
+    if weighted:
+        kept = (
+            "the histogram of per-row (tp, true, pred) counts keeps only summed"
+            if label_sets
+            else "the aggregated table keeps only summed per (label, prediction) pair"
+        )
+        raise ValueError(
+            f"{caller}: the bootstrap with weight_col redraws every row with its "
+            f"weight, which {kept}; {advice}"
+        )
+
+
+def _check_matrix(counts: Counts, caller: str) -> None:
+    """Intervals of 1-D labels need the confusion matrix (up to 2048 classes)."""
+    if counts.kind != "multilabel-indicator" and counts.confusion is None:
+        raise ValueError(
+            f"{caller} computes intervals from the confusion matrix counted in "
+            "Spark; above 2048 classes there is none. Compute the interval on a "
             "sample of the rows with fbeta_confidence_interval."
         )
-    if not weighted and counts.confusion is not None:
-        return
-    reason = (
-        "with weight_col, the interval needs each row's weight"
-        if weighted
-        else "above 2048 classes there is no confusion matrix to resample"
-    )
-    raise ValueError(
-        f"{caller} computes intervals from the confusion matrix counted in "
-        f"Spark; {reason}, which the aggregated table does not keep. Score "
-        "without weight_col, or compute the interval on a sample of the rows "
-        "with fbeta_confidence_interval."
-    )
 
 
 def fbeta_confidence_interval_spark(
@@ -538,12 +549,19 @@ def fbeta_confidence_interval_spark(
     """Confidence intervals for both F-beta scores of a Spark DataFrame.
 
     :func:`fbeta_confidence_interval` of the DataFrame's label and prediction
-    columns: the delta method and the cell bootstrap need only the confusion
-    matrix, which is counted in Spark, so the interval is the in-memory one
-    (the same figures for the same seed). Weighted rows need each row's weight
-    and are refused (``ValueError``); so are targets above 2048 classes.
-    ``confidence``, ``method``, ``n_resamples`` and ``random_state`` mean what
-    they mean there (``average=None`` is not accepted).
+    columns, from counts aggregated in Spark. The delta method reads the
+    confusion matrix (label sets: the per-label counts, and for
+    ``average="samples"`` the histogram of per-row ``(tp, true, pred)``
+    counts) and the second moments counted with it (with ``weight_col``, each
+    cell's sum of squared weights; label sets: the ``3L x 3L`` matrix of each
+    row's indicators, up to 256 labels): the in-memory interval. The bootstrap
+    redraws the confusion-matrix cells of unweighted 1-D labels (the in-memory
+    figures for the same seed) or the histogram's rows of unweighted
+    ``average="samples"``; with ``weight_col``, or for the other averages of
+    label sets, it would redraw every row and is refused (``ValueError``), as
+    are 1-D targets above 2048 classes. ``confidence``, ``method``,
+    ``n_resamples`` and ``random_state`` mean what they mean there
+    (``average=None`` is not accepted).
 
     Parameters
     ----------
@@ -554,8 +572,8 @@ def fbeta_confidence_interval_spark(
     label_col : str, default="label"
         Column of true labels: integer, floating-point (whole numbers), decimal,
         boolean or string. The ``y_true`` of the in-memory functions. Array
-        columns (label sets) in both columns make a multilabel target, scored by
-        the score and summary functions (classes: the labels' sorted union).
+        columns (label sets) in both columns make a multilabel target (classes:
+        the labels' sorted union).
     prediction_col : str, default="prediction"
         Column of predicted labels, of a type comparable with ``label_col``
         (Spark ML classifiers predict doubles 0.0, 1.0, ...).
@@ -593,12 +611,27 @@ def fbeta_confidence_interval_spark(
         confidence, method, n_resamples, random_state,
     )  # fmt: skip
     weighted = weight_col is not None
-    counts, options = _count_options(
-        df, label_col, prediction_col, weight_col, options, caller
+    _check_resampling(
+        df,
+        label_col,
+        prediction_col,
+        (str(options.average),),
+        weighted,
+        method,
+        caller=caller,
     )
-    _check_countable(counts, (str(options.average),), weighted, caller)
+    counts, options = _count_options(
+        df,
+        label_col,
+        prediction_col,
+        weight_col,
+        options,
+        caller,
+        moments=method == "delta",
+    )
+    _check_matrix(counts, caller)
     evaluation = evaluation_from(
-        Reading(counts, weighted=weighted), options, caller=caller
+        Reading(counts, weighted=weighted), options, caller=caller, method=method
     )
     return interval_of(
         evaluation,
@@ -641,8 +674,8 @@ def classification_report_spark(
     label_col : str, default="label"
         Column of true labels: integer, floating-point (whole numbers), decimal,
         boolean or string. The ``y_true`` of the in-memory functions. Array
-        columns (label sets) in both columns make a multilabel target, scored by
-        the score and summary functions (classes: the labels' sorted union).
+        columns (label sets) in both columns make a multilabel target (classes:
+        the labels' sorted union).
     prediction_col : str, default="prediction"
         Column of predicted labels, of a type comparable with ``label_col``
         (Spark ML classifiers predict doubles 0.0, 1.0, ...).
@@ -661,7 +694,8 @@ def classification_report_spark(
         Value of an ill-defined ratio.
     confidence : float, default=None
         When given, each averaged row gets confidence intervals of both scores
-        (from the confusion matrix; refused with ``weight_col``).
+        (as :func:`fbeta_confidence_interval_spark` computes them: the
+        bootstrap is refused with ``weight_col`` and for label sets).
     interval_method : {"delta", "bootstrap"}, default="delta"
         How the intervals are computed.
     n_resamples : int, default=1000
@@ -700,16 +734,31 @@ def classification_report_spark(
         caller=caller,
     )
     weighted = weight_col is not None
+    if request is not None:
+        _check_resampling(
+            df,
+            label_col,
+            prediction_col,
+            ("micro", "macro", "weighted", "samples"),
+            weighted,
+            request[1],
+            caller=caller,
+            method_name="interval_method",
+        )
     options = Options(None, 1.0, zero_division, labels, None)
     # label sets: counted over the labels (and per row, for the samples avg row)
     counts, options = _count_options(
-        df, label_col, prediction_col, weight_col, options, caller, samplewise=True
+        df,
+        label_col,
+        prediction_col,
+        weight_col,
+        options,
+        caller,
+        samplewise=True,
+        moments=request is not None and request[1] == "delta",
     )
     if request is not None:
-        averages: tuple[str, ...] = ("micro", "macro", "weighted")
-        if counts.kind == "multilabel-indicator":
-            averages += ("samples",)
-        _check_countable(counts, averages, weighted, caller)
+        _check_matrix(counts, caller)
     return report_from_reading(
         Reading(counts, weighted=weighted),
         labels=options.labels,
