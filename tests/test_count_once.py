@@ -143,11 +143,25 @@ def conversions(monkeypatch) -> Counter:
     return counter
 
 
+@pytest.fixture
+def encodings(monkeypatch) -> Counter:
+    """Counter of the encodings of 1-D y_true with predictions (``_read_1d``)."""
+    counter: Counter = Counter()
+    encode = _targets._read_1d
+
+    def counted(*args, **kwargs):
+        counter["_read_1d"] += 1
+        return encode(*args, **kwargs)
+
+    monkeypatch.setattr(_targets, "_read_1d", counted)
+    return counter
+
+
 @pytest.mark.parametrize("method", ["delta", "bootstrap"])
 @pytest.mark.parametrize("weighted", [False, True])
 @pytest.mark.parametrize("n_classifiers", [2, 3])
 def test_comparison_reads_y_true_once_and_counts_each_classifier_once(
-    calls, conversions, method, weighted, n_classifiers
+    calls, conversions, encodings, method, weighted, n_classifiers
 ):
     y, a = _labels(seed=2)
     predictions = [a] + [_labels(seed=3 + i)[1] for i in range(n_classifiers - 1)]
@@ -162,6 +176,8 @@ def test_comparison_reads_y_true_once_and_counts_each_classifier_once(
     ), calls
     names = [f"y_pred_{c}" for c in "abc"[:n_classifiers]]
     assert conversions == Counter(dict.fromkeys(["y_true", *names], 1)), conversions
+    # one encoding of y_true with all the predictions (not one per pair)
+    assert encodings == Counter({"_read_1d": 1}), encodings
 
 
 @pytest.mark.parametrize("method", ["delta", "bootstrap"])
