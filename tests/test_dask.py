@@ -478,3 +478,32 @@ def test_comparison_of_local_y_true_or_only_dask_weights(
             assert d.std_error == pytest.approx(e.std_error, rel=1e-12)
     with pytest.raises(ValueError, match="y_true has 1999 and y_pred_a has 2000"):
         compare_classifiers(y_true[:-1], pa, pb)
+
+
+def test_comparison_of_many_classes_stays_in_cells(client, never_gathered) -> None:
+    """Above 2048 classes the records keep no confusion matrix (no k x k table),
+    and the joint cells still give the comparison: its variances are read at
+    the cells, so the client holds no k x k table of gradients either (about
+    3500 classes here: 200 MB per classifier)."""
+    import tracemalloc
+
+    k, n = 4000, 6000
+    rng = np.random.default_rng(19)
+    y_true = rng.integers(0, k, n)
+    a = np.where(rng.random(n) < 0.7, y_true, rng.integers(0, k, n))
+    b = np.where(rng.random(n) < 0.6, y_true, rng.integers(0, k, n))
+    t, pa, pb = (da.from_array(v, chunks=1000) for v in (y_true, a, b))
+    tracemalloc.start()
+    try:
+        result = compare_classifiers(t, pa, pb)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 40e6, peak  # a 3500 x 3500 float table is 98 MB
+    expected = compare_classifiers(y_true, a, b)
+    for d, e in (
+        (result.averaged_fbeta, expected.averaged_fbeta),
+        (result.fbeta_of_averages, expected.fbeta_of_averages),
+    ):
+        assert d.difference == pytest.approx(e.difference, rel=1e-12)
+        assert d.std_error == pytest.approx(e.std_error, rel=1e-9)

@@ -843,7 +843,7 @@ def _paired_variances(
         _positions(a.counts.classes, cells.classes),
         _positions(b.counts.classes, cells.classes),
     )
-    d = a.cell_gradients()[:, at[t], at[p]] - b.cell_gradients()[:, bt[t], bt[q]]
+    d = a.cell_gradients_at(at[t], at[p]) - b.cell_gradients_at(bt[t], bt[q])
     var_avg, var_foa = moment_variance(d, cells.first, cells.second, n).tolist()
     return var_avg, var_foa
 

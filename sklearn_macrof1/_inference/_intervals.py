@@ -653,6 +653,15 @@ class Evaluation:
         cell_grad[:, np.arange(k), np.arange(k)] += g[:, 0]
         return cell_grad
 
+    def cell_gradients_at(self, true: np.ndarray, pred: np.ndarray) -> np.ndarray:
+        """``(2, m)``: :meth:`cell_gradients` at the cells ``(true[i], pred[i])``
+        only (positions of counted classes), without the ``k x k`` tables."""
+        g = self._count_gradients()
+        out = g[:, 1, true] + g[:, 2, pred]
+        same = np.flatnonzero(true == pred)
+        out[:, same] += g[:, 0, true[same]]
+        return out
+
     def variances(self) -> tuple[float, float]:
         """Delta-method variances of (averaged F-beta, F-beta of averages).
 
