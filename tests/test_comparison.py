@@ -375,3 +375,27 @@ def test_joint_reading_counts_each_pair_as_read_alone(data):
                 np.add.at(squares, (t, p), cells.second)
                 w = np.ones(len(y)) if weights is None else np.asarray(weights)
                 assert squares.sum() == pytest.approx(float(w @ w), rel=1e-12)
+def test_paired_bootstrap_redraws_cells_only_when_they_are_few(monkeypatch):
+    """Redrawing the joint cells costs a draw per cell and resample: it serves
+    two unweighted classifiers when the cells are few (at most n / 8); with as
+    many cells as samples (many classes, noisy predictions) the samples are
+    redrawn, as the comparison did before."""
+    from sklearn_macrof1._inference import _comparison
+
+    redrawn = []
+    cell_replicates = _comparison._cell_replicates
+
+    def spy(*args, **kwargs):
+        redrawn.append(args[2].count.shape[0])
+        return cell_replicates(*args, **kwargs)
+
+    monkeypatch.setattr(_comparison, "_cell_replicates", spy)
+    rng = np.random.default_rng(20)
+    options = {"method": "bootstrap", "n_resamples": 20, "random_state": 0}
+    for k, expected in ((3, 1), (60, 0)):
+        y = rng.integers(0, k, 2000)
+        a = np.where(rng.random(2000) < 0.3, y, rng.integers(0, k, 2000))
+        b = np.where(rng.random(2000) < 0.3, y, rng.integers(0, k, 2000))
+        redrawn.clear()
+        compare_classifiers(y, a, b, **options)
+        assert len(redrawn) == expected, (k, redrawn)

@@ -8,7 +8,8 @@ correlated; the difference ``S_A - S_B`` is analysed per sample:
   on the joint (true, pred_A, pred_B) table; for 1-D targets it is computed
   from that table's cells (:mod:`.._core._pairs`), else per sample;
 - paired bootstrap: the same resampled samples score both classifiers (two
-  unweighted classifiers of 1-D targets: the joint cells redrawn).
+  unweighted classifiers of 1-D targets with few joint cells: the cells
+  redrawn).
 
 The p-value is two-sided for "no difference". The two formulas *rank the
 classifiers differently* when the differences have opposite signs; that
@@ -608,13 +609,16 @@ shape (n_samples, n_labels)
     squared weights suffice, at most ``k**3`` cells whatever the number of
     samples (up to 128 classes; beyond, and for multilabel targets, from each
     sample's contribution). The paired bootstrap of two unweighted classifiers
-    redraws the joint cells multinomially; with ``sample_weight`` or more
-    classifiers it redraws the samples, the same resamples for every pair.
+    redraws the joint cells multinomially when they are few (at most ``n / 8``);
+    with more cells, ``sample_weight`` or more classifiers it redraws the
+    samples, the same resamples for every pair.
 
     Dask collections of 1-D labels are counted on the workers, joint cells
     included, and never gathered: the delta method gives the in-memory result,
-    weighted or not, for any number of classifiers, and so does the bootstrap
-    of two unweighted classifiers. A bootstrap with ``sample_weight`` or more
+    weighted or not, for any number of classifiers. The bootstrap of two
+    unweighted classifiers always redraws the joint cells there: the in-memory
+    result for the same seed where memory redraws the cells too, else a draw
+    of the same distribution. A bootstrap with ``sample_weight`` or more
     than two classifiers, and multilabel targets, would need every sample in
     one process: they raise ``ValueError`` (use ``method="delta"``).
 
@@ -686,6 +690,11 @@ shape (n_samples, n_labels)
             or all(_k(readings, i, j) ** 3 <= MAX_PAIR_CELLS for i, j in pairs)
         )
     )
+    if use_cells and method == "bootstrap" and in_memory:
+        # a redraw costs one binomial per cell: cheaper than redrawing the
+        # samples only when the cells are few (measured: 2.5x faster at n / 12
+        # cells, 3x slower at n / 4), else the samples are redrawn
+        use_cells = joint.pair_cells(0, 1).count.shape[0] * _FEW_CELLS <= n
     if use_cells:
         evaluations = [_evaluated(reading, options, n, caller) for reading in readings]
     else:
@@ -777,6 +786,11 @@ shape (n_samples, n_labels)
             float(p) for p in holm([c.fbeta_of_averages.p_value for c in comparisons])
         ),
     )
+
+
+#: In memory, the paired bootstrap redraws the joint cells when there are at
+#: most ``n / _FEW_CELLS`` of them (benchmarks/bench_comparison.py).
+_FEW_CELLS = 8
 
 
 def _k(readings: list[Reading], i: int, j: int) -> int:
