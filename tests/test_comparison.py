@@ -399,3 +399,15 @@ def test_paired_bootstrap_redraws_cells_only_when_they_are_few(monkeypatch):
         redrawn.clear()
         compare_classifiers(y, a, b, **options)
         assert len(redrawn) == expected, (k, redrawn)
+
+
+def test_int64_and_uint64_predictions_beyond_float_precision():
+    """Labels beyond 2**53 given as int64 and uint64 are compared exactly, as
+    each pair alone is scored (no common float dtype that would round them)."""
+    rng = np.random.default_rng(21)
+    y = rng.integers(0, 3, 500) + 2**60
+    a = np.where(rng.random(500) < 0.8, y, 2**60)
+    b = np.where(rng.random(500) < 0.7, y, 2**60 + 1)
+    expected = compare_classifiers(y, a, b)
+    assert compare_classifiers(y, a, b.astype(np.uint64)) == expected
+    assert compare_classifiers(y, a.astype(np.uint64), b) == expected

@@ -496,6 +496,8 @@ def _joined(yps: list[np.ndarray], names: Sequence[str]) -> np.ndarray:
         return np.concatenate(columns)
     if all(dtype.kind in "biuf" for dtype in dtypes):
         common = np.result_type(*dtypes)
+        if common.kind == "f" and all(dtype.kind in "biu" for dtype in dtypes):
+            common = _common_integer(columns, common)
         for column, name in zip(columns, names, strict=True):
             if (
                 common.kind == "f"
@@ -512,6 +514,18 @@ def _joined(yps: list[np.ndarray], names: Sequence[str]) -> np.ndarray:
     if all(dtype.kind == "U" for dtype in dtypes):
         return np.concatenate(columns)
     return np.concatenate([c.astype(object) for c in columns])
+
+
+def _common_integer(columns: list[np.ndarray], common: np.dtype) -> np.dtype:
+    """int64 with uint64 labels: no integer dtype holds both ranges, but these
+    labels fit int64 when the unsigned ones are below 2**63, or uint64 when the
+    signed ones are nonnegative; else ``common`` (float64)."""
+    top = np.iinfo(np.int64).max
+    if all(c.dtype.kind != "u" or c.size == 0 or c.max() <= top for c in columns):
+        return np.dtype(np.int64)
+    if all(c.dtype.kind != "i" or c.size == 0 or c.min() >= 0 for c in columns):
+        return np.dtype(np.uint64)
+    return common
 
 
 def naming_prediction(exc: Exception, name: str = "y_pred") -> Exception:
