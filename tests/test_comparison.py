@@ -375,6 +375,8 @@ def test_joint_reading_counts_each_pair_as_read_alone(data):
                 np.add.at(squares, (t, p), cells.second)
                 w = np.ones(len(y)) if weights is None else np.asarray(weights)
                 assert squares.sum() == pytest.approx(float(w @ w), rel=1e-12)
+
+
 def test_paired_bootstrap_redraws_cells_only_when_they_are_few(monkeypatch):
     """Redrawing the joint cells costs a draw per cell and resample: it serves
     two unweighted classifiers when the cells are few (at most n / 8); with as
