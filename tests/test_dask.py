@@ -231,9 +231,8 @@ def test_intervals_that_need_every_sample_are_refused(client, never_gathered) ->
             t, p, sample_weight=w, confidence=0.95, interval_method="bootstrap"
         )
     with pytest.raises(ValueError, match="compare_classifiers compares multilabel"):
-        compare_classifiers(
-            da.from_array(np.eye(600, 3, dtype=int), chunks=(200, 3)), p, p[::-1]
-        )
+        indicators = da.from_array(np.eye(600, 3, dtype=int), chunks=(200, 3))
+        compare_classifiers(indicators, indicators, indicators[::-1])
     rng = np.random.default_rng(9)
     yt = da.from_array(rng.integers(0, 2, (500, 4)), chunks=(100, 4))
     yp = da.from_array(rng.integers(0, 2, (500, 4)), chunks=(100, 4))
@@ -507,3 +506,17 @@ def test_comparison_of_many_classes_stays_in_cells(client, never_gathered) -> No
     ):
         assert d.difference == pytest.approx(e.difference, rel=1e-12)
         assert d.std_error == pytest.approx(e.std_error, rel=1e-9)
+
+
+def test_comparison_of_1d_and_multilabel_dask_targets_names_the_mix(client) -> None:
+    """A 2-D prediction set with 1-D y_true is a mix of target kinds, as in
+    memory; only 2-D targets throughout are the (refused) multilabel case."""
+    y_true, a = _labels(22, 300, 3)
+    t, pa = da.from_array(y_true, chunks=100), da.from_array(a, chunks=100)
+    indicator = da.from_array(np.eye(3, dtype=int)[a], chunks=(100, 3))
+    with pytest.raises(ValueError, match=r"a mix of .*\(y_true\) and .*\(y_pred_b\)"):
+        compare_classifiers(t, pa, indicator)
+    with pytest.raises(ValueError, match=r"a mix of .*\(y_true\) and .*\(y_pred_a\)"):
+        compare_classifiers(indicator, pa, indicator)
+    with pytest.raises(ValueError, match="multilabel targets"):
+        compare_classifiers(indicator, indicator, indicator)

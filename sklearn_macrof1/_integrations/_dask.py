@@ -241,8 +241,20 @@ def count_joint_dask(
     """
     import dask
 
+    def indicator(value: Any) -> bool:
+        return getattr(value, "ndim", 1) == 2 and value.shape[1] != 1
+
+    kind = {True: "multilabel-indicator", False: "1-D label"}
+    for name, value in zip(names, y_preds, strict=True):
+        if indicator(value) != indicator(y_true):
+            raise ValueError(
+                "Classification metrics can't handle a mix of "
+                f"{kind[indicator(y_true)]} (y_true) and {kind[indicator(value)]} "
+                f"({name}) targets; both must be 1-D label arrays or both "
+                "multilabel indicator matrices with the same columns."
+            )
     for name, value in (("y_true", y_true), *zip(names, y_preds, strict=True)):
-        if getattr(value, "ndim", 1) == 2 and value.shape[1] != 1:
+        if indicator(value):
             raise ValueError(
                 f"{caller} compares multilabel targets ({name} has "
                 f"{value.shape[1]} columns) from each sample's per-label "
