@@ -413,3 +413,12 @@ def test_int64_and_uint64_predictions_beyond_float_precision():
     expected = compare_classifiers(y, a, b)
     assert compare_classifiers(y, a, b.astype(np.uint64)) == expected
     assert compare_classifiers(y, a.astype(np.uint64), b) == expected
+
+
+def test_bytes_labels_of_one_prediction_set_name_it_alone():
+    """scikit-learn's refusal of bytes labels names the prediction set at fault."""
+    y = np.array(["ant", "bee", "ant", "bee"])
+    with pytest.raises(TypeError, match=r"^y_true and y_pred_b cannot be scored"):
+        compare_classifiers(y, y, y.astype("S"))
+    with pytest.raises(TypeError, match=r"^y_true and y_pred_c cannot be scored"):
+        compare_classifiers(y, y, y, y.astype("S"))

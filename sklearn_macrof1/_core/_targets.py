@@ -442,7 +442,16 @@ def _read(y_true: Any, y_preds: Sequence[Any], names: Sequence[str]) -> list[Tar
             "samples) while a minimum of 1 sample is required."
         )
     kinds = [_kind(yt, "y_true")]
-    kinds += [_kind(yp, name) for yp, name in zip(yps, names, strict=True)]
+    for yp, name in zip(yps, names, strict=True):
+        try:
+            kinds.append(_kind(yp, name))
+        except (TypeError, ValueError) as exc:  # scikit-learn's may not name it
+            if name in str(exc):
+                raise
+            renamed = naming_prediction(exc, name)
+            if renamed is exc:
+                raise
+            raise renamed from exc
     uniform = [kind == _UNIFORM_INDICATOR for kind in kinds]
     kinds = [
         "multilabel-indicator" if kind == _UNIFORM_INDICATOR else kind for kind in kinds
