@@ -97,19 +97,20 @@ def _joint_table(
     """The ``k x k`` (weighted) joint count table, rows true and columns predicted.
 
     ``true`` and ``pred`` are codes in ``[0, k)`` (the :class:`Targets`
-    invariant, checked by the caller). Unweighted, each block of ``_BLOCK``
-    samples is one ``np.bincount`` of the joint codes ``true * k + pred``, added
-    to the table. Weighted, one ``np.bincount`` over all samples: each cell's
-    weights are then summed in sample order, as scikit-learn sums them (block
-    subtotals would round differently, visibly so when large weights cancel).
+    invariant, checked by the caller): ``np.bincount`` of the joint codes
+    ``true * k + pred``. Unweighted and longer than one block, block by block
+    (the codes of each block in the thread's buffer), the blocks' tables added.
+    Weighted, one ``np.bincount`` over all samples: each cell's weights are then
+    summed in sample order, as scikit-learn sums them (block subtotals would
+    round differently, visibly so when large weights cancel).
     """
-    if weights is not None:
+    n = true.shape[0]
+    if weights is not None or n <= _BLOCK:
         joint = np.multiply(true, k, dtype=np.intp)
-        joint += pred
+        np.add(joint, pred, out=joint, casting="unsafe")
         return np.bincount(joint, weights=weights, minlength=k * k).reshape(k, k)
     table = np.zeros(k * k, dtype=np.int64)
     codes = _take_code_buffer()
-    n = true.shape[0]
     try:
         for start in range(0, n, _BLOCK):
             stop = min(start + _BLOCK, n)
