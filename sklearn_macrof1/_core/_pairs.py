@@ -23,8 +23,9 @@ from ._record import Counts, merge_counts, union_labels
 from ._targets import Targets
 
 #: Largest joint table ``k**3`` counted densely (k = 128 classes, about 50 MB
-#: for its three columns); the comparison uses the per-sample design beyond it
-#: for in-memory targets (and refuses Dask collections).
+#: for its three columns); beyond it the occupied cells are found with
+#: ``np.unique`` (Dask chunks), and in-memory comparisons use the per-sample
+#: design instead.
 MAX_PAIR_CELLS = 1 << 21
 
 
