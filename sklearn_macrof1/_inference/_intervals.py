@@ -1312,8 +1312,9 @@ def summary_confidence_interval(
     """The body of ``FBetaSummary.confidence_interval`` (1-D targets only).
 
     The summary keeps the confusion matrix, not the samples: its cells are
-    taken as counts of independent samples. Weighted summaries (non-integer
-    cells) and multilabel summaries need the samples and are refused.
+    taken as counts of independent samples (integer weights thus act as
+    frequency weights). Weighted summaries with non-integer cells and
+    multilabel summaries need the samples and are refused.
     """
     caller = "FBetaSummary.confidence_interval"
     confidence, method, n_resamples = check_interval_options(

@@ -175,8 +175,13 @@ fbeta_of_averages=0.8333, gap=0.05556)
         """Confidence intervals of both scores from this summary's confusion matrix.
 
         See :func:`fbeta_confidence_interval` (same ``confidence``, ``method``,
-        ``n_resamples``, ``random_state`` and ``verbose``); 1-D, unweighted
-        targets only, as the cells are taken as counts of independent samples.
+        ``n_resamples``, ``random_state`` and ``verbose``); 1-D targets only.
+        The cells are taken as counts of independent samples: a matrix counted
+        with integer ``sample_weight`` is read as frequency weights (a sample of
+        weight 2 as two samples), which is not what
+        :func:`fbeta_confidence_interval` does with the same weights; non-integer
+        cells are refused. For sample-weighted intervals call
+        :func:`fbeta_confidence_interval` with the samples.
 
         Examples
         --------
