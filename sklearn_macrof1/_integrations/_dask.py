@@ -95,6 +95,36 @@ def _blocks(value: Any) -> list[Any]:
     return list(np.ravel(value.to_delayed()))
 
 
+def _dask_weights(sample_weight: Any, rows: tuple[int, ...]) -> Any:
+    """``sample_weight`` as a Dask array, or a local one chunked like ``rows``
+    (None and scalars as they are)."""
+    if is_dask_collection(sample_weight):
+        return _as_dask_array(sample_weight, "sample_weight")
+    if sample_weight is not None and not np.isscalar(sample_weight):
+        return _from_local(np.asarray(sample_weight), rows, "sample_weight")
+    return sample_weight
+
+
+def _weight_blocks(weights: Any, rows: tuple[int, ...], n_blocks: int) -> list[Any]:
+    """One weight block per block of the targets (the same value for each when
+    the weights are not a Dask array)."""
+    if is_dask_collection(weights):
+        return _blocks(_aligned(weights, rows))
+    return [weights] * n_blocks
+
+
+def _merged_on_workers(parts: list[Any], merge: Any) -> Any:
+    """The merge of the delayed records ``parts`` (a tree of merges, run on the
+    workers); None when there are none."""
+    import dask
+
+    merge = dask.delayed(merge, pure=True)
+    while len(parts) > 1:
+        pairs = [merge(a, b) for a, b in zip(parts[::2], parts[1::2], strict=False)]
+        parts = pairs + ([parts[-1]] if len(parts) % 2 else [])
+    return dask.compute(parts[0])[0] if parts else None
+
+
 def counts_from_dask(
     y_true: Any,
     y_pred: Any,
@@ -124,20 +154,13 @@ def counts_from_dask(
     rows = yt.chunks[0]
     yt = _aligned(yt, rows)
     yp = _from_local(y_pred, rows, "y_pred") if yp is None else yp
-    weights = sample_weight
-    if is_dask_collection(weights):
-        weights = _as_dask_array(weights, "sample_weight")
-    elif weights is not None and not np.isscalar(weights):
-        weights = _from_local(np.asarray(weights), rows, "sample_weight")
+    weights = _dask_weights(sample_weight, rows)
     if not is_dask_collection(yp):  # a local array of the wrong length
         _check_lengths(yt, np.asarray(yp), None)
     _check_lengths(yt, yp, weights)
     yp = _aligned(yp, rows)
     true_blocks, pred_blocks = _blocks(yt), _blocks(yp)
-    if is_dask_collection(weights):
-        weight_blocks = _blocks(_aligned(weights, rows))
-    else:
-        weight_blocks = [weights] * len(true_blocks)
+    weight_blocks = _weight_blocks(weights, rows, len(true_blocks))
     count = dask.delayed(count_batch, pure=True)
     parts = [
         count(
@@ -151,14 +174,7 @@ def counts_from_dask(
         )  # fmt: skip
         for t, p, w in zip(true_blocks, pred_blocks, weight_blocks, strict=True)
     ]
-    merge = dask.delayed(merge_counts, pure=True)
-    while len(parts) > 1:  # a tree of merges, run on the workers
-        pairs = [merge(a, b) for a, b in zip(parts[::2], parts[1::2], strict=False)]
-        parts = pairs + ([parts[-1]] if len(parts) % 2 else [])
-    if not parts:
-        return None
-    (counts,) = dask.compute(parts[0])
-    return counts
+    return _merged_on_workers(parts, merge_counts)
 
 
 def count_dask(
@@ -291,28 +307,17 @@ def count_joint_dask(
             else:
                 _check_lengths(local, reference, None, name=reference_name)
         arrays.append(local)
-    weights = sample_weight
-    if is_dask_collection(weights):
-        weights = _as_dask_array(weights, "sample_weight")
-    elif weights is not None and not np.isscalar(weights):
-        weights = _from_local(np.asarray(weights), rows, "sample_weight")
+    weights = _dask_weights(sample_weight, rows)
     for name, array in zip(names, arrays[1:], strict=True):
         _check_lengths(arrays[0], array, weights, name=name)
     blocks = [_blocks(_aligned(array, rows)) for array in arrays]
-    if is_dask_collection(weights):
-        weight_blocks = _blocks(_aligned(weights, rows))
-    else:
-        weight_blocks = [weights] * len(blocks[0])
+    weight_blocks = _weight_blocks(weights, rows, len(blocks[0]))
     count = dask.delayed(count_joint_batch, pure=True)
     parts = [
         count(t, list(ps), w, names=list(names), caller=caller)
         for t, *ps, w in zip(*blocks, weight_blocks, strict=True)
     ]
-    merge = dask.delayed(merge_joint_counts, pure=True)
-    while len(parts) > 1:  # a tree of merges, run on the workers
-        pairs = [merge(a, b) for a, b in zip(parts[::2], parts[1::2], strict=False)]
-        parts = pairs + ([parts[-1]] if len(parts) % 2 else [])
-    joint = dask.compute(parts[0])[0] if parts else None
+    joint = _merged_on_workers(parts, merge_joint_counts)
     if joint is None:
         raise ValueError(
             f"Found empty input array (y_true and {' and '.join(names)} have 0 "
