@@ -35,10 +35,10 @@ from _timing import (
 )
 
 from sklearn_macrof1 import compare_classifiers
-from sklearn_macrof1._core._evaluation import check_options
+from sklearn_macrof1._core._evaluation import check_options, read_for
 from sklearn_macrof1._inference._intervals import (
     draw_multiplicities,
-    evaluation_for,
+    evaluation_from,
 )
 
 K = 10
@@ -53,8 +53,11 @@ def per_sample_delta(y_true, a, b, weights):
         caller="bench", average="macro", beta=1.0, zero_division="warn"
     )
     evaluations = [
-        evaluation_for(
-            y_true, p, options, sample_weight=weights, caller="bench", per_sample=True
+        evaluation_from(
+            read_for(y_true, p, options, sample_weight=weights, caller="bench"),
+            options,
+            caller="bench",
+            per_sample=True,
         )
         for p in (a, b)
     ]
@@ -72,8 +75,11 @@ def per_sample_bootstrap(y_true, a, b):
         caller="bench", average="macro", beta=1.0, zero_division="warn"
     )
     evaluations = [
-        evaluation_for(
-            y_true, p, options, sample_weight=None, caller="bench", per_sample=True
+        evaluation_from(
+            read_for(y_true, p, options, sample_weight=None, caller="bench"),
+            options,
+            caller="bench",
+            per_sample=True,
         )
         for p in (a, b)
     ]

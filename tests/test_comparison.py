@@ -163,8 +163,8 @@ def test_bootstrap_reproducible():
 def _design_reference(y, predictions, average="macro", **options):
     """Delta-method variances of every pair from the per-sample design, the
     computation that the joint cells replace (one reading per classifier)."""
-    from sklearn_macrof1._core._evaluation import check_options
-    from sklearn_macrof1._inference._intervals import evaluation_for
+    from sklearn_macrof1._core._evaluation import check_options, read_for
+    from sklearn_macrof1._inference._intervals import evaluation_from
 
     weights = options.pop("sample_weight", None)
     checked = check_options(
@@ -173,8 +173,11 @@ def _design_reference(y, predictions, average="macro", **options):
         pos_label=options.pop("pos_label", 1),
     )  # fmt: skip
     evaluations = [
-        evaluation_for(
-            y, p, checked, sample_weight=weights, caller="t", per_sample=True
+        evaluation_from(
+            read_for(y, p, checked, sample_weight=weights, caller="t"),
+            checked,
+            caller="t",
+            per_sample=True,
         )
         for p in predictions
     ]

@@ -320,17 +320,18 @@ def test_intervals_for_report_rows():
 def test_bootstrap_replicates_are_the_scores_of_the_resamples(average, weighted):
     """A replicate is exactly what the score functions give on the resample,
     including classes that vanish from a resample (rare classes, labels=None)."""
-    from sklearn_macrof1._core._evaluation import check_options
+    from sklearn_macrof1._core._evaluation import check_options, read_for
     from sklearn_macrof1._inference._intervals import (
         draw_multiplicities,
-        evaluation_for,
+        evaluation_from,
     )
 
     y, p = _data(300, k=8, seed=11, skew=0.6)
     y[0], p[0], p[1] = 8, 8, 9  # classes 8 and 9 appear in one sample each
     w = np.linspace(0.5, 2.0, 300) if weighted else None
     options = check_options(caller="t", average=average, beta=1.0, zero_division=0.0)
-    ev = evaluation_for(y, p, options, sample_weight=w, caller="t", per_sample=True)
+    reading = read_for(y, p, options, sample_weight=w, caller="t")
+    ev = evaluation_from(reading, options, caller="t", per_sample=True)
     m = draw_multiplicities(np.random.default_rng(0), 300, 20)
     reps_avg, reps_foa = ev.replicates_from_multiplicities(m)
     for b in range(20):

@@ -21,11 +21,10 @@ larger of the two one-sided p-values).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
-import scipy.sparse as sp
 from scipy.special import ndtr
 
 from .._core._aggregation import ALL_METRICS
@@ -49,7 +48,9 @@ from ._intervals import (
     draw_cells,
     draw_multiplicities,
     evaluation_from,
+    formula_labels,
     moment_variance,
+    one_hot_design,
 )
 from ._progress import Progress, check_verbose
 
@@ -159,11 +160,8 @@ class ClassifierComparison(ValueEquality):
     names: tuple[str, str] = ("A", "B")
 
     def _formulas(self) -> tuple[tuple[str, ScoreDifference], ...]:
-        name = "F1" if self.beta == 1 else f"F{self.beta:g}"
-        return (
-            (f"averaged {name}", self.averaged_fbeta),
-            (f"{name} of averages", self.fbeta_of_averages),
-        )
+        label_avg, label_foa = formula_labels(self.beta)
+        return (label_avg, self.averaged_fbeta), (label_foa, self.fbeta_of_averages)
 
     def _how(self) -> str:
         if self.method == "delta":
@@ -285,20 +283,7 @@ class ClassifierComparison(ValueEquality):
         """
         name_a, name_b = self.names
         records = [
-            {
-                "model_a": name_a,
-                "model_b": name_b,
-                "score_a": d.score_a,
-                "score_b": d.score_b,
-                "difference": d.difference,
-                "low": d.low,
-                "high": d.high,
-                "std_error": d.std_error,
-                "p_value": d.p_value,
-                "p_greater": d.p_greater,
-                "p_less": d.p_less,
-                "p_resolution": d.p_resolution,
-            }
+            {"model_a": name_a, "model_b": name_b, **asdict(d)}
             for d in (self.averaged_fbeta, self.fbeta_of_averages)
         ]
         return frame(
@@ -884,14 +869,9 @@ def _cell_totals(evaluation: Evaluation, cells: PairCells, column: int) -> Any:
     true, pred) totals of a classifier, whose prediction is ``column`` (1 or 2)
     of the cells."""
     classes = evaluation.counts.classes
-    k = classes.shape[0]
     where = _positions(classes, cells.classes)
-    t, p = cells.cells[:, 0], cells.cells[:, column]
-    m = t.shape[0]
-    hit = np.flatnonzero(t == p)
-    rows = np.concatenate([hit, np.arange(m), np.arange(m)])
-    cols = np.concatenate([where[t[hit]], k + where[t], 2 * k + where[p]])
-    return sp.csr_matrix((np.ones(rows.shape[0]), (rows, cols)), shape=(m, 3 * k))
+    t, p = where[cells.cells[:, 0]], where[cells.cells[:, column]]
+    return one_hot_design(t, p, classes.shape[0])
 
 
 def _cell_replicates(

@@ -45,7 +45,7 @@ from __future__ import annotations
 import math
 import numbers
 import warnings
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from typing import Any, cast
 
 import numpy as np
@@ -94,6 +94,12 @@ _BLOCK = 64
 
 def _short(value: float) -> str:
     return f"{float(value):.4g}"
+
+
+def formula_labels(beta: float) -> tuple[str, str]:
+    """The two formulas' names for ``beta``: "averaged F1", "F1 of averages"."""
+    name = "F1" if beta == 1 else f"F{beta:g}"
+    return f"averaged {name}", f"{name} of averages"
 
 
 @dataclass(frozen=True, eq=False)
@@ -187,27 +193,16 @@ averaged_fbeta=0.7190 [0.6574, 0.7807], fbeta_of_averages=0.7358 [0.6811, 0.7906
 
     def to_dict(self) -> dict[str, Any]:
         """Plain-Python dictionary (JSON-serialisable)."""
-        out: dict[str, Any] = {}
-        for name in self.__dataclass_fields__:
-            value = getattr(self, name)
-            if isinstance(value, ScoreInterval):
-                value = {
-                    "estimate": value.estimate,
-                    "low": value.low,
-                    "high": value.high,
-                    "std_error": value.std_error,
-                }
-            out[name] = value
-        return out
+        return asdict(self)
 
     def __str__(self) -> str:
-        name = "F1" if self.beta == 1 else f"F{self.beta:g}"
+        label_avg, label_foa = formula_labels(self.beta)
         return "\n".join(
             [
                 f"{self.confidence:.0%} confidence intervals (average="
                 f"{self.average!r}, {self._how()}, n={self.n_samples})",
-                f"  averaged {name}     {self.averaged_fbeta}",
-                f"  {name} of averages  {self.fbeta_of_averages}",
+                f"  {label_avg}     {self.averaged_fbeta}",
+                f"  {label_foa}  {self.fbeta_of_averages}",
             ]
         )
 
@@ -225,16 +220,16 @@ averaged_fbeta=0.7190 [0.6574, 0.7807], fbeta_of_averages=0.7358 [0.6811, 0.7906
         return f"percentile bootstrap, {self.n_resamples} resamples"
 
     def _tables(self) -> list[Table]:
-        name = "F1" if self.beta == 1 else f"F{self.beta:g}"
         table = Table(
             f"{self.confidence:.0%} confidence intervals ({self.average} average, "
             f"beta={self.beta:g})",
             ["estimate", "low", "high", "std error"],
             index="score",
         )
-        for label, ci in (
-            (f"averaged {name}", self.averaged_fbeta),
-            (f"{name} of averages", self.fbeta_of_averages),
+        for label, ci in zip(
+            formula_labels(self.beta),
+            (self.averaged_fbeta, self.fbeta_of_averages),
+            strict=True,
         ):
             table.add_row(label, [ci.estimate, ci.low, ci.high, ci.std_error])
         table.notes.append(f"{self._how()}, n={self.n_samples} samples.")
@@ -265,10 +260,7 @@ averaged_fbeta=0.7190 [0.6574, 0.7807], fbeta_of_averages=0.7358 [0.6811, 0.7906
         """
         records = [
             {
-                "estimate": ci.estimate,
-                "low": ci.low,
-                "high": ci.high,
-                "std_error": ci.std_error,
+                **asdict(ci),
                 "average": self.average,
                 "confidence": self.confidence,
                 "method": self.method,
@@ -625,12 +617,11 @@ class Evaluation:
                 self.averages.precision, self.averages.recall, self.options.beta
             )
             return _mean_influence(per.fbeta, w), h_p * u_p + h_r * u_r
-        k = self.counts.n_classes
-        out = []
-        for grad in score_gradients(self.selection, self.averages, self.options):
-            g = _scatter(grad, self.index, k).reshape(-1)
-            out.append(np.asarray(self.design @ g).reshape(-1))
-        return out[0], out[1]
+        g_avg, g_foa = self._count_gradients().reshape(2, -1)
+        return (
+            np.asarray(self.design @ g_avg).reshape(-1),
+            np.asarray(self.design @ g_foa).reshape(-1),
+        )
 
     def _count_gradients(self) -> np.ndarray:
         """``(2, 3, k)``: the gradient of each score with respect to the (tp,
@@ -643,20 +634,12 @@ class Evaluation:
             ]
         )
 
-    def cell_gradients(self) -> np.ndarray:
-        """``(2, k, k)``: the gradient of each score with respect to each cell
-        ``N_ab`` (true class a, predicted b) of the counted classes (1-D)."""
-        k = self.counts.n_classes
+    def cell_gradients_at(self, true: np.ndarray, pred: np.ndarray) -> np.ndarray:
+        """``(2, m)``: the gradient of each score with respect to each cell
+        ``N_ab`` (true class a, predicted b) of the counted classes (1-D), at
+        the cells ``(true[i], pred[i])`` (positions of counted classes)."""
         g = self._count_gradients()
         # d S / d N_ab = [a == b] dS/dtp_a + dS/dtrue_a + dS/dpred_b
-        cell_grad = g[:, 1, :, None] + g[:, 2, None, :]
-        cell_grad[:, np.arange(k), np.arange(k)] += g[:, 0]
-        return cell_grad
-
-    def cell_gradients_at(self, true: np.ndarray, pred: np.ndarray) -> np.ndarray:
-        """``(2, m)``: :meth:`cell_gradients` at the cells ``(true[i], pred[i])``
-        only (positions of counted classes), without the ``k x k`` tables."""
-        g = self._count_gradients()
         out = g[:, 1, true] + g[:, 2, pred]
         same = np.flatnonzero(true == pred)
         out[:, same] += g[:, 0, true[same]]
@@ -682,7 +665,9 @@ class Evaluation:
                 first = np.concatenate([counts.tp, counts.true, counts.pred])
                 second = _counted(counts.moments)
             else:
-                coefficients = self.cell_gradients().reshape(2, -1)
+                # every cell, row-major: (0, 0), (0, 1), ...
+                true, pred = np.divmod(np.arange(counts.n_classes**2), counts.n_classes)
+                coefficients = self.cell_gradients_at(true, pred)
                 first = np.asarray(counts.confusion).reshape(-1)
                 # without weights, each cell's squared weights are its count
                 second = _counted(counts.moments if self.weighted else first)
@@ -834,14 +819,21 @@ def _design_1d(
     k = counts.n_classes
     if int(present.sum()) != k:  # pragma: no cover - guarded by the counting core
         raise RuntimeError("class encoding does not match the counts")
-    t, p = position[targets.true], position[targets.pred]
-    n = targets.n_samples
-    w = np.ones(n) if weights is None else weights
+    return one_hot_design(position[targets.true], position[targets.pred], k, weights)
+
+
+def one_hot_design(
+    t: np.ndarray, p: np.ndarray, k: int, weights: np.ndarray | None = None
+) -> sp.csr_matrix:
+    """``(m, 3k)``: what row ``i`` (true class ``t[i]``, predicted ``p[i]``, of
+    weight ``weights[i]``, 1 by default) adds to the (tp, true, pred) totals."""
+    m = t.shape[0]
+    w = np.ones(m) if weights is None else weights
     hit = t == p
-    rows = np.concatenate([np.flatnonzero(hit), np.arange(n), np.arange(n)])
+    rows = np.concatenate([np.flatnonzero(hit), np.arange(m), np.arange(m)])
     cols = np.concatenate([t[hit], k + t, 2 * k + p])
     data = np.concatenate([w[hit], w, w])
-    return sp.csr_matrix((data, (rows, cols)), shape=(n, 3 * k))
+    return sp.csr_matrix((data, (rows, cols)), shape=(m, 3 * k))
 
 
 def _design_multilabel(targets: Targets, weights: np.ndarray | None) -> Any:
@@ -857,25 +849,6 @@ def _design_multilabel(targets: Targets, weights: np.ndarray | None) -> Any:
     if weights is not None:
         design *= weights[:, None]
     return design
-
-
-def evaluation_for(
-    y_true: Any,
-    y_pred: Any,
-    options: Options,
-    *,
-    sample_weight: Any,
-    caller: str,
-    per_sample: bool = False,
-    warn_for: tuple[str, ...] = ALL_METRICS,
-) -> Evaluation:
-    """Read and count once, then :func:`evaluation_from` that reading."""
-    reading = read_for(
-        y_true, y_pred, options, sample_weight=sample_weight, caller=caller
-    )
-    return evaluation_from(
-        reading, options, caller=caller, per_sample=per_sample, warn_for=warn_for
-    )
 
 
 def needs_design(
