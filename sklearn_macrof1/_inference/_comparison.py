@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -441,7 +442,7 @@ class MultipleComparison(ValueEquality):
         return frame(records, caller="MultipleComparison.to_frame")
 
 
-def _from_normal(a: float, b: float, variance: float, z: float) -> ScoreDifference:
+def _from_normal(a: float, b: float, variance: float, *, z: float) -> ScoreDifference:
     d = a - b
     se = math.sqrt(variance)
     if math.isnan(d):
@@ -458,7 +459,7 @@ def _from_normal(a: float, b: float, variance: float, z: float) -> ScoreDifferen
 
 
 def _from_replicates(
-    a: float, b: float, replicates: np.ndarray, confidence: float
+    a: float, b: float, replicates: np.ndarray, *, confidence: float
 ) -> ScoreDifference:
     d = a - b
     replicates = replicates[~np.isnan(replicates)]
@@ -689,29 +690,18 @@ shape (n_samples, n_labels)
             )
             for reading in readings
         ]
+    spread: dict[tuple[int, int], Any]  # each pair's variances or replicates
     if method == "delta":
-        z = _z(confidence)
         if use_cells:
-            variances = {
+            spread = {
                 (i, j): _paired_variances(
                     evaluations[i], evaluations[j], joint.pair_cells(i, j), n
                 )
                 for i, j in pairs
             }
         else:
-            variances = _design_variances(evaluations, pairs, n)
-        diffs = {
-            (i, j): [
-                _from_normal(a, b, variance, z)
-                for a, b, variance in zip(
-                    evaluations[i].estimates,
-                    evaluations[j].estimates,
-                    variances[i, j],
-                    strict=True,
-                )
-            ]
-            for i, j in pairs
-        }
+            spread = _design_variances(evaluations, pairs, n)
+        difference = partial(_from_normal, z=_z(confidence))
         resamples = None
     else:
         assert rng is not None
@@ -719,7 +709,7 @@ shape (n_samples, n_labels)
             verbose, n_resamples, caller=caller, what="paired bootstrap"
         )
         if use_cells:  # two unweighted classifiers: redraw the joint cells
-            replicates = {
+            spread = {
                 (0, 1): _cell_replicates(
                     evaluations[0],
                     evaluations[1],
@@ -730,25 +720,17 @@ shape (n_samples, n_labels)
                 )
             }
         else:
-            replicates = _sample_replicates(
-                evaluations, pairs, rng, n_resamples, progress
-            )
-        diffs = {
-            (i, j): [
-                _from_replicates(a, b, r, confidence)
-                for r, a, b in zip(
-                    replicates[i, j],
-                    evaluations[i].estimates,
-                    evaluations[j].estimates,
-                    strict=True,
-                )
-            ]
-            for i, j in pairs
-        }
+            spread = _sample_replicates(evaluations, pairs, rng, n_resamples, progress)
+        difference = partial(_from_replicates, confidence=confidence)
         resamples = n_resamples
     comparisons = [
         _comparison(
-            *diffs[i, j],
+            *map(
+                difference,
+                evaluations[i].estimates,
+                evaluations[j].estimates,
+                spread[i, j],
+            ),
             average=str(options.average),
             beta=options.beta,
             confidence=confidence,

@@ -339,6 +339,29 @@ def check_random_state(random_state: Any, *, caller: str) -> np.random.Generator
     )
 
 
+def check_resampling(
+    confidence: Any,
+    method: Any,
+    n_resamples: Any,
+    random_state: Any,
+    *,
+    average: str | None,
+    caller: str,
+) -> tuple[float, str, int, np.random.Generator | None]:
+    """:func:`check_interval_options`, then the bootstrap's random generator."""
+    confidence, method, n_resamples = check_interval_options(
+        confidence=confidence,
+        method=method,
+        n_resamples=n_resamples,
+        average=average,
+        caller=caller,
+    )
+    rng = None
+    if method == "bootstrap":
+        rng = check_random_state(random_state, caller=caller)
+    return confidence, method, n_resamples, rng
+
+
 def check_call(
     caller: str,
     beta: Any,
@@ -360,17 +383,15 @@ def check_call(
         labels=labels,
         pos_label=pos_label,
     )
-    confidence, method, n_resamples = check_interval_options(
-        confidence=confidence,
-        method=method,
-        n_resamples=n_resamples,
+    checked = check_resampling(
+        confidence,
+        method,
+        n_resamples,
+        random_state,
         average=options.average,
         caller=caller,
     )
-    rng = None
-    if method == "bootstrap":
-        rng = check_random_state(random_state, caller=caller)
-    return options, confidence, method, n_resamples, rng
+    return (options, *checked)
 
 
 # ------------------------------------------------------------------ delta variance
@@ -1076,7 +1097,6 @@ def bootstrap_replicates(
 
 def interval_of(
     evaluation: Evaluation,
-    *,
     confidence: float,
     method: str,
     n_resamples: int,
@@ -1224,14 +1244,8 @@ shape (n_samples, n_labels)
         moments=method == "delta",
     )
     evaluation = evaluation_from(reading, options, caller=caller, method=method)
-    return interval_of(
-        evaluation,
-        confidence=confidence,
-        method=method,
-        n_resamples=n_resamples,
-        rng=rng,
-        progress=_progress(verbose, method, n_resamples, caller),
-    )
+    progress = _progress(verbose, method, n_resamples, caller)
+    return interval_of(evaluation, confidence, method, n_resamples, rng, progress)
 
 
 def _progress(
@@ -1254,23 +1268,16 @@ def interval_from_reading(
 ) -> FBetaInterval:
     """:func:`fbeta_confidence_interval` of a reading (options already checked
     for the scores; the interval options are checked here)."""
-    confidence, method, n_resamples = check_interval_options(
-        confidence=confidence,
-        method=method,
-        n_resamples=n_resamples,
+    confidence, method, n_resamples, rng = check_resampling(
+        confidence,
+        method,
+        n_resamples,
+        random_state,
         average=options.average,
         caller=caller,
     )
-    rng = None
-    if method == "bootstrap":
-        rng = check_random_state(random_state, caller=caller)
-    return interval_of(
-        evaluation_from(reading, options, caller=caller, method=method),
-        confidence=confidence,
-        method=method,
-        n_resamples=n_resamples,
-        rng=rng,
-    )
+    evaluation = evaluation_from(reading, options, caller=caller, method=method)
+    return interval_of(evaluation, confidence, method, n_resamples, rng)
 
 
 def summary_confidence_interval(
@@ -1290,17 +1297,13 @@ def summary_confidence_interval(
     multilabel summaries need the samples and are refused.
     """
     caller = "FBetaSummary.confidence_interval"
-    confidence, method, n_resamples = check_interval_options(
-        confidence=confidence,
-        method=method,
-        n_resamples=n_resamples,
+    confidence, method, n_resamples, rng = check_resampling(
+        confidence,
+        method,
+        n_resamples,
+        random_state,
         average=summary.average,
         caller=caller,
-    )
-    rng = (
-        check_random_state(random_state, caller=caller)
-        if method == "bootstrap"
-        else None
     )
     verbose = check_verbose(verbose, caller=caller)
     matrix = summary.confusion_matrix
@@ -1327,23 +1330,10 @@ def summary_confidence_interval(
         options = Options(
             summary.average, summary.beta, summary.zero_division, summary.labels, None
         )
-    selection, averages = evaluate(counts, options, warn_for=(), caller=caller)
-    evaluation = Evaluation(
-        counts,
-        options,
-        selection,
-        averages,
-        _silent_select(counts, options, caller),
-        int(round(float(matrix.sum()))),
-    )
-    return interval_of(
-        evaluation,
-        confidence=confidence,
-        method=method,
-        n_resamples=n_resamples,
-        rng=rng,
-        progress=_progress(verbose, method, n_resamples, caller),
-    )
+    # unweighted 1-D counts: the record suffices, n is the matrix's total
+    evaluation = evaluation_from(Reading(counts), options, caller=caller, warn_for=())
+    progress = _progress(verbose, method, n_resamples, caller)
+    return interval_of(evaluation, confidence, method, n_resamples, rng, progress)
 
 
 def intervals_for_averages(
@@ -1405,11 +1395,6 @@ def intervals_for_averages(
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)  # zero-width: per row
             out[str(options.average)] = interval_of(
-                evaluation,
-                confidence=conf,
-                method=how,
-                n_resamples=resamples,
-                rng=rng,
-                progress=progress,
+                evaluation, conf, how, resamples, rng, progress
             )
     return out
