@@ -688,7 +688,8 @@ class Evaluation:
             else:
                 # every cell, row-major: (0, 0), (0, 1), ...
                 true, pred = np.divmod(np.arange(counts.n_classes**2), counts.n_classes)
-                coefficients = self.cell_gradients_at(true, pred)
+                # C order, as the float sums of moment_variance depend on it
+                coefficients = np.ascontiguousarray(self.cell_gradients_at(true, pred))
                 first = np.asarray(counts.confusion).reshape(-1)
                 # without weights, each cell's squared weights are its count
                 second = _counted(counts.moments if self.weighted else first)
@@ -1360,41 +1361,38 @@ def intervals_for_averages(
     them once).
     """
     out: dict[str, FBetaInterval] = {}
-    rng: np.random.Generator | None = None
     design = None
     progress = _progress(verbose, method, n_resamples * len(averages), caller)
-    checked = []
-    for average in averages:
-        options, conf, how, resamples, row_rng = check_call(
-            caller, 1.0, labels, 1, average, zero_division,
-            confidence, method, n_resamples, random_state if rng is None else rng,
-        )  # fmt: skip
-        rng = rng if rng is not None else row_rng
-        checked.append(options)
+    # the rows differ only in their average: one check, one generator
+    first, confidence, method, n_resamples, rng = check_call(
+        caller, 1.0, labels, 1, averages[0], zero_division,
+        confidence, method, n_resamples, random_state,
+    )  # fmt: skip
     # one selection and one computation of the per-class ratios for every row
     selection, _, results = evaluate_averages(
-        reading.counts, checked[0], averages, warn_for=(), caller=caller
+        reading.counts, first, averages, warn_for=(), caller=caller
     )
-    index = _silent_select(reading.counts, replace(checked[0], average=None), caller)
-    for row, options in enumerate(checked):
+    index = _silent_select(reading.counts, replace(first, average=None), caller)
+    for row, average in enumerate(averages):
+        options = replace(first, average=average)
         if progress is not None:
             progress.offset = row * n_resamples
         if design is None and needs_design(
-            reading, options, per_sample=False, method=how
+            reading, options, per_sample=False, method=method
         ):
-            design = design_of(reading, method=how)
+            design = design_of(reading, method=method)
         evaluation = evaluation_from(
             reading,
             options,
             caller=caller,
             design=design,
-            evaluated=(selection, results[options.average]),
+            evaluated=(selection, results[average]),
             index=index,
-            method=how,
+            method=method,
         )
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)  # zero-width: per row
-            out[str(options.average)] = interval_of(
-                evaluation, conf, how, resamples, rng, progress
+            out[average] = interval_of(
+                evaluation, confidence, method, n_resamples, rng, progress
             )
     return out
