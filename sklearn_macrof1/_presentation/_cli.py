@@ -24,7 +24,7 @@ import os
 import sys
 import warnings
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, cast
 
 import numpy as np
@@ -381,12 +381,12 @@ class Scored:
     report: str
     input: dict[str, Any]
     names: list[str]
-    options: dict[str, Any] = field(default_factory=dict)
+    options: dict[str, Any]
     #: labels as JSON values: numbers stay numbers (multilabel: the names)
-    json_labels: list[Any] | None = None
+    json_labels: list[Any]
     #: the summary's FBetaInterval with --confidence (None without it, or when
     #: --average none leaves no single score per formula)
-    interval: Any = None
+    interval: Any
 
 
 def _split_list(text: str | None) -> list[str] | None:
@@ -414,26 +414,40 @@ def _labels_like(items: list[str], known: np.ndarray, *, option: str) -> np.ndar
     return np.array(items, dtype=str)
 
 
-def _columns_to_indices(items: list[str], names: list[str], *, option: str) -> list:
-    out = []
-    for x in items:
-        if x not in names:
-            raise DataError(
-                f"{option}: {x!r} is not one of the labels ({', '.join(names)})"
-            )
-        out.append(names.index(x))
-    return out
+def _label_options(
+    args: argparse.Namespace, known: np.ndarray, names: list[str] | None = None
+) -> tuple[list | None, Any]:
+    """``--labels`` and ``--pos-label`` of the type of ``known``; with multilabel
+    ``names``, ``--labels`` are column indices (and ``--pos-label`` is unused)."""
+    labels = _split_list(args.labels)
+    if names is not None:
+        for x in labels or []:
+            if x not in names:
+                raise DataError(
+                    f"--labels: {x!r} is not one of the labels ({', '.join(names)})"
+                )
+        return (None if labels is None else [names.index(x) for x in labels]), 1
+    if labels is not None:
+        labels = _labels_like(labels, known, option="--labels").tolist()
+    pos_label: Any = 1
+    if args.pos_label is not None:
+        pos_label = _labels_like([args.pos_label], known, option="--pos-label")[
+            0
+        ].item()
+    return labels, pos_label
 
 
-def load_predictions(args: argparse.Namespace, stdin: Any = None) -> dict[str, Any]:
-    """y_true, y_pred, sample_weight, label names and an input description."""
+def load_predictions(
+    args: argparse.Namespace, stdin: Any = None
+) -> tuple[Any, Any, np.ndarray | None, list[str] | None, dict[str, Any]]:
+    """y_true, y_pred, sample_weight, the multilabel names (None for other
+    targets) and a description of the input."""
     files = args.files
     if files.count("-") > 1:
         raise DataError("only one input can be standard input ('-')")
+    weights = y_true = y_pred = names = None
     if len(files) == 2:
         texts = [read_text(p, stdin=stdin) for p in files]
-        true_vals: list[str] | None
-        pred_vals: list[str] | None
         true_vals, pred_vals = (
             read_lines(t, source=_source(p)) for t, p in zip(texts, files, strict=True)
         )
@@ -442,7 +456,6 @@ def load_predictions(args: argparse.Namespace, stdin: Any = None) -> dict[str, A
                 f"{_source(files[0])} has {len(true_vals)} labels, "
                 f"{_source(files[1])} has {len(pred_vals)}"
             )
-        weights = None
         described: dict[str, Any] = {"form": "lines", "sources": list(files)}
         sources = (_source(files[0]), _source(files[1]))
     else:
@@ -451,40 +464,31 @@ def load_predictions(args: argparse.Namespace, stdin: Any = None) -> dict[str, A
         source = _source(path)
         delimiter = choose_delimiter(text, path, args.delimiter)
         header, body = read_table(text, delimiter=delimiter, source=source)
+
+        def column(name: str) -> list[str]:
+            return table_column(header, body, name, source=source)
+
+        def indicators(columns: list[str]) -> np.ndarray:
+            return np.column_stack(
+                [
+                    indicator_column(column(c), what=f"{source}, column {c!r}")
+                    for c in columns
+                ]
+            )
+
         if len(args.true) > 1 or len(args.pred) > 1:
             if len(args.true) != len(args.pred):
                 raise DataError(
                     f"indicator columns pair up: got {len(args.true)} --true and "
                     f"{len(args.pred)} --pred columns"
                 )
-            y_true = np.column_stack(
-                [
-                    indicator_column(
-                        table_column(header, body, c, source=source),
-                        what=f"{source}, column {c!r}",
-                    )
-                    for c in args.true
-                ]
-            )
-            y_pred = np.column_stack(
-                [
-                    indicator_column(
-                        table_column(header, body, c, source=source),
-                        what=f"{source}, column {c!r}",
-                    )
-                    for c in args.pred
-                ]
-            )
-            true_vals = pred_vals = None
+            y_true, y_pred = indicators(args.true), indicators(args.pred)
             names = list(args.true)
         else:
-            true_vals = table_column(header, body, args.true[0], source=source)
-            pred_vals = table_column(header, body, args.pred[0], source=source)
-            names = None
-        weights = None
+            true_vals, pred_vals = column(args.true[0]), column(args.pred[0])
         if args.sample_weight is not None:
             weights = float_column(
-                table_column(header, body, args.sample_weight, source=source),
+                column(args.sample_weight),
                 what=f"{source}, column {args.sample_weight!r}",
             )
         described = {
@@ -499,58 +503,17 @@ def load_predictions(args: argparse.Namespace, stdin: Any = None) -> dict[str, A
             f"{source}, column {args.true[0]!r}",
             f"{source}, column {args.pred[0]!r}",
         )
-        if true_vals is None:
-            described["label_sep"] = None
-            n = y_true.shape[0]
-            return _finish(y_true, y_pred, weights, names, described, n, args)
-    described["label_sep"] = args.label_sep
-    if args.label_sep is not None:
+    described["label_sep"] = args.label_sep  # None with indicator columns
+    if y_true is None and args.label_sep is not None:
         y_true, y_pred, names = binarize_sets(
-            split_sets(true_vals, args.label_sep),
-            split_sets(cast(list[str], pred_vals), args.label_sep),
+            split_sets(true_vals, args.label_sep), split_sets(pred_vals, args.label_sep)
         )
-    else:
+    elif y_true is None:
         check_no_empty(true_vals, what=sources[0])
-        check_no_empty(cast(list[str], pred_vals), what=sources[1])
-        y_true, y_pred = convert_labels(
-            true_vals, cast(list[str], pred_vals), sources=sources
-        )
-        names = None
-    return _finish(y_true, y_pred, weights, names, described, len(true_vals), args)
-
-
-def _finish(
-    y_true: np.ndarray,
-    y_pred: np.ndarray,
-    weights: np.ndarray | None,
-    names: list[str] | None,
-    described: dict[str, Any],
-    n: int,
-    args: argparse.Namespace,
-) -> dict[str, Any]:
-    labels = _split_list(args.labels)
-    pos_label: Any = 1
-    if names is not None:  # multilabel: labels are column indices
-        if labels is not None:
-            labels = _columns_to_indices(labels, names, option="--labels")
-    else:
-        known = y_true
-        if labels is not None:
-            labels = _labels_like(labels, known, option="--labels").tolist()
-        if args.pos_label is not None:
-            pos_label = _labels_like([args.pos_label], known, option="--pos-label")[
-                0
-            ].item()
-    described["n_samples"] = n
-    return {
-        "y_true": y_true,
-        "y_pred": y_pred,
-        "sample_weight": weights,
-        "names": names,
-        "labels": labels,
-        "pos_label": pos_label,
-        "input": described,
-    }
+        check_no_empty(pred_vals, what=sources[1])
+        y_true, y_pred = convert_labels(true_vals, pred_vals, sources=sources)
+    described["n_samples"] = len(y_true)
+    return y_true, y_pred, weights, names, described
 
 
 # --------------------------------------------------------------------------
@@ -560,85 +523,6 @@ def _finish(
 
 def _average(args: argparse.Namespace) -> str | None:
     return None if args.average == "none" else args.average
-
-
-def score_predictions(args: argparse.Namespace, stdin: Any = None) -> Scored:
-    """The ``score`` command: the targets are read and counted once, and the
-    summary, the report and the intervals all come from that one reading."""
-    from .._core._evaluation import check_options, read
-    from ._report import _check_interval_request, report_from_reading
-    from ._summary import build_summary
-
-    data = load_predictions(args, stdin=stdin)
-    zero_division = ZERO_DIVISIONS[args.zero_division]
-    options = check_options(
-        caller="fbeta_summary",
-        average=_average(args),
-        beta=args.beta,
-        zero_division=zero_division,
-        labels=data["labels"],
-        pos_label=data["pos_label"],
-    )
-    names = data["names"]
-    report_labels = data["labels"]
-    if names is not None and report_labels is None:
-        report_labels = list(range(len(names)))
-    reading = read(
-        data["y_true"],
-        data["y_pred"],
-        sample_weight=data["sample_weight"],
-        labels=report_labels,
-        samplewise=True,  # per-sample counts for multilabel targets only
-        moments=args.confidence is not None,  # for delta-method intervals
-        caller="fbeta_summary",
-    )
-    summary = build_summary(reading.counts, options, caller="fbeta_summary")
-    if names is not None:
-        label_names = [names[i] for i in summary.labels]
-        target_names = [names[i] for i in report_labels]
-    else:
-        label_names = [str(x) for x in summary.labels.tolist()]
-        target_names = None
-    report_caller = "classification_report"
-    request = None
-    if args.confidence is not None:
-        request = _check_interval_request(
-            **_interval_options(args, method_key="interval_method"),
-            caller=report_caller,
-        )
-    report = report_from_reading(
-        reading,
-        labels=report_labels,
-        target_names=target_names,
-        digits=args.digits,
-        output_dict=False,
-        zero_division=zero_division,
-        caller=report_caller,
-        request=request,
-    )
-    interval = None
-    if args.confidence is not None and summary.average is not None:
-        from .._inference._intervals import interval_from_reading
-
-        interval = interval_from_reading(
-            reading,
-            options,
-            **_interval_options(args, method_key="method"),
-            caller="fbeta_confidence_interval",
-        )
-    assert isinstance(report, str)  # output_dict=False
-    described = data["input"]
-    described["target_type"] = summary.target_type
-    json_labels = label_names if names is not None else _plain(summary.labels)
-    return Scored(
-        summary,
-        report,
-        described,
-        label_names,
-        _options(args, data),
-        json_labels,
-        interval,
-    )
 
 
 def _interval_options(
@@ -654,9 +538,102 @@ def _interval_options(
     }
 
 
+def _interval_request(args: argparse.Namespace, *, caller: str) -> Any:
+    """The report's checked interval request (None without --confidence)."""
+    if args.confidence is None:
+        return None
+    from ._report import _check_interval_request
+
+    return _check_interval_request(**_interval_options(args), caller=caller)
+
+
+def _options(args: argparse.Namespace, labels: Any, pos_label: Any) -> dict[str, Any]:
+    options = {
+        "average": _average(args),
+        "beta": args.beta,
+        "zero_division": args.zero_division
+        if args.zero_division in ("warn", "nan")
+        else float(args.zero_division),
+        "labels": labels,
+        "pos_label": pos_label,
+    }
+    if args.confidence is not None:  # keys added only when intervals are asked
+        options.update(_interval_options(args))
+    return options
+
+
+def score_predictions(args: argparse.Namespace, stdin: Any = None) -> Scored:
+    """The ``score`` command: the targets are read and counted once, and the
+    summary, the report and the intervals all come from that one reading."""
+    from .._core._evaluation import check_options, read
+    from ._report import report_from_reading
+    from ._summary import build_summary
+
+    y_true, y_pred, weights, names, described = load_predictions(args, stdin=stdin)
+    labels, pos_label = _label_options(args, y_true, names)
+    zero_division = ZERO_DIVISIONS[args.zero_division]
+    options = check_options(
+        caller="fbeta_summary",
+        average=_average(args),
+        beta=args.beta,
+        zero_division=zero_division,
+        labels=labels,
+        pos_label=pos_label,
+    )
+    report_labels: Any = labels
+    if names is not None and report_labels is None:
+        report_labels = list(range(len(names)))
+    reading = read(
+        y_true,
+        y_pred,
+        sample_weight=weights,
+        labels=report_labels,
+        samplewise=True,  # per-sample counts for multilabel targets only
+        moments=args.confidence is not None,  # for delta-method intervals
+        caller="fbeta_summary",
+    )
+    summary = build_summary(reading.counts, options, caller="fbeta_summary")
+    if names is not None:
+        label_names = [names[i] for i in summary.labels]
+        target_names = [names[i] for i in report_labels]
+    else:
+        label_names = [str(x) for x in summary.labels.tolist()]
+        target_names = None
+    report = report_from_reading(
+        reading,
+        labels=report_labels,
+        target_names=target_names,
+        digits=args.digits,
+        output_dict=False,
+        zero_division=zero_division,
+        caller="classification_report",
+        request=_interval_request(args, caller="classification_report"),
+    )
+    interval = None
+    if args.confidence is not None and summary.average is not None:
+        from .._inference._intervals import interval_from_reading
+
+        interval = interval_from_reading(
+            reading,
+            options,
+            **_interval_options(args, method_key="method"),
+            caller="fbeta_confidence_interval",
+        )
+    described["target_type"] = summary.target_type
+    return Scored(
+        summary,
+        cast(str, report),  # output_dict=False
+        described,
+        label_names,
+        _options(args, labels, pos_label),
+        label_names if names is not None else _plain(summary.labels),
+        interval,
+    )
+
+
 def score_matrix(args: argparse.Namespace, stdin: Any = None) -> Scored:
     from ._confusion import summary_and_counts_from_confusion_matrix
-    from ._report import _check_interval_request, report_from_matrix_counts
+    from ._report import report_from_matrix_counts
 
     file_names = None
     if args.file is not None:
@@ -685,21 +662,10 @@ def score_matrix(args: argparse.Namespace, stdin: Any = None) -> Scored:
         if class_names
         else np.arange(max(matrix.shape[0] if matrix.ndim else 1, 1))
     )
-    labels = _split_list(args.labels)
-    if labels is not None:
-        labels = _labels_like(labels, known, option="--labels").tolist()
-    pos_label: Any = 1
-    if args.pos_label is not None:
-        pos_label = _labels_like([args.pos_label], known, option="--pos-label")[
-            0
-        ].item()
+    labels, pos_label = _label_options(args, known)
     zero_division = ZERO_DIVISIONS[args.zero_division]
-    request = None
-    if args.confidence is not None:
-        request = _check_interval_request(
-            **_interval_options(args),
-            caller="classification_report_from_confusion_matrix",
-        )
+    caller = "classification_report_from_confusion_matrix"
+    request = _interval_request(args, caller=caller)
     summary, counts = summary_and_counts_from_confusion_matrix(
         matrix,
         rows=rows,
@@ -718,53 +684,27 @@ def score_matrix(args: argparse.Namespace, stdin: Any = None) -> Scored:
         digits=args.digits,
         output_dict=False,
         zero_division=zero_division,
-        caller="classification_report_from_confusion_matrix",
+        caller=caller,
         request=request,
     )
     interval = None
     if args.confidence is not None and summary.average is not None:
         interval = summary.confidence_interval(
-            confidence=args.confidence,
-            method=args.interval_method,
-            n_resamples=args.n_resamples,
-            random_state=args.random_state,
+            **_interval_options(args, method_key="method")
         )
-    assert isinstance(report, str)  # output_dict=False
     described["rows"] = rows
     described["shape"] = list(matrix.shape)
     described["n_samples"] = _plain(np.asarray(matrix).sum())
     described["target_type"] = summary.target_type
-    data = {"labels": labels, "pos_label": pos_label}
-    names = [str(x) for x in summary.labels.tolist()]
     return Scored(
         summary,
-        report,
+        cast(str, report),  # output_dict=False
         described,
-        names,
-        _options(args, data),
+        [str(x) for x in summary.labels.tolist()],
+        _options(args, labels, pos_label),
         _plain(summary.labels),
         interval,
     )
-
-
-def _options(args: argparse.Namespace, data: dict[str, Any]) -> dict[str, Any]:
-    options = {
-        "average": _average(args),
-        "beta": args.beta,
-        "zero_division": args.zero_division
-        if args.zero_division in ("warn", "nan")
-        else float(args.zero_division),
-        "labels": data["labels"],
-        "pos_label": data["pos_label"],
-    }
-    if args.confidence is not None:  # keys added only when intervals are asked
-        options.update(
-            confidence=args.confidence,
-            interval_method=args.interval_method,
-            n_resamples=args.n_resamples,
-            random_state=args.random_state,
-        )
-    return options
 
 
 # --------------------------------------------------------------------------
