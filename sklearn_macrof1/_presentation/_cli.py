@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import dataclasses
 import io
 import json
 import math
@@ -24,7 +25,6 @@ import os
 import sys
 import warnings
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any, cast
 
 import numpy as np
@@ -173,7 +173,7 @@ def convert_labels(*columns: list[str], sources: Sequence[str] = ()) -> list:
     values = [v for col in columns for v in col]
     if all(_is_int64(v) for v in values):
         return [np.array([int(v) for v in col], dtype=np.int64) for col in columns]
-    if not any(_is_int(v) for v in values) or not all(_is_int(v) for v in values):
+    if not all(_is_int(v) for v in values):  # integers beyond int64 stay strings
         numbers = [_float_or_none(v) for v in values]
         if all(x is not None for x in numbers):
             names = [*sources, *["labels"] * len(columns)][: len(columns)]
@@ -373,7 +373,7 @@ def paper_matrix(values: Sequence[str]) -> np.ndarray:
 # --------------------------------------------------------------------------
 
 
-@dataclass
+@dataclasses.dataclass
 class Scored:
     """What a command scored, plus a description of the input for the output."""
 
@@ -713,7 +713,9 @@ def score_matrix(args: argparse.Namespace, stdin: Any = None) -> Scored:
 
 
 def _plain(value: Any) -> Any:
-    """JSON-ready: numpy → Python, NaN → None."""
+    """JSON-ready: numpy → Python, NaN → None (in lists and dicts too)."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
     if isinstance(value, np.ndarray):
         return [_plain(v) for v in value.tolist()]
     if isinstance(value, list | tuple):
@@ -743,36 +745,24 @@ SCORE_KEYS = (
     "n_classes",
 )
 
-#: Each class's object in the JSON document, and the summary value behind it.
-CLASS_FIELDS = (
-    "label",
-    "precision",
-    "recall",
-    "fbeta",
-    "support",
-    "true_positives",
-    "predicted",
-)
-CLASS_KEYS = (
-    "labels",
-    "class_precision",
-    "class_recall",
-    "class_fbeta",
-    "support",
-    "true_positives",
-    "predicted",
-)
+#: Each class's object in the JSON document (after its "label"), and the
+#: summary values behind it.
+CLASS_KEYS = {
+    "precision": "class_precision",
+    "recall": "class_recall",
+    "fbeta": "class_fbeta",
+    "support": "support",
+    "true_positives": "true_positives",
+    "predicted": "predicted",
+}
 
 
 def result_dict(command: str, scored: Scored) -> dict[str, Any]:
     """The JSON document (schema in docs/cli.md)."""
-    from .._version import __version__
-
-    s = _plain_nested(scored.summary.to_dict())  # the summary's own serialisation
-    names = scored.json_labels if scored.json_labels is not None else scored.names
-    columns = [names] + [s[key] for key in CLASS_KEYS[1:]]
+    s = _plain(scored.summary.to_dict())  # the summary's own serialisation
     classes = [
-        dict(zip(CLASS_FIELDS, row, strict=True)) for row in zip(*columns, strict=True)
+        {"label": label, **{key: s[name][i] for key, name in CLASS_KEYS.items()}}
+        for i, label in enumerate(scored.json_labels)
     ]
     confusion = None
     if s["confusion_matrix"] is not None:
@@ -782,29 +772,28 @@ def result_dict(command: str, scored: Scored) -> dict[str, Any]:
             "matrix": s["confusion_matrix"],
         }
     document = {
-        "schema_version": SCHEMA_VERSION,
-        "program": PROG,
-        "version": __version__,
-        "command": command,
-        "input": _plain_dict(scored.input),
-        "options": _plain_dict(scored.options),
+        **_document_head(command),
+        "input": _plain(scored.input),
+        "options": _plain(scored.options),
         "scores": {key: s[key] for key in SCORE_KEYS},
         "classes": classes,
         "confusion_matrix": confusion,
     }
     if scored.interval is not None:
-        document["intervals"] = _plain_nested(scored.interval.to_dict())
+        document["intervals"] = _plain(scored.interval.to_dict())
     return document
 
 
-def _plain_nested(d: dict[str, Any]) -> dict[str, Any]:
+def _document_head(command: str) -> dict[str, Any]:
+    """The first keys of every JSON document."""
+    from .._version import __version__
+
     return {
-        k: _plain_nested(v) if isinstance(v, dict) else _plain(v) for k, v in d.items()
+        "schema_version": SCHEMA_VERSION,
+        "program": PROG,
+        "version": __version__,
+        "command": command,
     }
-
-
-def _plain_dict(d: dict[str, Any]) -> dict[str, Any]:
-    return {k: _plain(v) for k, v in d.items()}
 
 
 def _fmt(value: Any, digits: int) -> str:
@@ -930,13 +919,9 @@ def format_csv(scored: Scored) -> str:
 
     def cell(value: Any) -> str:
         value = _plain(value)
-        return (
-            ""
-            if value is None
-            else repr(value)
-            if isinstance(value, float)
-            else str(value)
-        )
+        if value is None:
+            return ""
+        return repr(value) if isinstance(value, float) else str(value)
 
     for row in zip(
         scored.names,
@@ -965,72 +950,59 @@ def format_csv(scored: Scored) -> str:
     return out.getvalue()
 
 
+def _example_scores(row: Any) -> dict[str, Any]:
+    """One classifier of the example, as in the JSON document."""
+    s = row.summary
+    return {
+        "name": row.name,
+        "averaged_f1": _plain(s.averaged_fbeta),
+        "f1_of_averages": _plain(s.fbeta_of_averages),
+        "gap": _plain(s.gap),
+        "precision": _plain(s.precision),
+        "recall": _plain(s.recall),
+        "rank_averaged_f1": row.rank_averaged_f1,
+        "rank_f1_of_averages": row.rank_f1_of_averages,
+    }
+
+
 def example_dict(result: Any) -> dict[str, Any]:
-    from .._version import __version__
     from ._example import conclusion
 
     return {
-        "schema_version": SCHEMA_VERSION,
-        "program": PROG,
-        "version": __version__,
-        "command": "example",
+        **_document_head("example"),
         "dataset": result.dataset,
         "setup": result.setup,
         "n_train": result.n_train,
         "n_test": result.n_test,
-        "classifiers": [
-            {
-                "name": r.name,
-                "averaged_f1": _plain(r.summary.averaged_fbeta),
-                "f1_of_averages": _plain(r.summary.fbeta_of_averages),
-                "gap": _plain(r.summary.gap),
-                "precision": _plain(r.summary.precision),
-                "recall": _plain(r.summary.recall),
-                "rank_averaged_f1": r.rank_averaged_f1,
-                "rank_f1_of_averages": r.rank_f1_of_averages,
-            }
-            for r in result.rows
-        ],
-        "disagreements": [
-            {
-                "preferred_by_averaged_f1": d.preferred_by_averaged_f1,
-                "preferred_by_f1_of_averages": d.preferred_by_f1_of_averages,
-                "averaged_f1_difference": d.averaged_f1_difference,
-                "f1_of_averages_difference": d.f1_of_averages_difference,
-            }
-            for d in result.disagreements
-        ],
+        "classifiers": [_example_scores(r) for r in result.rows],
+        "disagreements": [dataclasses.asdict(d) for d in result.disagreements],
         "conclusion": conclusion(result),
     }
+
+
+#: The example's CSV columns: the JSON's classifier keys ("name" is "classifier").
+EXAMPLE_CSV_KEYS = (
+    "name",
+    "averaged_f1",
+    "rank_averaged_f1",
+    "f1_of_averages",
+    "rank_f1_of_averages",
+    "gap",
+    "precision",
+    "recall",
+)
 
 
 def example_csv(result: Any) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(
-        [
-            "classifier",
-            "averaged_f1",
-            "rank_averaged_f1",
-            "f1_of_averages",
-            "rank_f1_of_averages",
-            "gap",
-            "precision",
-            "recall",
-        ]
-    )
+    writer.writerow(["classifier", *EXAMPLE_CSV_KEYS[1:]])
     for r in result.rows:
-        s = r.summary
+        scores = _example_scores(r)
         writer.writerow(
             [
-                r.name,
-                repr(float(s.averaged_fbeta)),
-                r.rank_averaged_f1,
-                repr(float(s.fbeta_of_averages)),
-                r.rank_f1_of_averages,
-                repr(float(s.gap)),
-                repr(float(s.precision)),
-                repr(float(s.recall)),
+                repr(value) if isinstance(value, float) else value
+                for value in (scores[key] for key in EXAMPLE_CSV_KEYS)
             ]
         )
     return out.getvalue()
@@ -1066,31 +1038,31 @@ def write_output(text: str, path: str | None, *, force: bool, stdout: Any) -> No
 # --------------------------------------------------------------------------
 
 
-def _digits(text: str) -> int:
+def _parsed(text: str, kind: type[int] | type[float]) -> Any:
+    """``kind(text)``, or argparse's error saying what was expected."""
     try:
-        value = int(text)
+        return kind(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+        what = "an integer" if kind is int else "a number"
+        raise argparse.ArgumentTypeError(f"not {what}: {text!r}") from None
+
+
+def _digits(text: str) -> int:
+    value = _parsed(text, int)
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be >= 0; got {value}")
     return value
 
 
 def _beta(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    value = _parsed(text, float)
     if math.isnan(value) or value < 0:
         raise argparse.ArgumentTypeError(f"must be a number >= 0; got {text}")
     return value
 
 
 def _confidence(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    value = _parsed(text, float)
     if not 0 < value < 1:
         raise argparse.ArgumentTypeError(
             f"must be a level in the open interval (0, 1), e.g. 0.95; got {text}"
@@ -1375,25 +1347,21 @@ def _produce(args: argparse.Namespace, stdin: Any) -> str:
     if args.command == "example":
         from ._example import format_example, run_example
 
-        result = run_example()
-        if args.format == "json":
-            return json.dumps(example_dict(result), indent=2, allow_nan=False) + "\n"
+        example = run_example()
+        if args.format == "text":
+            return format_example(example, digits=max(args.digits, 4))
         if args.format == "csv":
-            return example_csv(result)
-        return format_example(result, digits=max(args.digits, 4))
-    scored = (
-        score_predictions(args, stdin)
-        if args.command == "score"
-        else score_matrix(args, stdin)
-    )
-    if args.format == "json":
-        return (
-            json.dumps(result_dict(args.command, scored), indent=2, allow_nan=False)
-            + "\n"
-        )
-    if args.format == "csv":
-        return format_csv(scored)
-    return format_text(args.command, scored, digits=args.digits)
+            return example_csv(example)
+        document = example_dict(example)
+    else:
+        score = score_predictions if args.command == "score" else score_matrix
+        scored = score(args, stdin)
+        if args.format == "text":
+            return format_text(args.command, scored, digits=args.digits)
+        if args.format == "csv":
+            return format_csv(scored)
+        document = result_dict(args.command, scored)
+    return json.dumps(document, indent=2, allow_nan=False) + "\n"
 
 
 def _silence(stream: Any) -> None:
