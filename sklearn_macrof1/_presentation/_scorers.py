@@ -50,27 +50,32 @@ _PATTERNS = {
 }
 
 
-def _beta_text(beta: float) -> str:
-    return f"{beta:g}"
-
-
 def scorer_name(kind: str, *, beta: float = 1.0, average: str = "macro") -> str:
     """The ``get_scorer`` name of a scorer (``kind`` "averaged" or "of_averages")."""
     if kind == "averaged":
-        return f"averaged_f{_beta_text(beta)}_{average}"
-    return f"f{_beta_text(beta)}_of_averages_{average}"
+        return f"averaged_f{beta:g}_{average}"
+    return f"f{beta:g}_of_averages_{average}"
 
 
-def _scorer_kwargs(
-    *,
+#: The score functions of each kind: (F1, F-beta).
+_FUNCTIONS = {
+    "averaged": (averaged_f1_score, averaged_fbeta_score),
+    "of_averages": (f1_of_averages_score, fbeta_of_averages_score),
+}
+
+
+def _build_scorer(
+    kind: str,
     caller: str,
-    beta: Any,
-    average: Any,
-    labels: Any,
-    pos_label: Any,
-    zero_division: Any,
-) -> dict[str, Any]:
-    """Validate now (not inside a search, where errors become nan scores)."""
+    *,
+    beta: Any = 1.0,
+    average: Any = "macro",
+    labels: Any = None,
+    pos_label: Any = 1,
+    zero_division: Any = "warn",
+) -> Any:
+    """``make_scorer`` around the score function of ``kind``, its options
+    validated now (not inside a search, where errors become nan scores)."""
     options = check_options(
         caller=caller,
         average=average,
@@ -93,19 +98,6 @@ def _scorer_kwargs(
         kwargs["pos_label"] = pos_label
     if not (isinstance(zero_division, str) and zero_division == "warn"):
         kwargs["zero_division"] = zero_division
-    return kwargs
-
-
-#: The score functions of each kind: (F1, F-beta).
-_FUNCTIONS = {
-    "averaged": (averaged_f1_score, averaged_fbeta_score),
-    "of_averages": (f1_of_averages_score, fbeta_of_averages_score),
-}
-
-
-def _build_scorer(kind: str, caller: str, **options: Any) -> Any:
-    """``make_scorer`` around the score function of ``kind``, options checked."""
-    kwargs = _scorer_kwargs(caller=caller, **options)
     f1_function, fbeta_function = _FUNCTIONS[kind]
     return make_scorer(fbeta_function if "beta" in kwargs else f1_function, **kwargs)
 
@@ -166,8 +158,7 @@ average=weighted, beta=2.0, pos_label=None)
     ...                 scoring=scorer).round(3)
     array([0.776, 0.824, 0.932])
     """
-    options = locals()  # the keyword arguments, as given
-    return _build_scorer("averaged", "make_averaged_fbeta_scorer", **options)
+    return _build_scorer("averaged", "make_averaged_fbeta_scorer", **locals())
 
 
 def make_fbeta_of_averages_scorer(
@@ -224,8 +215,7 @@ default="macro"
     >>> search.best_params_
     {'max_depth': 4}
     """
-    options = locals()  # the keyword arguments, as given
-    return _build_scorer("of_averages", "make_fbeta_of_averages_scorer", **options)
+    return _build_scorer("of_averages", "make_fbeta_of_averages_scorer", **locals())
 
 
 def _parse(name: str) -> tuple[str, float, str] | None:
@@ -280,12 +270,9 @@ average=weighted, beta=2.0, pos_label=None)
         parsed = _parse(scoring)
         if parsed is not None:
             kind, beta, average = parsed
-            factory = (
-                make_averaged_fbeta_scorer
-                if kind == "averaged"
-                else make_fbeta_of_averages_scorer
-            )
-            return factory(beta=beta, average=average)
+            if kind == "averaged":
+                return make_averaged_fbeta_scorer(beta=beta, average=average)
+            return make_fbeta_of_averages_scorer(beta=beta, average=average)
         try:
             return _sklearn_get_scorer(scoring)
         except ValueError as exc:
@@ -358,17 +345,12 @@ def make_macro_f1_scoring(*, zero_division: Any = "warn") -> dict[str, Any]:
     >>> result["test_averaged_f1"].round(3), result["test_f1_of_averages"].round(3)
     (array([0.801, 0.801, 0.766]), array([0.828, 0.808, 0.823]))
     """
-    caller = "make_macro_f1_scoring"
-    options: dict[str, Any] = {
-        "beta": 1.0,
-        "average": "macro",
-        "labels": None,
-        "pos_label": 1,
-        "zero_division": zero_division,
-    }
     return {
-        "averaged_f1": _build_scorer("averaged", caller, **options),
-        "f1_of_averages": _build_scorer("of_averages", caller, **options),
+        name: _build_scorer(kind, "make_macro_f1_scoring", zero_division=zero_division)
+        for name, kind in (
+            ("averaged_f1", "averaged"),
+            ("f1_of_averages", "of_averages"),
+        )
     }
 
 
