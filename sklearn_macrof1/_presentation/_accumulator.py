@@ -104,19 +104,16 @@ class MacroF1Accumulator:
 
     # -- accumulating -------------------------------------------------------
 
-    def _universe(self) -> np.ndarray | None:
+    def _check_fixed_labels(self, counts: Counts) -> None:
         if self.labels is None:
-            return None
+            return
         try:
-            return np.unique(self.labels)
+            universe = np.unique(self.labels)
         except TypeError as exc:
             raise ValueError(
                 f"labels mix strings and numbers: {self.labels.tolist()!r}."
             ) from exc
-
-    def _check_fixed_labels(self, counts: Counts) -> None:
-        universe = self._universe()
-        if universe is None or counts.kind == _MULTILABEL:
+        if counts.kind == _MULTILABEL:
             return
         union_labels(universe, counts.classes)  # raises on strings mixed with numbers
         unknown = np.setdiff1d(counts.classes, universe)
@@ -127,20 +124,6 @@ class MacroF1Accumulator:
                 "label to MacroF1Accumulator(labels=...) or leave labels=None to "
                 "discover them."
             )
-
-    def _batch(self, y_true: Any, y_pred: Any, sample_weight: Any) -> Counts | None:
-        caller = "MacroF1Accumulator.update"
-        if any(is_dask_collection(v) for v in (y_true, y_pred, sample_weight)):
-            counts = counts_from_dask(
-                y_true, y_pred, sample_weight, columns=self.labels, caller=caller
-            )
-        else:
-            counts = count_batch(
-                y_true, y_pred, sample_weight, columns=self.labels, caller=caller
-            )
-        if counts is not None:
-            self._check_fixed_labels(counts)
-        return counts
 
     def update(
         self, y_true: Any, y_pred: Any, sample_weight: Any = None
@@ -166,7 +149,16 @@ class MacroF1Accumulator:
         -------
         self : MacroF1Accumulator
         """
-        batch = self._batch(y_true, y_pred, sample_weight)
+        dask = any(is_dask_collection(v) for v in (y_true, y_pred, sample_weight))
+        batch = (counts_from_dask if dask else count_batch)(
+            y_true,
+            y_pred,
+            sample_weight,
+            columns=self.labels,
+            caller="MacroF1Accumulator.update",
+        )
+        if batch is not None:
+            self._check_fixed_labels(batch)
         self._counts = merge_counts(self._counts, batch)
         return self
 
@@ -219,7 +211,7 @@ class MacroF1Accumulator:
         return self._counts.check_weights()
 
     def __repr__(self) -> str:
-        labels = None if self.labels is None else self.labels.tolist()
+        labels = _plain(self.labels)
         if self._counts is None:
             return f"MacroF1Accumulator(labels={labels!r}, n_samples=0)"
         counts = self.counts
@@ -233,7 +225,6 @@ class MacroF1Accumulator:
     def _options(
         self,
         caller: str,
-        *,
         beta: Any,
         labels: Any,
         pos_label: Any,
@@ -249,21 +240,19 @@ class MacroF1Accumulator:
             pos_label=pos_label,
         )
         counts = self.counts
-        self._check_sample_columns(counts, options.average, labels)
+        samplewise = options.average == "samples" and counts.kind == _MULTILABEL
+        if samplewise and labels is not None:
+            fixed = np.arange(counts.n_classes) if self.labels is None else self.labels
+            wanted = np.asarray(labels)
+            if not _same_columns(wanted, fixed):
+                raise ValueError(
+                    "average='samples' uses the per-sample counts over the columns "
+                    f"fixed when the accumulator was created ({fixed.tolist()!r}); "
+                    f"got labels={wanted.tolist()!r}. Create "
+                    "MacroF1Accumulator(labels=...) with these columns to average "
+                    "over them per sample."
+                )
         return counts, options
-
-    def _check_sample_columns(self, counts: Counts, average: Any, labels: Any) -> None:
-        if average != "samples" or counts.kind != _MULTILABEL or labels is None:
-            return
-        fixed = np.arange(counts.n_classes) if self.labels is None else self.labels
-        wanted = np.asarray(labels)
-        if not (wanted.shape == fixed.shape and bool(np.all(wanted == fixed))):
-            raise ValueError(
-                "average='samples' uses the per-sample counts over the columns fixed "
-                f"when the accumulator was created ({fixed.tolist()!r}); got "
-                f"labels={wanted.tolist()!r}. Create MacroF1Accumulator(labels=...) "
-                "with these columns to average over them per sample."
-            )
 
     def summary(
         self,
@@ -282,21 +271,28 @@ class MacroF1Accumulator:
         """
         caller = "MacroF1Accumulator.summary"
         counts, options = self._options(
-            caller,
-            beta=beta,
-            labels=labels,
-            pos_label=pos_label,
-            average=average,
-            zero_division=zero_division,
+            caller, beta, labels, pos_label, average, zero_division
         )
         return build_summary(counts, options, caller=caller, warn_for=ALL_METRICS)
 
     def _score(
-        self, caller: str, warn_for: tuple[str, ...], **options: Any
-    ) -> tuple[Any, Any]:
-        counts, checked = self._options(caller, **options)
-        _, averages = evaluate(counts, checked, warn_for=warn_for, caller=caller)
-        return averages.averaged_fbeta, averages.fbeta_of_averages
+        self,
+        name: str,
+        beta: Any,
+        labels: Any,
+        pos_label: Any,
+        average: Any,
+        zero_division: Any,
+    ) -> Any:
+        """The score method ``name`` (which also says which of the two scores)."""
+        caller = f"MacroF1Accumulator.{name}"
+        counts, options = self._options(
+            caller, beta, labels, pos_label, average, zero_division
+        )
+        averaged = name.startswith("averaged")
+        warn_for = ("f-score",) if averaged else ("precision", "recall")
+        _, averages = evaluate(counts, options, warn_for=warn_for, caller=caller)
+        return averages.averaged_fbeta if averaged else averages.fbeta_of_averages
 
     def averaged_fbeta_score(
         self,
@@ -309,14 +305,8 @@ class MacroF1Accumulator:
     ) -> Any:
         """:func:`averaged_fbeta_score` of all the batches concatenated."""
         return self._score(
-            "MacroF1Accumulator.averaged_fbeta_score",
-            ("f-score",),
-            beta=beta,
-            labels=labels,
-            pos_label=pos_label,
-            average=average,
-            zero_division=zero_division,
-        )[0]
+            "averaged_fbeta_score", beta, labels, pos_label, average, zero_division
+        )
 
     def averaged_f1_score(
         self,
@@ -328,14 +318,8 @@ class MacroF1Accumulator:
     ) -> Any:
         """:func:`averaged_f1_score` of all the batches concatenated."""
         return self._score(
-            "MacroF1Accumulator.averaged_f1_score",
-            ("f-score",),
-            beta=1.0,
-            labels=labels,
-            pos_label=pos_label,
-            average=average,
-            zero_division=zero_division,
-        )[0]
+            "averaged_f1_score", 1.0, labels, pos_label, average, zero_division
+        )
 
     def fbeta_of_averages_score(
         self,
@@ -348,14 +332,8 @@ class MacroF1Accumulator:
     ) -> Any:
         """:func:`fbeta_of_averages_score` of all the batches concatenated."""
         return self._score(
-            "MacroF1Accumulator.fbeta_of_averages_score",
-            ("precision", "recall"),
-            beta=beta,
-            labels=labels,
-            pos_label=pos_label,
-            average=average,
-            zero_division=zero_division,
-        )[1]
+            "fbeta_of_averages_score", beta, labels, pos_label, average, zero_division
+        )
 
     def f1_of_averages_score(
         self,
@@ -367,14 +345,8 @@ class MacroF1Accumulator:
     ) -> Any:
         """:func:`f1_of_averages_score` of all the batches concatenated."""
         return self._score(
-            "MacroF1Accumulator.f1_of_averages_score",
-            ("precision", "recall"),
-            beta=1.0,
-            labels=labels,
-            pos_label=pos_label,
-            average=average,
-            zero_division=zero_division,
-        )[1]
+            "f1_of_averages_score", 1.0, labels, pos_label, average, zero_division
+        )
 
     def classification_report(
         self,
@@ -392,12 +364,7 @@ class MacroF1Accumulator:
         """
         caller = "MacroF1Accumulator.classification_report"
         counts, options = self._options(
-            caller,
-            beta=1.0,
-            labels=labels,
-            pos_label=None,
-            average="samples",
-            zero_division=zero_division,
+            caller, 1.0, labels, None, "samples", zero_division
         )
         return report_from_counts(
             counts,
