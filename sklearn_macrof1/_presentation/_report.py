@@ -18,7 +18,7 @@ from __future__ import annotations
 import numbers
 import warnings
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -55,7 +55,13 @@ ACCURACY_CI = "accuracy-ci"
 #: Interval methods of the report (the intervals module's ``method``).
 INTERVAL_METHODS = ("delta", "bootstrap")
 
-_LONGEST_AVERAGE_HEADING = "weighted avg"
+
+def _averages(counts: Counts) -> list[str]:
+    """The averaged rows of a report of ``counts``."""
+    averages = ["micro", "macro", "weighted"]
+    if counts.kind == "multilabel-indicator":
+        averages.append("samples")
+    return averages
 
 
 @dataclass
@@ -67,7 +73,7 @@ class _Row:
     recall: Any
     f1: Any
     support: Any
-    extra: dict[str, float]
+    extra: dict[str, float] = field(default_factory=dict)
     accuracy: bool = False
     #: ``F1_CI`` / ``F1_OF_AVERAGES_CI`` -> (low, high), when intervals are asked
     ci: dict[str, tuple[float, float]] = field(default_factory=dict)
@@ -88,51 +94,17 @@ def _check_report_options(
             f"The 'digits' parameter of {caller} must be an int in the range "
             f"[0, inf). Got {digits!r} instead."
         )
-    if not isinstance(output_dict, bool | np.bool_):
-        raise InvalidParameterError(
-            f"The 'output_dict' parameter of {caller} must be an instance of "
-            f"'bool'. Got {output_dict!r} instead."
-        )
-    if not isinstance(as_frame, bool | np.bool_):
-        raise InvalidParameterError(
-            f"The 'as_frame' parameter of {caller} must be an instance of "
-            f"'bool'. Got {as_frame!r} instead."
-        )
+    for name, value in (("output_dict", output_dict), ("as_frame", as_frame)):
+        if not isinstance(value, bool | np.bool_):
+            raise InvalidParameterError(
+                f"The '{name}' parameter of {caller} must be an instance of "
+                f"'bool'. Got {value!r} instead."
+            )
     if output_dict and as_frame:
         raise ValueError(
             f"{caller} returns a dict (output_dict=True) or a pandas.DataFrame "
             "(as_frame=True), not both: set one of them."
         )
-
-
-def _summaries(
-    counts: Counts,
-    labels: Any,
-    averages: list[str | None],
-    zero_division: Any,
-    caller: str,
-) -> dict[str | None, FBetaSummary]:
-    """The per-class figures (key None) and each averaged row, in one go."""
-    options = check_options(
-        caller=caller,
-        average=None,
-        beta=1.0,
-        zero_division=zero_division,
-        labels=labels,
-        pos_label=None,
-    )
-    return build_summaries(
-        counts, options, averages, caller=caller, warn_for=ALL_METRICS
-    )
-
-
-def _micro_is_accuracy(counts: Counts, labels: Any) -> bool:
-    """scikit-learn's rule: 1-D targets, and every present label is reported."""
-    if counts.kind == "multilabel-indicator":
-        return False
-    if labels is None:
-        return True
-    return set(np.asarray(labels).tolist()) >= set(counts.classes.tolist())
 
 
 def _target_names(
@@ -167,24 +139,33 @@ def _rows(
     zero_division: Any,
     caller: str,
     interval: Callable[[str, FBetaSummary], FBetaInterval] | None = None,
-) -> tuple[list[str], list[_Row], list[_Row]]:
-    """Per-class and averaged rows, from one aggregation of the counts."""
-    averages: list[str | None] = ["micro", "macro", "weighted"]
-    if counts.kind == "multilabel-indicator":
-        if counts.samples is None:
-            raise ValueError(
-                "The counts of multilabel targets need per-sample counts "
-                "(Counts.samples) for the 'samples avg' row; count them with "
-                "samplewise=True over the reported label columns."
-            )
-        averages.append("samples")
-    summaries = _summaries(counts, labels, [None, *averages], zero_division, caller)
+) -> tuple[list[str], list[_Row], list[_Row], list[FBetaInterval]]:
+    """Per-class and averaged rows, from one aggregation of the counts, and the
+    averaged rows' intervals (when ``interval`` is given)."""
+    averages = _averages(counts)
+    if "samples" in averages and counts.samples is None:
+        raise ValueError(
+            "The counts of multilabel targets need per-sample counts "
+            "(Counts.samples) for the 'samples avg' row; count them with "
+            "samplewise=True over the reported label columns."
+        )
+    options = check_options(
+        caller=caller,
+        average=None,
+        beta=1.0,
+        zero_division=zero_division,
+        labels=labels,
+        pos_label=None,
+    )
+    summaries = build_summaries(
+        counts, options, [None, *averages], caller=caller, warn_for=ALL_METRICS
+    )
     per_class = summaries[None]
     names = _target_names(
         per_class.labels, target_names, labels_given=labels_given, caller=caller
     )
     class_rows = [
-        _Row(str(name), p, r, f, s, {})
+        _Row(str(name), p, r, f, s)
         for name, p, r, f, s in zip(
             names,
             per_class.class_precision,
@@ -195,42 +176,42 @@ def _rows(
         )
     ]
     support = np.sum(per_class.support)
-    accuracy = _micro_is_accuracy(counts, labels)
+    # scikit-learn's rule: micro is accuracy for 1-D targets when every present
+    # label is reported
+    micro_is_accuracy = counts.kind != "multilabel-indicator" and (
+        labels is None
+        or set(np.asarray(labels).tolist()) >= set(counts.classes.tolist())
+    )
     average_rows = []
+    intervals = []
     for average in averages:
         summary = summaries[average]
-        is_accuracy = average == "micro" and accuracy
-        extra: dict[str, float] = {}
+        is_accuracy = average == "micro" and micro_is_accuracy
+        row = _Row(
+            "accuracy" if is_accuracy else f"{average} avg",
+            summary.precision,
+            summary.recall,
+            summary.averaged_fbeta,
+            support,
+            accuracy=is_accuracy,
+        )
         if not is_accuracy:
-            extra[F1_OF_AVERAGES] = float(summary.fbeta_of_averages)
-        gap_pairs: list[tuple[str, str, float, float]] = []
+            row.extra[F1_OF_AVERAGES] = float(summary.fbeta_of_averages)
         if average == "macro":
-            extra[GAP] = float(summary.gap)
-            extra[GAP_BOUND] = float(summary.gap_bound)
-            gap_pairs = _gap_contributors(summary, names)
-        ci: dict[str, tuple[float, float]] = {}
+            row.extra[GAP] = float(summary.gap)
+            row.extra[GAP_BOUND] = float(summary.gap_bound)
+            row.gap_pairs = _gap_contributors(summary, names)
         if interval is not None:
-            both = interval(cast(str, average), summary)
-            ci[F1_CI] = (both.averaged_fbeta.low, both.averaged_fbeta.high)
+            both = interval(average, summary)
+            intervals.append(both)
+            row.ci[F1_CI] = (both.averaged_fbeta.low, both.averaged_fbeta.high)
             if not is_accuracy:
-                ci[F1_OF_AVERAGES_CI] = (
+                row.ci[F1_OF_AVERAGES_CI] = (
                     both.fbeta_of_averages.low,
                     both.fbeta_of_averages.high,
                 )
-        average_rows.append(
-            _Row(
-                "accuracy" if is_accuracy else f"{average} avg",
-                summary.precision,
-                summary.recall,
-                summary.averaged_fbeta,
-                support,
-                extra,
-                is_accuracy,
-                ci,
-                gap_pairs,
-            )
-        )
-    return names, class_rows, average_rows
+        average_rows.append(row)
+    return names, class_rows, average_rows, intervals
 
 
 def _gap_contributors(
@@ -274,24 +255,6 @@ def _as_dict(class_rows: list[_Row], average_rows: list[_Row]) -> dict[str, Any]
     return report
 
 
-def _legend(n_labels: int, has_macro_gap: bool) -> list[str]:
-    lines = [
-        "f1-score:       averaged F1, the mean of the per-class F1 "
-        "(sklearn's f1-score).",
-        "f1-of-averages: F1 of averages, the harmonic mean of the row's "
-        "precision and recall.",
-    ]
-    if has_macro_gap:
-        lines.append(
-            "gap:            f1-of-averages - f1-score; gap-bound: its supremum "
-            f"for {n_labels} classes"
-        )
-        lines.append(
-            "                (Opitz & Burst, Macro F1 and Macro F1, Theorem 3)."
-        )
-    return lines
-
-
 def _as_text(
     names: list,
     class_rows: list[_Row],
@@ -300,37 +263,33 @@ def _as_text(
     interval_legend: str | None = None,
 ) -> str:
     # scikit-learn's layout, widened only where a value would not fit in it.
-    name_width = max([len(str(n)) for n in names] + [0])
-    width = max(name_width, len(_LONGEST_AVERAGE_HEADING), digits)
+    width = max([len(str(n)) for n in names] + [len("weighted avg"), digits])
+    extra_headers = list(EXTRA_HEADERS)
+    ci_keys: tuple[str, ...] = ()
+    if interval_legend is not None:
+        ci_keys = (F1_CI, F1_OF_AVERAGES_CI)
+        level = interval_legend.split(" ", 1)[0]
+        extra_headers += [f"f1-score {level} CI", f"f1-of-averages {level} CI"]
 
     def number(value: Any) -> str:
         return format(value, f".{digits}f")
 
     def cells(row: _Row) -> list[str]:
         if row.accuracy:
-            first = ["", "", number(row.f1)]
+            out = ["", "", number(row.f1), format(row.support, "")]
         else:
-            first = [number(row.precision), number(row.recall), number(row.f1)]
-        extra = [
-            number(row.extra[key]) if key in row.extra else "" for key in EXTRA_HEADERS
+            out = [number(v) for v in (row.precision, row.recall, row.f1)]
+            out.append(format(row.support, ""))
+        out += [number(row.extra[k]) if k in row.extra else "" for k in EXTRA_HEADERS]
+        out += [
+            f"[{number(row.ci[k][0])}, {number(row.ci[k][1])}]" if k in row.ci else ""
+            for k in ci_keys
         ]
-        ci = [
-            f"[{number(row.ci[key][0])}, {number(row.ci[key][1])}]"
-            if key in row.ci
-            else ""
-            for key in ci_keys
-        ]
-        return [*first, format(row.support, ""), *extra, *ci]
+        return out
 
-    ci_keys: tuple[str, ...] = ()
-    ci_headers: tuple[str, ...] = ()
-    if interval_legend is not None:
-        ci_keys = (F1_CI, F1_OF_AVERAGES_CI)
-        level = interval_legend.split(" ", 1)[0]
-        ci_headers = (f"f1-score {level} CI", f"f1-of-averages {level} CI")
-    table = [cells(row) for row in class_rows + average_rows]
-    extra_headers = (*EXTRA_HEADERS, *ci_headers)
-    headers = (*HEADERS, *extra_headers)
+    rows = class_rows + average_rows
+    table = [cells(row) for row in rows]
+    headers = [*HEADERS, *extra_headers]
     # scikit-learn's columns are 9 wide; a new one is also one wider than its name.
     minimum = [9] * len(HEADERS) + [max(9, len(h) + 1) for h in extra_headers]
     widths = [
@@ -344,16 +303,18 @@ def _as_text(
         )
         return text.rstrip() + "\n"
 
-    out = line("", list(headers)) + "\n"
-    out += "".join(line(row.name, c) for row, c in zip(class_rows, table, strict=False))
-    out += "\n"
-    out += "".join(
-        line(row.name, c)
-        for row, c in zip(average_rows, table[len(class_rows) :], strict=True)
-    )
-    has_gap = any(GAP in row.extra for row in average_rows)
-    legend = _legend(len(class_rows), has_gap)
-    for row in average_rows:
+    lines = [line(row.name, values) for row, values in zip(rows, table, strict=True)]
+    n = len(class_rows)
+    legend = [
+        "f1-score:       averaged F1, the mean of the per-class F1 "
+        "(sklearn's f1-score).",
+        "f1-of-averages: F1 of averages, the harmonic mean of the row's "
+        "precision and recall.",
+        "gap:            f1-of-averages - f1-score; gap-bound: its supremum "
+        f"for {n} classes",
+        "                (Opitz & Burst, Macro F1 and Macro F1, Theorem 3).",
+    ]
+    for row in average_rows:  # the macro row's
         if row.gap_pairs:
             legend.append(
                 "gap by pair:    "
@@ -364,8 +325,9 @@ def _as_text(
             )
     if interval_legend is not None:
         legend.append(interval_legend)
-    out += "\n" + "\n".join(legend) + "\n"
-    return out
+    head = line("", headers) + "\n"
+    body = "".join(lines[:n]) + "\n" + "".join(lines[n:])
+    return head + body + "\n" + "\n".join(legend) + "\n"
 
 
 #: Checked interval options of a report: (confidence, method, n_resamples, rng).
@@ -496,30 +458,21 @@ def report_from_counts(
     then has the interval columns (``f1-score-ci``, ``f1-of-averages-ci``).
     """
     _check_report_options(digits, output_dict, caller=caller, as_frame=as_frame)
-    computed: list[FBetaInterval] = []
-    recording = None
-    if interval is not None:
-
-        def recording(average: str, summary: FBetaSummary) -> FBetaInterval:
-            result = interval(average, summary)
-            computed.append(result)
-            return result
-
-    names, class_rows, average_rows = _rows(
+    names, class_rows, average_rows, intervals = _rows(
         counts,
         labels=labels,
         labels_given=labels is not None if labels_given is None else labels_given,
         target_names=target_names,
         zero_division=zero_division,
         caller=caller,
-        interval=recording,
+        interval=interval,
     )
-    _warn_zero_width(computed)
+    _warn_zero_width(intervals)
     if output_dict:
         return _as_dict(class_rows, average_rows)
     if as_frame:
         return report_frame(class_rows + average_rows, caller=caller)
-    legend = _interval_legend(computed[0]) if computed else None
+    legend = _interval_legend(intervals[0]) if intervals else None
     return _as_text(names, class_rows, average_rows, int(digits), legend)
 
 
@@ -733,12 +686,9 @@ def report_from_reading(
         from .._inference._intervals import intervals_for_averages
 
         level, method, resamples, rng = request
-        averages = ["micro", "macro", "weighted"]
-        if reading.counts.kind == "multilabel-indicator":
-            averages.append("samples")
         found = intervals_for_averages(
             reading,
-            averages=averages,
+            averages=_averages(reading.counts),
             labels=labels,
             zero_division=zero_division,
             confidence=level,
