@@ -146,16 +146,7 @@ def fbeta_summary_from_confusion_matrix(
     >>> round(s.fbeta_of_averages, 6), round(s.averaged_fbeta, 6), round(s.gap, 6)
     (0.50495, 0.019608, 0.485343)
     """
-    return summary_and_counts_from_confusion_matrix(
-        matrix,
-        rows=rows,
-        beta=beta,
-        class_names=class_names,
-        labels=labels,
-        pos_label=pos_label,
-        average=average,
-        zero_division=zero_division,
-    )[0]
+    return summary_and_counts_from_confusion_matrix(**locals())[0]
 
 
 def summary_and_counts_from_confusion_matrix(
@@ -245,15 +236,6 @@ def gap_attribution_from_confusion_matrix(
     >>> att.class_contributions.round(6)
     array([0.242671, 0.242671])
     """
-    summary = summary_and_counts_from_confusion_matrix(
-        matrix,
-        rows=rows,
-        beta=beta,
-        class_names=class_names,
-        labels=labels,
-        pos_label=1,
-        average=average,
-        zero_division=zero_division,
-        caller="gap_attribution_from_confusion_matrix",
-    )[0]
-    return summary.gap_attribution()
+    return summary_and_counts_from_confusion_matrix(
+        **locals(), pos_label=1, caller="gap_attribution_from_confusion_matrix"
+    )[0].gap_attribution()

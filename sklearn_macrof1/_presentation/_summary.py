@@ -15,7 +15,7 @@ from .._core._paper import gap_closed_form, gap_supremum
 from .._core._record import Counts
 from .._core._tables import ValueEquality, render_html
 from ._attribution import GapAttribution, attribution_from_summary
-from ._views import short, summary_frame, summary_tables
+from ._views import fbeta_name, short, summary_frame, summary_tables
 
 
 def _plain(value: Any) -> Any:
@@ -204,9 +204,7 @@ fbeta_of_averages=0.8333, gap=0.05556)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain-Python dictionary (JSON-serialisable) of every value."""
-        out: dict[str, Any] = {}
-        for name in self.__dataclass_fields__:
-            out[name] = _plain(getattr(self, name))
+        out = {name: _plain(getattr(self, name)) for name in self.__dataclass_fields__}
         out["n_classes"] = self.n_classes
         out["gap_bound"] = self.gap_bound
         out["gap_closed_form"] = self.gap_closed_form
@@ -285,7 +283,7 @@ fbeta_of_averages=0.8333, gap=0.05556)
                 return np.array2string(x, precision=4)
             return "nan" if x is None or math.isnan(x) else f"{x:.6f}"
 
-        name = "F1" if self.beta == 1 else f"F{self.beta:g}"
+        name = fbeta_name(self.beta)
         lines = [
             f"FBetaSummary(average={self.average!r}, beta={self.beta:g}, "
             f"{self.n_classes} classes, {self.target_type})",
