@@ -53,13 +53,11 @@ def gap_pair_terms(
     (a_x a_y)``: symmetric, zero on the diagonal and wherever ``a = b² P + R``
     is 0; each unordered pair's share of the gap is split equally between
     ``(x, y)`` and ``(y, x)``, so row sums give per-class shares that add up to
-    the gap too. ``precision``, ``recall`` and ``weights`` are 1-D, finite,
-    in [0, 1]; ``weights`` sum to 1. beta 0 or inf: the two formulas coincide
-    (F-beta is P, resp. R), every term is 0.
+    the gap too. ``precision``, ``recall`` and ``weights`` are 1-D float64
+    arrays, finite, in [0, 1]; ``weights`` sum to 1. beta 0 or inf: the two
+    formulas coincide (F-beta is P, resp. R), every term is 0.
     """
-    p = np.asarray(precision, dtype=np.float64)
-    r = np.asarray(recall, dtype=np.float64)
-    w = np.asarray(weights, dtype=np.float64)
+    p, r, w = precision, recall, weights
     k = p.shape[0]
     table = np.zeros((k, k))
     if beta == 0 or math.isinf(beta):

@@ -200,16 +200,11 @@ class FoldScores:
     size_note: str = ""
 
 
-def metric_names_in_cv_results(cv_results: Mapping[str, Any]) -> list[str]:
-    """The metric names of a ``cv_results_`` (``"score"`` for one metric)."""
-    return sorted(
-        key[len("mean_test_") :] for key in cv_results if key.startswith("mean_test_")
-    )
-
-
-def metric_names_in_cross_validate(result: Mapping[str, Any]) -> list[str]:
-    """The metric names of a ``cross_validate`` result (``"score"`` for one)."""
-    return sorted(key[len("test_") :] for key in result if key.startswith("test_"))
+def metric_names(result: Mapping[str, Any], prefix: str) -> list[str]:
+    """The metric names of the ``<prefix><name>`` keys of a result (``"score"``
+    for one metric): prefix "mean_test_" in a ``cv_results_``, "test_" in a
+    ``cross_validate`` result."""
+    return sorted(key[len(prefix) :] for key in result if key.startswith(prefix))
 
 
 def _short(value: Any) -> str:
@@ -325,12 +320,10 @@ def fold_scores_from_cross_validate(
             scores[metric].append(folds)
     n_train = n_test = None
     size_note = ""
-    indices = [r.get("indices") for r in results.values()]
+    indices: list[Any] = [r.get("indices") for r in results.values()]
     if all(isinstance(ix, Mapping) and "test" in ix for ix in indices):
         first = indices[0]
-        assert first is not None
         for name, ix in zip(names, indices, strict=True):
-            assert ix is not None
             same = len(ix["test"]) == len(first["test"]) and all(
                 np.array_equal(a, b)
                 for a, b in zip(ix["test"], first["test"], strict=False)
@@ -429,26 +422,17 @@ def fold_size_ratio(
         tr = np.array([len(a) for a, _ in splits], dtype=np.float64)
         te = np.array([len(b) for _, b in splits], dtype=np.float64)
         return _ratio(tr, te, "fold sizes from the search's cv applied to X, y")
-    if isinstance(cv, numbers.Integral) and not isinstance(cv, bool):
-        k = int(cv)
-        if k == n_folds:
-            return (
-                1 / (k - 1),
-                None,
-                None,
-                f"{k}-fold cross-validation: n_test/n_train = 1/{k - 1}",
-            )
     name = type(cv).__name__
-    if name in _KFOLD_NAMES:
+    k = n_repeats = 0
+    if isinstance(cv, numbers.Integral) and not isinstance(cv, bool):
+        k, n_repeats = int(cv), 1
+        what = f"{k}-fold cross-validation"
+    elif name in _KFOLD_NAMES:
         n_repeats = int(getattr(cv, "n_repeats", 1))
         k = int(cv.get_n_splits()) // n_repeats
-        if k * n_repeats == n_folds and k >= 2:
-            return (
-                1 / (k - 1),
-                None,
-                None,
-                f"{name} with {k} folds: n_test/n_train = 1/{k - 1}",
-            )
+        what = f"{name} with {k} folds"
+    if k * n_repeats == n_folds and k >= 2:
+        return 1 / (k - 1), None, None, f"{what}: n_test/n_train = 1/{k - 1}"
     if name in ("ShuffleSplit", "StratifiedShuffleSplit"):
         test = getattr(cv, "test_size", None)
         train = getattr(cv, "train_size", None)

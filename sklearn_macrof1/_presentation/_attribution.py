@@ -111,16 +111,19 @@ class GapAttribution:
 
     def top_classes(self, n: int = 3) -> list[tuple[Any, float]]:
         """The ``n`` classes with the largest share, as ``(label, contribution)``."""
-        order = np.argsort(-self.class_contributions, kind="stable")
-        out = []
-        for i in order[: max(int(n), 0)]:
-            if self.class_contributions[i] <= 0:
-                break
-            out.append((_item(self.labels[i]), float(self.class_contributions[i])))
-        return out
+        values = self.class_contributions
+        order = np.argsort(-values, kind="stable")[: max(int(n), 0)]
+        return [
+            (_item(self.labels[i]), float(values[i])) for i in order if values[i] > 0
+        ]
 
     def _share(self, value: float) -> str:
         return f"{value / self.gap:.0%}" if self.gap > 0 else "-"
+
+    def _pairs_text(self, pairs: list[tuple[Any, Any, float]]) -> str:
+        return ", ".join(
+            f"{_label(x)} & {_label(y)} {v:.4f} ({self._share(v)})" for x, y, v in pairs
+        )
 
     def headline(self, n: int = 3, *, names: Any = None) -> str:
         """One line: the largest contributing class pairs and their share.
@@ -138,11 +141,8 @@ class GapAttribution:
                 strict=False,
             )
         )
-        parts = [
-            f"{_label(shown[x])} & {_label(shown[y])} {v:.4f} ({self._share(v)})"
-            for x, y, v in pairs
-        ]
-        return "largest gap contributors: " + ", ".join(parts)
+        named = [(shown[x], shown[y], v) for x, y, v in pairs]
+        return "largest gap contributors: " + self._pairs_text(named)
 
     def __repr__(self) -> str:
         return (
@@ -156,14 +156,7 @@ class GapAttribution:
             f"GapAttribution(average={self.average!r}, beta={self.beta:g}, "
             f"{self.n_classes} classes): gap {self.gap:.6f}",
             "  class pairs: "
-            + (
-                ", ".join(
-                    f"{_label(x)} & {_label(y)} {v:.4f} ({self._share(v)})"
-                    for x, y, v in pairs
-                )
-                if pairs
-                else "none (the gap is 0)"
-            ),
+            + (self._pairs_text(pairs) if pairs else "none (the gap is 0)"),
         ]
         classes = self.top_classes(self.n_classes)
         if classes:

@@ -19,6 +19,7 @@ import numpy as np
 
 from ._scores import summary_of
 from ._summary import FBetaSummary
+from ._views import fbeta_name
 
 #: The averages the display knows how to draw (one point per class).
 DISPLAY_AVERAGES = ("macro", "weighted")
@@ -46,10 +47,6 @@ def _check_average(average: Any, caller: str) -> str:
             "For 'micro' the two scores coincide; for 'samples' use fbeta_summary."
         )
     return average
-
-
-def _fbeta_name(beta: float) -> str:
-    return "F1" if beta == 1 else f"F{beta:g}"
 
 
 def precision_on_iso_curve(level: float, recall: Any, beta: float) -> np.ndarray:
@@ -477,9 +474,8 @@ iso_levels, annotate, explain, scatter_kwargs, mean_kwargs, compact
         if self.average == "weighted":
             lines.append("  (weights: class support)")
         p, r = self.class_precision, self.class_recall
-        defined = ~(np.isnan(p) | np.isnan(r))
-        above = int(np.sum(p[defined] > r[defined]))
-        below = int(np.sum(p[defined] < r[defined]))
+        above = int(np.sum(p > r))  # classes with a nan score count in neither
+        below = int(np.sum(p < r))
         if abs(self.gap) < 5e-4:
             lines.append("Classes have P ≈ R: the two agree.")
         elif above and below:
@@ -550,7 +546,7 @@ iso_levels, annotate, explain, scatter_kwargs, mean_kwargs, compact
         import matplotlib.pyplot as plt
 
         beta = float(self.beta)
-        name = _fbeta_name(beta)
+        name = fbeta_name(beta)
         n_classes = self.class_precision.shape[0]
         labels = (
             np.arange(n_classes)
@@ -590,13 +586,12 @@ iso_levels, annotate, explain, scatter_kwargs, mean_kwargs, compact
             ylabel="precision",
             aspect="equal",
         )
+        scores = (
+            f"{name} of averages {self.fbeta_of_averages:.3f} vs averaged "
+            f"{name} {self.averaged_fbeta:.3f}"
+        )
         if compact:
-            ax.set_title(
-                f"{name} of averages {self.fbeta_of_averages:.3f} vs averaged "
-                f"{name} {self.averaged_fbeta:.3f}\n{self.average}: gap "
-                f"{self.gap:.3f}",
-                fontsize=9,
-            )
+            ax.set_title(f"{scores}\n{self.average}: gap {self.gap:.3f}", fontsize=9)
             ax.legend(
                 handles=[
                     h
@@ -615,12 +610,7 @@ iso_levels, annotate, explain, scatter_kwargs, mean_kwargs, compact
                 borderaxespad=0.3,
             )
         else:
-            ax.set_title(
-                f"{name} of averages {self.fbeta_of_averages:.3f} vs averaged "
-                f"{name} {self.averaged_fbeta:.3f} ({self.average}): gap "
-                f"{self.gap:.3f}",
-                fontsize=10,
-            )
+            ax.set_title(f"{scores} ({self.average}): gap {self.gap:.3f}", fontsize=10)
             ax.legend(
                 loc="upper left",
                 bbox_to_anchor=(1.02, 1.0),
@@ -761,11 +751,8 @@ iso_levels, annotate, explain, scatter_kwargs, mean_kwargs, compact
         if self.average == "weighted" and self.support is not None:
             support = np.asarray(self.support, dtype=np.float64)
             top = support.max() if support.size and support.max() > 0 else 1.0
-            sizes = (
-                (15.0 + 150.0 * support / top)
-                if compact
-                else (25.0 + 275.0 * support / top)
-            )[defined]
+            smallest, span = (15.0, 150.0) if compact else (25.0, 275.0)
+            sizes = (smallest + span * support / top)[defined]
         kwargs = {
             "s": sizes,
             "color": "tab:gray",
@@ -883,17 +870,15 @@ def _spread_labels(ax: Any, annotations: list[Any], points: Any, star: Any) -> N
     for ann in order:
         x0, y0 = ann.xyann
         ha = ann.get_horizontalalignment()
-        box = extent(ann)
-        step = (box.height + 1.0) * points_per_pixel
+        step = (extent(ann).height + 1.0) * points_per_pixel
         best, best_cost = (x0, y0, ha), math.inf
         for k in (0, -1, 1, -2, 2, -3, 3, -4, 4, -5, 5, -6, 6):
             for x, side in ((x0, ha), (-x0, flip.get(ha, ha))):
                 ann.xyann = (x, y0 + k * step)
                 ann.set_horizontalalignment(side)
-                candidate = extent(ann).padded(1.5)
-                overlap = sum(
-                    _overlap_area(candidate, other) for other in placed
-                ) + _outside_area(candidate, frame)
+                trial = extent(ann).padded(1.5)
+                outside = trial.width * trial.height - _overlap_area(trial, frame)
+                overlap = outside + sum(_overlap_area(trial, b) for b in placed)
                 if overlap < best_cost:
                     best, best_cost = (x, y0 + k * step, side), overlap
                 if overlap == 0:
@@ -909,8 +894,3 @@ def _overlap_area(a: Any, b: Any) -> float:
     w = min(a.x1, b.x1) - max(a.x0, b.x0)
     h = min(a.y1, b.y1) - max(a.y0, b.y0)
     return max(w, 0.0) * max(h, 0.0)
-
-
-def _outside_area(box: Any, frame: Any) -> float:
-    inside = _overlap_area(box, frame)
-    return box.width * box.height - inside

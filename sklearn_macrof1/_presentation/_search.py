@@ -29,12 +29,12 @@ from .._inference._search import (
     fold_scores_from_cross_validate,
     fold_scores_from_cv_results,
     fold_size_ratio,
-    metric_names_in_cross_validate,
-    metric_names_in_cv_results,
+    metric_names,
     rank_agreement,
 )
 from ._display import check_matplotlib
 from ._scorers import SCORER_AVERAGES, _parse
+from ._views import fbeta_name
 
 _SKLEARN_F1 = re.compile("f1_(" + "|".join(SCORER_AVERAGES) + ")")
 _FIX = (
@@ -79,13 +79,9 @@ def _pick_metrics(
                     f"with; they hold {list(available)}."
                 )
         a, b = _formula(metrics[0]), _formula(metrics[1])
-        same = a is not None and b is not None and a[1:] == b[1:]
-        return (
-            metrics[0],
-            metrics[1],
-            a[1] if same and a else None,
-            a[2] if same and a else None,
-        )
+        if a is not None and b is not None and a[1:] == b[1:]:
+            return metrics[0], metrics[1], a[1], a[2]
+        return metrics[0], metrics[1], None, None
     parsed = {m: _formula(m) for m in available}
     pairs = [
         (m1, m2, f1[1], f1[2])
@@ -117,10 +113,9 @@ def _pick_metrics(
     )
 
 
-def _name(beta: float | None) -> str:
-    if beta is None:
-        return "F-beta"
-    return "F1" if beta == 1 else f"F{beta:g}"
+def _formula_names(beta: float | None) -> tuple[str, str]:
+    name = "F-beta" if beta is None else fbeta_name(beta)
+    return f"averaged {name}", f"{name} of averages"
 
 
 @dataclass(frozen=True, eq=False)
@@ -218,8 +213,7 @@ class SearchAnalysis:
     @property
     def formula_names(self) -> tuple[str, str]:
         """The two formulas' names, e.g. ("averaged F1", "F1 of averages")."""
-        name = _name(self.beta)
-        return f"averaged {name}", f"{name} of averages"
+        return _formula_names(self.beta)
 
     @property
     def disagreement_beyond_noise(self) -> bool | None:
@@ -503,44 +497,40 @@ def _read(
             )
         cv_results = results.cv_results_
         halving = "iter" in cv_results or type(results).__name__.startswith("Halving")
-        avg, foa, beta, average = _pick_metrics(
-            metric_names_in_cv_results(cv_results), metrics, halving=halving
-        )
         cv = getattr(results, "cv", None)
-        scores = fold_scores_from_cv_results(
-            cv_results, (avg, foa), splitter=5 if cv is None else cv
-        )  # cv=None is scikit-learn's 5-fold
-        return scores, avg, foa, beta, average, _is_classifier(results)
-    if isinstance(results, Mapping):
-        if "params" in results:  # a cv_results_ dict
-            avg, foa, beta, average = _pick_metrics(
-                metric_names_in_cv_results(results), metrics, halving="iter" in results
-            )
-            scores = fold_scores_from_cv_results(results, (avg, foa), splitter=None)
-            return scores, avg, foa, beta, average, True
-        if results and all(isinstance(v, Mapping) for v in results.values()):
-            names = [set(metric_names_in_cross_validate(v)) for v in results.values()]
-            common = sorted(set.intersection(*names))
-            avg, foa, beta, average = _pick_metrics(common, metrics, halving=False)
-            return (
-                fold_scores_from_cross_validate(results, (avg, foa)),
-                avg,
-                foa,
-                beta,
-                average,
-                True,
-            )
-        if any(str(k).startswith("test_") for k in results):
-            raise TypeError(
-                "results looks like one cross_validate result; analyze_search "
-                "compares several: pass {name: cross_validate(...) result} with "
-                "two or more estimators evaluated on the same cv."
-            )
-    raise TypeError(
-        "results must be a fitted GridSearchCV / RandomizedSearchCV (or its "
-        "cv_results_), or a mapping {name: cross_validate(...) result}; got "
-        f"{type(results).__name__}."
+        splitter = 5 if cv is None else cv  # cv=None is scikit-learn's 5-fold
+        classifier = _is_classifier(results)
+    elif isinstance(results, Mapping) and "params" in results:  # a cv_results_
+        cv_results, halving = results, "iter" in results
+        splitter, classifier = None, True
+    elif (
+        isinstance(results, Mapping)
+        and results
+        and all(isinstance(v, Mapping) for v in results.values())
+    ):
+        names = [set(metric_names(v, "test_")) for v in results.values()]
+        common = sorted(set.intersection(*names))
+        picked = _pick_metrics(common, metrics, halving=False)
+        return fold_scores_from_cross_validate(results, picked[:2]), *picked, True
+    elif isinstance(results, Mapping) and any(
+        str(k).startswith("test_") for k in results
+    ):
+        raise TypeError(
+            "results looks like one cross_validate result; analyze_search "
+            "compares several: pass {name: cross_validate(...) result} with "
+            "two or more estimators evaluated on the same cv."
+        )
+    else:
+        raise TypeError(
+            "results must be a fitted GridSearchCV / RandomizedSearchCV (or its "
+            "cv_results_), or a mapping {name: cross_validate(...) result}; got "
+            f"{type(results).__name__}."
+        )
+    picked = _pick_metrics(
+        metric_names(cv_results, "mean_test_"), metrics, halving=halving
     )
+    scores = fold_scores_from_cv_results(cv_results, picked[:2], splitter=splitter)
+    return scores, *picked, classifier
 
 
 def _is_classifier(search: Any) -> bool:
@@ -672,8 +662,7 @@ def analyze_search(
         groups=groups,
         classifier=classifier,
     )
-    name = _name(beta)
-    avg_name, foa_name = f"averaged {name}", f"{name} of averages"
+    avg_name, foa_name = _formula_names(beta)
     mean_a, mean_b = a.mean(axis=1), b.mean(axis=1)
     order_a = np.argsort(-mean_a, kind="stable")
     order_b = np.argsort(-mean_b, kind="stable")
@@ -814,9 +803,10 @@ class SearchAnalysisDisplay:
         if top is not None:
             if not isinstance(top, numbers.Integral) or top < 1:
                 raise ValueError(f"top must be a positive integer; got {top!r}.")
-            order_x = np.argsort(-x_all, kind="stable")[:top]
-            order_y = np.argsort(-y_all, kind="stable")[:top]
-            shown = np.union1d(order_x, order_y)
+            shown = np.union1d(
+                np.argsort(-x_all, kind="stable")[:top],
+                np.argsort(-y_all, kind="stable")[:top],
+            )
         x, y = x_all[shown], y_all[shown]
         sx = an.averaged_scores[shown].std(axis=1, ddof=1)
         sy = an.of_averages_scores[shown].std(axis=1, ddof=1)
