@@ -114,10 +114,12 @@ def ml_population(q: np.ndarray, flip: float, average: str) -> tuple[float, floa
         average=average,
         beta=1.0,
         zero_division=0.0,
-        sample_tp=(yt & yp).sum(axis=1) * prob,
-        sample_true=yt.sum(axis=1) * prob,
-        sample_pred=yp.sum(axis=1) * prob,
-        sample_weight=prob,
+        samples=(
+            (yt & yp).sum(axis=1) * prob,
+            yt.sum(axis=1) * prob,
+            yp.sum(axis=1) * prob,
+            prob,
+        ),
     )
     return float(a.averaged_fbeta), float(a.fbeta_of_averages)
 

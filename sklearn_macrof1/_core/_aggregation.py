@@ -29,6 +29,10 @@ from ._validation import warn_user
 #: The metrics a caller may ask to be warned about.
 ALL_METRICS = ("precision", "recall", "f-score")
 
+#: Per-sample ``(tp, true, pred, weight)`` of ``average="samples"`` (weight None:
+#: unweighted), as :meth:`~._record.SampleCounts.arrays` gives them.
+SampleArrays = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]
+
 
 @dataclass
 class Ratios:
@@ -49,17 +53,9 @@ class Ratios:
 
     def take(self, index: Any) -> Ratios:
         """The entries at ``index`` (a slice or an index array), masks included."""
-        p, r, f = self.undefined
-        return Ratios(
-            self.precision[index],
-            self.recall[index],
-            self.fbeta[index],
-            (
-                None if p is None else p[index],
-                None if r is None else r[index],
-                None if f is None else f[index],
-            ),
-        )
+        p, r, f = (None if u is None else u[index] for u in self.undefined)
+        taken = (self.precision[index], self.recall[index], self.fbeta[index])
+        return Ratios(*taken, (p, r, f))
 
 
 @dataclass
@@ -322,42 +318,30 @@ def aggregate(
     beta: float,
     zero_division: Any,
     warn_for: tuple[str, ...] = (),
-    sample_tp: np.ndarray | None = None,
-    sample_true: np.ndarray | None = None,
-    sample_pred: np.ndarray | None = None,
-    sample_weight: np.ndarray | None = None,
+    samples: SampleArrays | None = None,
 ) -> Averages:
     """Both scores (and the averaged precision and recall) from counts.
 
     ``tp``, ``true`` and ``pred`` are the counts of the selected classes (one
     class for ``average="binary"``). ``average="samples"`` uses the per-sample
-    counts instead (unweighted ones: ratios computed once per distinct
-    ``(tp, true, pred)`` triple, see :func:`_distinct_triples`).
+    counts ``samples`` instead (unweighted ones: ratios computed once per
+    distinct ``(tp, true, pred)`` triple, see :func:`_distinct_triples`).
     """
-    weights = None
+    weights: np.ndarray | None = None
+    row: np.ndarray | None = None  # each sample's distinct triple
+    n_values: int | None = None
     if average == "micro":
-        tp, true, pred = (np.atleast_1d(np.sum(a)) for a in (tp, true, pred))
-    elif average == "samples":
-        if sample_tp is None or sample_true is None or sample_pred is None:
-            raise ValueError("average='samples' needs per-sample counts")
-        tp, true, pred = sample_tp, sample_true, sample_pred
-        weights = sample_weight
-        grouped = None if weights is not None else _distinct_triples(tp, true, pred)
-        if grouped is not None:
-            d_tp, d_true, d_pred, row = grouped
-            r = ratios(
-                d_tp,
-                d_true,
-                d_pred,
-                beta=beta,
-                zero_division=zero_division,
-                average=average,
-                warn_for=warn_for,
-                n_values=int(row.shape[0]),
-            )
-            return _average_ratios(r.take(row), average, None, beta)
+        tp, true, pred = (np.sum(a, axis=-1, keepdims=True) for a in (tp, true, pred))
     elif average == "weighted":
         weights = true
+    elif average == "samples":
+        if samples is None:
+            raise ValueError("average='samples' needs per-sample counts")
+        tp, true, pred, weights = samples
+        grouped = None if weights is not None else _distinct_triples(tp, true, pred)
+        if grouped is not None:
+            tp, true, pred, row = grouped
+            n_values = int(row.shape[0])
     r = ratios(
         tp,
         true,
@@ -366,8 +350,9 @@ def aggregate(
         zero_division=zero_division,
         average=average,
         warn_for=warn_for,
+        n_values=n_values,
     )
-    return _average_ratios(r, average, weights, beta)
+    return _average_ratios(r if row is None else r.take(row), average, weights, beta)
 
 
 def _average_ratios(
@@ -402,10 +387,7 @@ def aggregate_many(
     beta: float,
     zero_division: Any,
     warn_for: tuple[str, ...] = (),
-    sample_tp: np.ndarray | None = None,
-    sample_true: np.ndarray | None = None,
-    sample_pred: np.ndarray | None = None,
-    sample_weight: np.ndarray | None = None,
+    samples: SampleArrays | None = None,
 ) -> tuple[Ratios, dict[str | None, Averages]]:
     """:func:`aggregate` for several ``averages`` of the same classes at once.
 
@@ -415,14 +397,11 @@ def aggregate_many(
     ratios. "samples" has per-sample ratios of its own. Each average warns as
     its own :func:`aggregate` call would, in the order given.
     """
-    tp, true, pred = np.asarray(tp), np.asarray(true), np.asarray(pred)
-    k = int(tp.shape[0])
+    counts = np.stack((tp, true, pred))
+    k = counts.shape[1]
     if "micro" in averages:  # one more column: the pooled counts
-        counts = np.stack((tp, true, pred))
         counts = np.concatenate((counts, counts.sum(axis=1, keepdims=True)), axis=1)
-        both = ratios(*counts, beta=beta, zero_division=zero_division)
-    else:
-        both = ratios(tp, true, pred, beta=beta, zero_division=zero_division)
+    both = ratios(*counts, beta=beta, zero_division=zero_division)
     shared, micro = both.take(slice(0, k)), both.take(slice(k, None))
     out: dict[str | None, Averages] = {}
     for average in averages:
@@ -435,10 +414,7 @@ def aggregate_many(
                 beta=beta,
                 zero_division=zero_division,
                 warn_for=warn_for,
-                sample_tp=sample_tp,
-                sample_true=sample_true,
-                sample_pred=sample_pred,
-                sample_weight=sample_weight,
+                samples=samples,
             )
             continue
         r = micro if average == "micro" else shared
@@ -465,18 +441,11 @@ def aggregate_rows(
 ) -> tuple[Any, Any]:
     """Both scores for each row of ``(n_rows, n_classes)`` count arrays.
 
-    The batched twin of :func:`aggregate` (same :func:`ratios`, same averaging
-    rules, no warnings) for bootstrap replicates: returns ``(averaged_fbeta,
-    fbeta_of_averages)``, each of shape ``(n_rows,)``. ``average`` is one of
-    "binary", "micro", "macro" or "weighted".
+    :func:`aggregate` of bootstrap replicates, without warnings: returns
+    ``(averaged_fbeta, fbeta_of_averages)``, each of shape ``(n_rows,)``.
+    ``average`` is one of "binary", "micro", "macro" or "weighted".
     """
-    weights = None
-    if average == "micro":
-        tp, true, pred = (np.sum(a, axis=-1, keepdims=True) for a in (tp, true, pred))
-    elif average == "weighted":
-        weights = true
-    r = ratios(tp, true, pred, beta=beta, zero_division=zero_division)
-    precision = nan_average(r.precision, weights)
-    recall = nan_average(r.recall, weights)
-    averaged = nan_average(r.fbeta, weights)
-    return averaged, np.asarray(harmonic_fbeta(precision, recall, beta))
+    averages = aggregate(
+        tp, true, pred, average=average, beta=beta, zero_division=zero_division
+    )
+    return averages.averaged_fbeta, np.asarray(averages.fbeta_of_averages)

@@ -19,7 +19,7 @@ import scipy.sparse as sp
 from ._aggregation import Averages, Ratios, aggregate, aggregate_many
 from ._counting import count_targets
 from ._pairs import JointCounts, PairCells, pair_cells
-from ._record import Counts, SampleCounts
+from ._record import Counts
 from ._targets import Targets, naming_prediction, read_joint_targets, read_targets
 from ._validation import (
     check_array_like,
@@ -68,16 +68,12 @@ def _multilabel_columns(labels: Any, n_columns: int) -> np.ndarray:
         raise ValueError(
             f"labels must be a 1-D array-like; got an array of shape {columns.shape}."
         )
-    if columns.size and columns.dtype.kind not in "biuf":
-        raise TypeError(
-            "For multilabel targets, labels are column indices: integers in "
-            f"[0, {n_columns}). Got {labels!r}."
-        )
+    numeric = columns.dtype.kind in "biuf"
     if columns.size and not (
         columns.dtype.kind in "biu"  # (bools are 0 and 1, as in scikit-learn)
-        or (columns.dtype.kind == "f" and (columns == np.trunc(columns)).all())
+        or (numeric and (columns == np.trunc(columns)).all())
     ):
-        raise ValueError(
+        raise (ValueError if numeric else TypeError)(
             "For multilabel targets, labels are column indices: integers in "
             f"[0, {n_columns}). Got {labels!r}."
         )
@@ -126,41 +122,9 @@ class Reading:
     weighted: bool = False
 
 
-def prepare(
-    y_true: Any,
-    y_pred: Any,
-    *,
-    sample_weight: Any = None,
-    labels: Any = None,
-    samplewise: bool = False,
-    class_counts: bool = True,
-    moments: bool = False,
-    targets_kept: bool = True,
-    caller: str = "this function",
-) -> Counts:
-    """Read, validate and count ``y_true`` / ``y_pred`` in one pass.
-
-    ``samplewise`` asks for the per-sample counts of ``average="samples"``
-    (multilabel targets; over the columns named by ``labels``, when given);
-    ``class_counts=False`` then skips the per-class counts of multilabel targets;
-    ``moments`` adds the second moments of a delta-method interval (see
-    :func:`~sklearn_macrof1._core._counting.count_targets`); with
-    ``targets_kept`` (the caller keeps the targets of this reading, so the
-    delta method can take each sample's row from them) multilabel targets get
-    none: their 3L x 3L moments cost O(n L²), the rows O(n L) per gradient.
-    A batch counted where the data live (Dask) passes ``targets_kept=False``.
-    """
-    return read(
-        y_true,
-        y_pred,
-        sample_weight=sample_weight,
-        labels=labels,
-        samplewise=samplewise,
-        class_counts=class_counts,
-        moments=moments,
-        targets_kept=targets_kept,
-        caller=caller,
-    ).counts
+def prepare(y_true: Any, y_pred: Any, **options: Any) -> Counts:
+    """The count record of :func:`read` (same arguments)."""
+    return read(y_true, y_pred, **options).counts
 
 
 def _check_arguments(
@@ -199,7 +163,18 @@ def read(
     targets_kept: bool = True,
     caller: str = "this function",
 ) -> Reading:
-    """:func:`prepare`, keeping the validated targets beside the counts."""
+    """Read, validate and count ``y_true`` / ``y_pred`` in one pass.
+
+    ``samplewise`` asks for the per-sample counts of ``average="samples"``
+    (multilabel targets; over the columns named by ``labels``, when given);
+    ``class_counts=False`` then skips the per-class counts of multilabel targets;
+    ``moments`` adds the second moments of a delta-method interval (see
+    :func:`~sklearn_macrof1._core._counting.count_targets`); with
+    ``targets_kept`` (the caller keeps the targets of this reading, so the
+    delta method can take each sample's row from them) multilabel targets get
+    none: their 3L x 3L moments cost O(n L²), the rows O(n L) per gradient.
+    A batch counted where the data live (Dask) passes ``targets_kept=False``.
+    """
     _check_arguments(y_true, (y_pred,), ("y_pred",), sample_weight, caller)
     for recognises, count in FOREIGN_COUNTERS:  # Dask, Spark: counted where they live
         if any(recognises(v) for v in (y_true, y_pred, sample_weight)):
@@ -452,14 +427,6 @@ def select(counts: Counts, options: Options, *, caller: str) -> Selection:
     )
 
 
-def _sample_arrays(samples: SampleCounts | None) -> dict[str, Any]:
-    """The per-sample counts as keyword arguments of the aggregation."""
-    names = ("sample_tp", "sample_true", "sample_pred", "sample_weight")
-    if samples is None:
-        return dict.fromkeys(names)
-    return dict(zip(names, samples.arrays(), strict=True))
-
-
 def evaluate(
     counts: Counts,
     options: Options,
@@ -471,9 +438,6 @@ def evaluate(
     if not counts.class_counts and options.average != "samples":  # pragma: no cover
         raise RuntimeError("per-class counts were not computed")
     selection = select(counts, options, caller=caller)
-    samples = counts.samples
-    if options.average == "samples" and samples is None:  # pragma: no cover
-        raise RuntimeError("per-sample counts were not computed")
     averages = aggregate(
         selection.tp,
         selection.true,
@@ -482,7 +446,7 @@ def evaluate(
         beta=options.beta,
         zero_division=options.zero_division,
         warn_for=warn_for,
-        **_sample_arrays(samples),
+        samples=None if counts.samples is None else counts.samples.arrays(),
     )
     return selection, averages
 
@@ -505,9 +469,6 @@ def evaluate_averages(
     if not counts.class_counts:  # pragma: no cover
         raise RuntimeError("per-class counts were not computed")
     selection = select(counts, replace(options, average=None), caller=caller)
-    samples = counts.samples
-    if "samples" in averages and samples is None:  # pragma: no cover
-        raise RuntimeError("per-sample counts were not computed")
     shared, results = aggregate_many(
         selection.tp,
         selection.true,
@@ -516,33 +477,14 @@ def evaluate_averages(
         beta=options.beta,
         zero_division=options.zero_division,
         warn_for=warn_for,
-        **_sample_arrays(samples),
+        samples=None if counts.samples is None else counts.samples.arrays(),
     )
     return selection, shared, results
 
 
-def count_for(
-    y_true: Any,
-    y_pred: Any,
-    options: Options,
-    *,
-    sample_weight: Any,
-    caller: str,
-    class_counts: bool = True,
-) -> Counts:
-    """``prepare`` with the per-sample counts that ``options.average`` needs.
-
-    ``class_counts=False``: a lone score, which for ``average="samples"`` needs no
-    per-class counts.
-    """
-    return read_for(
-        y_true,
-        y_pred,
-        options,
-        sample_weight=sample_weight,
-        caller=caller,
-        class_counts=class_counts,
-    ).counts
+def count_for(y_true: Any, y_pred: Any, options: Options, **kwargs: Any) -> Counts:
+    """The count record of :func:`read_for` (same arguments)."""
+    return read_for(y_true, y_pred, options, **kwargs).counts
 
 
 def read_for(
@@ -555,8 +497,11 @@ def read_for(
     class_counts: bool = True,
     moments: bool = False,
 ) -> Reading:
-    """:func:`count_for`, keeping the validated targets beside the counts
-    (and, with ``moments``, the second moments of a delta-method interval)."""
+    """:func:`read` with the per-sample counts that ``options.average`` needs.
+
+    ``class_counts=False``: a lone score, which for ``average="samples"`` needs no
+    per-class counts; ``moments``: the second moments of a delta-method interval.
+    """
     samplewise = options.average == "samples"
     return read(
         y_true,
