@@ -11,7 +11,7 @@ is the one scikit-learn makes.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -127,15 +127,13 @@ def _sparse_to_csr(y: Any, name: str) -> Any:
     bounds checks; a malformed matrix (an index outside its shape, pointers that
     run past the arrays) is refused with ``ValueError`` before any of them runs.
     """
-    fmt = y.format
-    if fmt in ("csr", "csc"):
-        _check_compressed(y, name)
-    elif fmt == "coo":
-        _check_coo(y, name)
-    elif fmt == "bsr":
+    if y.format == "bsr":
         y = y.tocoo()
+    if y.format == "coo":
         _check_coo(y, name)
-    if fmt != "csr":
+    elif y.format in ("csr", "csc"):
+        _check_compressed(y, name)
+    if y.format != "csr":
         y = y.tocsr()
         _check_compressed(y, name)
     return y
@@ -479,15 +477,7 @@ def _read(y_true: Any, y_preds: Sequence[Any], names: Sequence[str]) -> list[Tar
         raise
     n = n_true
     return [
-        Targets(
-            "1d",
-            joint.true,
-            joint.pred[j * n : (j + 1) * n],
-            joint.code_labels,
-            n,
-            joint.in_range,
-        )
-        for j in range(len(yps))
+        replace(joint, pred=joint.pred[j * n : (j + 1) * n]) for j in range(len(yps))
     ]
 
 
@@ -646,18 +636,12 @@ def _column(y: np.ndarray) -> np.ndarray:
 def _read_1d(yt: Any, yp: Any, n: int) -> Targets:
     if _is_fast_numeric(yt) and _is_fast_numeric(yp):
         return _read_numeric(_column(yt), _column(yp), n)
-    if (
-        isinstance(yt, np.ndarray)
-        and isinstance(yp, np.ndarray)
-        and yt.dtype.kind == "U"
-        and yp.dtype.kind == "U"
-    ):
-        yt, yp = _column(yt), _column(yp)
-        encoded = _encode_by_key(yt, yp, n)
-        return encoded if encoded is not None else _encode_sorted(yt, yp, n)
     if isinstance(yt, np.ndarray) and isinstance(yp, np.ndarray):
-        values_t = _str_objects(yt) if yt.dtype == object else None
-        values_p = _str_objects(yp) if yp.dtype == object else None
+        if yt.dtype.kind == "U" and yp.dtype.kind == "U":
+            yt, yp = _column(yt), _column(yp)
+            encoded = _encode_by_key(yt, yp, n)
+            return encoded if encoded is not None else _encode_sorted(yt, yp, n)
+        values_t, values_p = _str_objects(yt), _str_objects(yp)
         if values_t is not None and values_p is not None:
             return _encode_objects(_column(yt), _column(yp), values_t | values_p, n)
     classes = unique_labels(yt, yp)  # raises on a mix of strings and numbers
@@ -699,26 +683,24 @@ _MIN_KEYED = 4096
 _BUCKET_BITS = 18
 
 
-def _code_point_ranges(columns: list[np.ndarray], width: int) -> tuple[list, list]:
+def _code_point_ranges(
+    pt: np.ndarray, pp: np.ndarray, width: int
+) -> tuple[list[int], list[int]]:
     """Smallest and largest code point at each position (NUL past the end)."""
-    lo: list[int | None] = [None] * width
-    hi = [0] * width
-    for points in columns:
-        for j in range(width):
-            if j < points.shape[1]:
-                col = points[:, j]
-                c_lo, c_hi = int(col.min()), int(col.max())
-            else:
-                c_lo = c_hi = 0
-            prev = lo[j]
-            lo[j] = c_lo if prev is None else min(prev, c_lo)
-            hi[j] = max(hi[j], c_hi)
-    return lo, hi
+
+    def padded(bound: np.ndarray) -> np.ndarray:
+        return np.concatenate([bound, np.zeros(width - bound.shape[0], np.int64)])
+
+    lo = np.minimum(padded(pt.min(axis=0)), padded(pp.min(axis=0)))
+    hi = np.maximum(padded(pt.max(axis=0)), padded(pp.max(axis=0)))
+    return lo.tolist(), hi.tolist()
 
 
-def _string_keys(points: np.ndarray, strides: list[int], dtype: Any) -> np.ndarray:
-    """Mixed-radix key of each string, modulo 2**bits of ``dtype`` (wrapping)."""
-    key = np.zeros(points.shape[0], dtype=dtype)
+def _string_keys(points: np.ndarray, strides: list[int], start: Any) -> np.ndarray:
+    """``start`` plus the mixed-radix key of each string, modulo 2**bits of the
+    dtype of ``start`` (wrapping)."""
+    dtype = type(start)
+    key = np.full(points.shape[0], start)
     for j, stride in enumerate(strides[: points.shape[1]]):
         if stride:
             key += points[:, j].astype(dtype, copy=False) * dtype(stride)
@@ -740,13 +722,11 @@ def _encode_by_key(yt: np.ndarray, yp: np.ndarray, n: int) -> Targets | None:
     if n < _MIN_KEYED:
         return None
     # Contiguous, in native byte order: the code points are read through a view.
-    yt, yp = (
-        np.ascontiguousarray(y, dtype=y.dtype.newbyteorder("=")) for y in (yt, yp)
-    )
+    yt, yp = _native(yt), _native(yp)
     pt = yt.view(np.uint32).reshape(n, -1)
     pp = yp.view(np.uint32).reshape(yp.shape[0], -1)
     width = max(pt.shape[1], pp.shape[1])
-    lo, hi = _code_point_ranges([pt, pp], width)
+    lo, hi = _code_point_ranges(pt, pp, width)
     strides = [0] * width
     offset = 0
     total = 1
@@ -757,13 +737,10 @@ def _encode_by_key(yt: np.ndarray, yp: np.ndarray, n: int) -> Targets | None:
             total *= hi[j] - lo[j] + 1
     if total >= 1 << 63:
         return None
-    dtype = np.uint32 if total < 1 << 32 else np.uint64
-    bits = 32 if dtype is np.uint32 else 64
-    keys = []
-    for points in (pt, pp):
-        key = _string_keys(points, strides, dtype)
-        key -= dtype(offset % (1 << bits))  # exact: the true key is < 2**bits
-        keys.append(key)
+    bits = 32 if total < 1 << 32 else 64
+    dtype = np.uint32 if bits == 32 else np.uint64
+    # Each key minus the offset: exact, as the true key is below 2**bits.
+    keys = [_string_keys(p, strides, dtype(-offset % (1 << bits))) for p in (pt, pp)]
     size = 1 << _BUCKET_BITS
     if total <= size:  # the key is its own bucket: no collision possible
         buckets_tp = [key.astype(np.intp) for key in keys]
@@ -885,10 +862,7 @@ def _read_numeric(yt: np.ndarray, yp: np.ndarray, n: int) -> Targets:
     yt, yp = _native(yt), _native(yp)
     dtype_t, dtype_p = yt.dtype, yp.dtype
     label_dtype = np.result_type(dtype_t, dtype_p)
-    if yt.dtype.kind == "b":
-        yt = yt.view(np.uint8)
-    if yp.dtype.kind == "b":
-        yp = yp.view(np.uint8)
+    yt, yp = (y.view(np.uint8) if y.dtype.kind == "b" else y for y in (yt, yp))
     limit = max(MAX_JOINT_CELLS, 4 * n)
     if yt.dtype.kind in "iu" and yp.dtype.kind in "iu":
         # One pass per array: the largest value seen as unsigned is below the
@@ -900,10 +874,7 @@ def _read_numeric(yt: np.ndarray, yp: np.ndarray, n: int) -> Targets:
             # (codes below the smallest label are absent classes, dropped later).
             # uint64 plus a signed integer promotes to float64: count on a
             # signed view (the values are small).
-            if yt.dtype.kind == "u" and yt.dtype.itemsize == 8:
-                yt = yt.view(np.int64)
-            if yp.dtype.kind == "u" and yp.dtype.itemsize == 8:
-                yp = yp.view(np.int64)
+            yt, yp = (y.view(np.int64) if y.dtype == np.uint64 else y for y in (yt, yp))
             shown = _label_dtype(dtype_t, dtype_p, yt, yp, hi + 1)
             code_labels = np.arange(hi + 1, dtype=np.int64).astype(shown)
             return Targets("1d", yt, yp, code_labels, n, in_range=True)
@@ -942,8 +913,8 @@ def _read_numeric(yt: np.ndarray, yp: np.ndarray, n: int) -> Targets:
     if yt.dtype != yp.dtype:  # both integers of different dtypes: exact common one
         common = np.result_type(yt.dtype, yp.dtype)
         yt, yp = yt.astype(common, copy=False), yp.astype(common, copy=False)
-    classes, inverse = np.unique(np.concatenate([yt, yp]), return_inverse=True)
-    inverse = inverse.reshape(-1)
-    shown = _label_dtype(dtype_t, dtype_p, inverse[:n], inverse[n:], classes.shape[0])
-    classes = classes.astype(shown)
-    return Targets("1d", inverse[:n], inverse[n:], classes, n, in_range=True)
+    encoded = _encode_sorted(yt, yp, n)
+    k = encoded.code_labels.shape[0]
+    shown = _label_dtype(dtype_t, dtype_p, encoded.true, encoded.pred, k)
+    encoded.code_labels = encoded.code_labels.astype(shown)
+    return encoded
