@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from ._record import Counts, merge_counts, union_labels
+from ._record import Counts, union_labels
 from ._targets import Targets
 
 #: Largest joint table ``k**3`` counted densely (k = 128 classes, about 50 MB
@@ -139,11 +139,7 @@ class JointCounts:
     pairs: dict[tuple[int, int], PairCells]
 
     def merge(self, other: JointCounts) -> JointCounts:
-        counts = []
-        for a, b in zip(self.counts, other.counts, strict=True):
-            merged = merge_counts(a, b)
-            assert merged is not None
-            counts.append(merged)
+        counts = [a.merge(b) for a, b in zip(self.counts, other.counts, strict=True)]
         pairs = {
             pair: cells.merge(other.pairs[pair]) for pair, cells in self.pairs.items()
         }

@@ -27,6 +27,15 @@ def _as_rates(values: Any, name: str) -> np.ndarray:
     return arr
 
 
+def _is_integer_from(value: Any, least: int) -> bool:
+    """Whether ``value`` is an integer (not a bool) of at least ``least``."""
+    return (
+        isinstance(value, numbers.Integral)
+        and not isinstance(value, bool)
+        and int(value) >= least
+    )
+
+
 def gap_closed_form(precision: Any, recall: Any) -> float:
     """The Lemma: macro F1 of averages minus macro averaged F1, in closed form.
 
@@ -97,11 +106,7 @@ def gap_supremum(n_classes: int) -> float:
     >>> gap_supremum(2), gap_supremum(3)
     (0.5, 0.4444444444444444)
     """
-    if (
-        not isinstance(n_classes, numbers.Integral)
-        or isinstance(n_classes, bool)
-        or n_classes < 1
-    ):
+    if not _is_integer_from(n_classes, 1):
         raise ValueError(f"n_classes must be a positive integer; got {n_classes!r}.")
     n = int(n_classes)
     return 0.5 if n % 2 == 0 else 0.5 - 1.0 / (2.0 * n * n)
@@ -122,23 +127,14 @@ def supremum_confusion_matrix(n_classes: int, z: float) -> np.ndarray:
     array([[  1.,   0.],
            [100.,   1.]])
     """
-    if (
-        not isinstance(n_classes, numbers.Integral)
-        or isinstance(n_classes, bool)
-        or n_classes < 2
-    ):
+    if not _is_integer_from(n_classes, 2):
         raise ValueError(f"n_classes must be an integer >= 2; got {n_classes!r}.")
     if not isinstance(z, numbers.Real) or not np.isfinite(z) or z < 0:
         raise ValueError(f"z must be a finite number >= 0; got {z!r}.")
     n = int(n_classes)
-    m = np.zeros((n, n))
-    pairs = n // 2 if n % 2 == 0 else (n - 3) // 2
-    for k in range(pairs):
-        i = 2 * k
-        m[i, i] = m[i + 1, i + 1] = 1.0
-        m[i + 1, i] = z
+    m = np.eye(n)  # every class has one true positive
+    first = np.arange(0, n - 3 if n % 2 else n, 2)  # the first class of each pair
+    m[first + 1, first] = z
     if n % 2 == 1:
-        i = n - 3
-        m[i, i] = m[i + 1, i + 1] = m[i + 2, i + 2] = 1.0
-        m[i + 1, i] = m[i + 1, i + 2] = z
+        m[n - 2, [n - 3, n - 1]] = z
     return m

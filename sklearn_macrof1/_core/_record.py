@@ -304,6 +304,11 @@ def _spread(values: np.ndarray, index: np.ndarray, size: int, dtype: Any) -> Any
     return out
 
 
+def _sum(a: np.ndarray | None, b: np.ndarray | None) -> np.ndarray | None:
+    """``a + b``; None when either is None (counted for some samples only)."""
+    return None if a is None or b is None else a + b
+
+
 def _same_classes(a: np.ndarray, b: np.ndarray) -> bool:
     # Equal labels of different dtypes (bool and int, int and float) go through
     # the union, whose dtype is numpy's promotion of both: the merged labels do
@@ -317,11 +322,7 @@ def _merge_1d(a: Counts, b: Counts) -> Counts:
     if _same_classes(a.classes, b.classes):
         classes = a.classes
         tp, true, pred = a.tp + b.tp, a.true + b.true, a.pred + b.pred
-        confusion = moments = None
-        if a.confusion is not None and b.confusion is not None:
-            confusion = a.confusion + b.confusion
-        if a.moments is not None and b.moments is not None:
-            moments = a.moments + b.moments
+        confusion, moments = _sum(a.confusion, b.confusion), _sum(a.moments, b.moments)
     else:
         classes = union_labels(a.classes, b.classes)
         k = classes.shape[0]
@@ -392,9 +393,6 @@ def _merge_multilabel(a: Counts, b: Counts) -> Counts:
                 f"{b.sample_columns!r}); use the same labels."
             )
         samples = a.samples.merge(b.samples)
-    moments = None
-    if a.moments is not None and b.moments is not None:
-        moments = a.moments + b.moments
     return Counts(
         _MULTILABEL,
         a.classes,
@@ -404,7 +402,7 @@ def _merge_multilabel(a: Counts, b: Counts) -> Counts:
         None,
         samples,
         sample_columns=a.sample_columns,
-        moments=moments,
+        moments=_sum(a.moments, b.moments),
     )
 
 

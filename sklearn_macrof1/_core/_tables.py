@@ -58,9 +58,7 @@ def format_value(value: Any, digits: int = 4) -> str:
     if isinstance(value, numbers.Integral):
         return str(int(value))
     if isinstance(value, numbers.Real):
-        value = float(value)
-        if math.isnan(value):
-            return "nan"
+        value = float(value)  # (nan formats as "nan")
         if value.is_integer() and abs(value) < 1e15 and digits == 0:
             return str(int(value))
         return f"{value:.{digits}f}"
@@ -169,9 +167,8 @@ def frame(
 def values_equal(a: Any, b: Any) -> bool:
     """Equality of two field values: arrays by shape and value, nan equal nan."""
     if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
-        if not (isinstance(a, np.ndarray) and isinstance(b, np.ndarray)):
-            return False
-        if a.shape != b.shape:
+        both = isinstance(a, np.ndarray) and isinstance(b, np.ndarray)
+        if not both or a.shape != b.shape:
             return False
         try:
             return bool(np.array_equal(a, b, equal_nan=True))
@@ -216,10 +213,6 @@ class ValueEquality:
             values_equal(getattr(self, f.name), getattr(other, f.name))
             for f in fields(self)  # type: ignore[arg-type]
         )
-
-    def __ne__(self, other: object) -> bool:
-        equal = self.__eq__(other)
-        return equal if equal is NotImplemented else not equal
 
     def __hash__(self) -> int:
         return hash(

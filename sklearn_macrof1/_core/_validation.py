@@ -114,9 +114,7 @@ def check_array_like(value: Any, *, name: str, caller: str, sparse: bool) -> Non
     if (
         value is None
         or not is_array_like(value)
-        or (
-            not sparse and hasattr(value, "toarray")  # a scipy sparse matrix
-        )
+        or (not sparse and hasattr(value, "toarray"))  # a scipy sparse matrix
     ):
         accepted = "an array-like or a sparse matrix" if sparse else "an array-like"
         raise InvalidParameterError(
@@ -127,20 +125,13 @@ def check_array_like(value: Any, *, name: str, caller: str, sparse: bool) -> Non
 def check_sample_weight(sample_weight: Any, n_samples: int) -> np.ndarray | None:
     """Return ``sample_weight`` as a finite float64 vector of length ``n_samples``.
 
-    Scalars broadcast, as in scikit-learn. Negative weights are accepted (as in
-    scikit-learn); non-numeric, non-finite, all-zero, multi-dimensional or wrongly
-    sized weights raise ``ValueError`` (all-zero weights as in recent scikit-learn).
+    ``sample_weight`` passed :func:`check_array_like` (no scalar, no sparse
+    matrix). Negative weights are accepted (as in scikit-learn); non-numeric,
+    non-finite, all-zero, multi-dimensional or wrongly sized weights raise
+    ``ValueError`` (all-zero weights as in recent scikit-learn).
     """
     if sample_weight is None:
         return None
-    if isinstance(sample_weight, numbers.Number) and not isinstance(
-        sample_weight, bool
-    ):
-        sample_weight = np.full(n_samples, sample_weight, dtype=np.float64)
-    if hasattr(sample_weight, "toarray"):
-        raise TypeError(
-            "sample_weight must be a dense 1-D array of numbers; got a sparse matrix."
-        )
     try:
         raw = np.asarray(sample_weight)
     except ValueError as exc:  # ragged nested sequences
