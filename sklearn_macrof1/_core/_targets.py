@@ -683,17 +683,21 @@ _MIN_KEYED = 4096
 _BUCKET_BITS = 18
 
 
-def _code_point_ranges(
-    pt: np.ndarray, pp: np.ndarray, width: int
-) -> tuple[list[int], list[int]]:
+def _code_point_ranges(columns: list[np.ndarray], width: int) -> tuple[list, list]:
     """Smallest and largest code point at each position (NUL past the end)."""
-
-    def padded(bound: np.ndarray) -> np.ndarray:
-        return np.concatenate([bound, np.zeros(width - bound.shape[0], np.int64)])
-
-    lo = np.minimum(padded(pt.min(axis=0)), padded(pp.min(axis=0)))
-    hi = np.maximum(padded(pt.max(axis=0)), padded(pp.max(axis=0)))
-    return lo.tolist(), hi.tolist()
+    lo: list[int | None] = [None] * width
+    hi = [0] * width
+    for points in columns:
+        for j in range(width):
+            if j < points.shape[1]:
+                col = points[:, j]
+                c_lo, c_hi = int(col.min()), int(col.max())
+            else:
+                c_lo = c_hi = 0
+            prev = lo[j]
+            lo[j] = c_lo if prev is None else min(prev, c_lo)
+            hi[j] = max(hi[j], c_hi)
+    return lo, hi
 
 
 def _string_keys(points: np.ndarray, strides: list[int], start: Any) -> np.ndarray:
@@ -726,7 +730,7 @@ def _encode_by_key(yt: np.ndarray, yp: np.ndarray, n: int) -> Targets | None:
     pt = yt.view(np.uint32).reshape(n, -1)
     pp = yp.view(np.uint32).reshape(yp.shape[0], -1)
     width = max(pt.shape[1], pp.shape[1])
-    lo, hi = _code_point_ranges(pt, pp, width)
+    lo, hi = _code_point_ranges([pt, pp], width)
     strides = [0] * width
     offset = 0
     total = 1
