@@ -9,6 +9,7 @@ the functions below. pandas is imported only when a frame is asked for.
 
 from __future__ import annotations
 
+import warnings
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -65,20 +66,21 @@ def summary_tables(summary: FBetaSummary) -> list[Table]:
     tables = []
     per_class_only = summary.average is None
     if not per_class_only:
-        columns = [f"averaged {name}", f"{name} of averages", "gap"]
-        values = [summary.averaged_fbeta, summary.fbeta_of_averages, summary.gap]
+        cells = {
+            f"averaged {name}": summary.averaged_fbeta,
+            f"{name} of averages": summary.fbeta_of_averages,
+            "gap": summary.gap,
+        }
         if summary.average == "macro":
-            columns.append("gap bound")
-            values.append(summary.gap_bound)
-        columns += ["precision", "recall"]
-        values += [summary.precision, summary.recall]
+            cells["gap bound"] = summary.gap_bound
+        cells.update(precision=summary.precision, recall=summary.recall)
         main = Table(
             f"{summary.average} average, beta={summary.beta:g}: "
             f"{summary.n_classes} classes ({summary.target_type})",
-            columns,
+            list(cells),
             index="average",
         )
-        main.add_row(summary.average, [_scalar(v) for v in values])
+        main.add_row(summary.average, [_scalar(v) for v in cells.values()])
         if summary.average == "macro":
             main.notes.append(
                 f"gap = {name} of averages - averaged {name}; gap bound: its "
@@ -100,8 +102,7 @@ def summary_tables(summary: FBetaSummary) -> list[Table]:
         index="class",
     )
     n = summary.n_classes
-    shown = range(n) if n <= MAX_HTML_CLASSES else range(MAX_HTML_CLASSES)
-    for i in shown:
+    for i in range(min(n, MAX_HTML_CLASSES)):
         values = [
             summary.class_precision[i],
             summary.class_recall[i],
@@ -134,13 +135,15 @@ def _gap_pairs_note(summary: FBetaSummary) -> str:
     )
 
 
-def summary_records(summary: FBetaSummary) -> tuple[list[dict[str, Any]], list[str]]:
-    """Rows of ``FBetaSummary.to_frame``: one per class, then the average's row."""
+def summary_frame(
+    summary: FBetaSummary, interval: FBetaInterval | None, *, caller: str
+) -> Any:
+    """``FBetaSummary.to_frame``: one row per class, then the average's row (with
+    the interval columns ``<score>-ci-low`` ... of both scores, when given)."""
     score, of_averages = column_names(summary.beta)
-    records: list[dict[str, Any]] = []
-    index: list[str] = []
     foa = np.asarray(summary.fbeta_of_averages)
-    for i, label in enumerate(summary.labels):
+    records: list[dict[str, Any]] = []
+    for i in range(summary.n_classes):
         record = {
             "precision": float(summary.class_precision[i]),
             "recall": float(summary.class_recall[i]),
@@ -150,7 +153,7 @@ def summary_records(summary: FBetaSummary) -> tuple[list[dict[str, Any]], list[s
         if summary.average is None:
             record[of_averages] = float(foa[i])
         records.append(record)
-        index.append(str(label))
+    index = [str(label) for label in summary.labels]
     if summary.average is not None:
         record = {
             "precision": float(summary.precision),
@@ -162,30 +165,15 @@ def summary_records(summary: FBetaSummary) -> tuple[list[dict[str, Any]], list[s
         }
         if summary.average == "macro":
             record["gap-bound"] = float(summary.gap_bound)
+        if interval is not None:
+            for key, ci in (
+                (score, interval.averaged_fbeta),
+                (of_averages, interval.fbeta_of_averages),
+            ):
+                record[f"{key}-ci-low"] = float(ci.low)
+                record[f"{key}-ci-high"] = float(ci.high)
         records.append(record)
         index.append(f"{summary.average} avg")
-    return records, index
-
-
-def interval_columns(
-    record: dict[str, Any], interval: FBetaInterval, beta: float
-) -> None:
-    """Add the interval columns (``<score>-ci-low`` ...) of both scores to a row."""
-    score, of_averages = column_names(beta)
-    for key, ci in (
-        (score, interval.averaged_fbeta),
-        (of_averages, interval.fbeta_of_averages),
-    ):
-        record[f"{key}-ci-low"] = float(ci.low)
-        record[f"{key}-ci-high"] = float(ci.high)
-
-
-def summary_frame(
-    summary: FBetaSummary, interval: FBetaInterval | None, *, caller: str
-) -> Any:
-    records, index = summary_records(summary)
-    if interval is not None:
-        interval_columns(records[-1], interval, summary.beta)
     return frame(records, index=index, caller=caller)
 
 
@@ -212,10 +200,9 @@ def report_frame(rows: list[Any], *, caller: str) -> Any:
             "support": float(row.support),
         }
         record.update({key: float(value) for key, value in row.extra.items()})
-        for key, (low, high) in row.ci.items():
-            base = key[: -len("-ci")]
-            record[f"{base}-ci-low"] = float(low)
-            record[f"{base}-ci-high"] = float(high)
+        for key, (low, high) in row.ci.items():  # "f1-score-ci" -> "f1-score-ci-low"
+            record[f"{key}-low"] = float(low)
+            record[f"{key}-high"] = float(high)
         records.append(record)
     order = (
         "precision", "recall", "f1-score", "support", "f1-of-averages", "gap",
@@ -235,12 +222,11 @@ def accumulator_html(accumulator: Any) -> str:
         ["samples", "classes", "targets", "labels"],
         index="",
     )
+    labels = _labels_text(accumulator.labels)
     if accumulator.n_samples == 0 and accumulator._counts is None:
-        head.add_row("counted", [0, None, None, _labels_text(accumulator.labels)])
+        head.add_row("counted", [0, None, None, labels])
         head.notes.append("No batch counted yet: call update(y_true, y_pred).")
         return render_html([head])
-    import warnings
-
     try:
         counts = accumulator.counts
         with warnings.catch_warnings():
@@ -250,15 +236,8 @@ def accumulator_html(accumulator: Any) -> str:
         head.add_row("counted", [accumulator.n_samples, None, None, None])
         head.notes.append(str(exc))
         return render_html([head])
-    head.add_row(
-        "counted",
-        [
-            accumulator.n_samples,
-            counts.n_classes,
-            counts.kind,
-            _labels_text(accumulator.labels),
-        ],
-    )
+    row = [accumulator.n_samples, counts.n_classes, counts.kind, labels]
+    head.add_row("counted", row)
     return render_html([head, *summary_tables(summary)])
 
 
