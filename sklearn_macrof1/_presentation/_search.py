@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from sklearn.base import is_classifier
 from sklearn.exceptions import NotFittedError
 
 from .._core._tables import Table, format_p_value, import_pandas, render_html
@@ -499,7 +500,7 @@ def _read(
         halving = "iter" in cv_results or type(results).__name__.startswith("Halving")
         cv = getattr(results, "cv", None)
         splitter = 5 if cv is None else cv  # cv=None is scikit-learn's 5-fold
-        classifier = _is_classifier(results)
+        classifier = bool(is_classifier(getattr(results, "estimator", None)))
     elif isinstance(results, Mapping) and "params" in results:  # a cv_results_
         cv_results, halving = results, "iter" in results
         splitter, classifier = None, True
@@ -531,12 +532,6 @@ def _read(
     )
     scores = fold_scores_from_cv_results(cv_results, picked[:2], splitter=splitter)
     return scores, *picked, classifier
-
-
-def _is_classifier(search: Any) -> bool:
-    from sklearn.base import is_classifier
-
-    return bool(is_classifier(getattr(search, "estimator", None)))
 
 
 def analyze_search(
