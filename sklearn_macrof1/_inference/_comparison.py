@@ -96,14 +96,17 @@ class ScoreDifference(ValueEquality):
         """The p-value as text; ``"< 0.001"`` at a bootstrap's resolution."""
         return format_p_value(self.p_value, self.p_resolution)
 
+    def _p_text(self) -> str:
+        """``p=0.012``, or ``p < 0.001`` at a bootstrap's resolution."""
+        p = self.p_value_text
+        return f"p {p}" if p.startswith("<") else f"p={p}"
+
     def describe(self, name_a: str = "A", name_b: str = "B") -> str:
         """One line: both scores, the difference, its interval and p-value."""
-        p = self.p_value_text
-        p = f"p {p}" if p.startswith("<") else f"p={p}"
         return (
             f"{name_a} {self.score_a:.4f}  {name_b} {self.score_b:.4f}  "
             f"{name_a}-{name_b} {self.difference:+.4f} "
-            f"[{self.low:+.4f}, {self.high:+.4f}]  {p}"
+            f"[{self.low:+.4f}, {self.high:+.4f}]  {self._p_text()}"
         )
 
     def __str__(self) -> str:
@@ -181,11 +184,9 @@ class ClassifierComparison(ValueEquality):
             else:
                 better = name_a if d.difference > 0 else name_b
                 sig = "significant" if d.p_value < alpha else "not significant"
-                p_text = d.p_value_text
-                p_text = f"p {p_text}" if p_text.startswith("<") else f"p={p_text}"
                 verdict = (
                     f"prefers {better} by {abs(d.difference):.4f} "
-                    f"({p_text}, {sig} at {alpha:.0%})"
+                    f"({d._p_text()}, {sig} at {alpha:.0%})"
                 )
             parts.append(f"{label} {verdict}")
         text = "; ".join(parts) + ". "
@@ -331,7 +332,10 @@ class MultipleComparison(ValueEquality):
             f"names={self.names!r}."
         )
 
-    def _rows(self) -> list[tuple[ClassifierComparison, str, ScoreDifference, float]]:
+    def _rows(
+        self,
+    ) -> list[tuple[ClassifierComparison, str, str, ScoreDifference, float]]:
+        """(pair, field name, formula label, difference, Holm p) of each row."""
         rows = []
         for c, p_avg, p_foa in zip(
             self.comparisons,
@@ -340,7 +344,10 @@ class MultipleComparison(ValueEquality):
             strict=True,
         ):
             (l_avg, d_avg), (l_foa, d_foa) = c._formulas()
-            rows += [(c, l_avg, d_avg, p_avg), (c, l_foa, d_foa, p_foa)]
+            rows += [
+                (c, "averaged_fbeta", l_avg, d_avg, p_avg),
+                (c, "fbeta_of_averages", l_foa, d_foa, p_foa),
+            ]
         return rows
 
     def _note(self) -> str:
@@ -355,7 +362,7 @@ class MultipleComparison(ValueEquality):
 
     def __str__(self) -> str:
         lines = []
-        for c, label, d, p_holm in self._rows():
+        for c, _, label, d, p_holm in self._rows():
             name_a, name_b = c.names
             lines.append(
                 f"  {name_a} vs {name_b}, {label}: {d.describe(name_a, name_b)}  "
@@ -388,7 +395,7 @@ class MultipleComparison(ValueEquality):
             ],
             index="A vs B",
         )
-        for c, label, d, p_holm in self._rows():
+        for c, _, label, d, p_holm in self._rows():
             table.add_row(
                 f"{c.names[0]} vs {c.names[1]}",
                 [
@@ -412,33 +419,23 @@ class MultipleComparison(ValueEquality):
         ``fbeta_of_averages``), then those of :meth:`ClassifierComparison.to_frame`
         and ``p_holm``. Needs pandas.
         """
-        records = []
-        for c, p_avg, p_foa in zip(
-            self.comparisons,
-            self.averaged_fbeta_p_holm,
-            self.fbeta_of_averages_p_holm,
-            strict=True,
-        ):
-            for score, d, p_holm in (
-                ("averaged_fbeta", c.averaged_fbeta, p_avg),
-                ("fbeta_of_averages", c.fbeta_of_averages, p_foa),
-            ):
-                records.append(
-                    {
-                        "model_a": c.names[0],
-                        "model_b": c.names[1],
-                        "score": score,
-                        "score_a": d.score_a,
-                        "score_b": d.score_b,
-                        "difference": d.difference,
-                        "low": d.low,
-                        "high": d.high,
-                        "std_error": d.std_error,
-                        "p_value": d.p_value,
-                        "p_holm": p_holm,
-                        "p_resolution": d.p_resolution,
-                    }
-                )
+        records = [
+            {
+                "model_a": c.names[0],
+                "model_b": c.names[1],
+                "score": score,
+                "score_a": d.score_a,
+                "score_b": d.score_b,
+                "difference": d.difference,
+                "low": d.low,
+                "high": d.high,
+                "std_error": d.std_error,
+                "p_value": d.p_value,
+                "p_holm": p_holm,
+                "p_resolution": d.p_resolution,
+            }
+            for c, score, _, d, p_holm in self._rows()
+        ]
         return frame(records, caller="MultipleComparison.to_frame")
 
 
@@ -723,24 +720,34 @@ shape (n_samples, n_labels)
             spread = _sample_replicates(evaluations, pairs, rng, n_resamples, progress)
         difference = partial(_from_replicates, confidence=confidence)
         resamples = n_resamples
-    comparisons = [
-        _comparison(
-            *map(
-                difference,
-                evaluations[i].estimates,
-                evaluations[j].estimates,
-                spread[i, j],
-            ),
-            average=str(options.average),
-            beta=options.beta,
-            confidence=confidence,
-            method=method,
-            n_samples=n,
-            n_resamples=resamples,
-            names=(names[i], names[j]),
+    comparisons = []
+    for i, j in pairs:
+        d_avg, d_foa = map(
+            difference, evaluations[i].estimates, evaluations[j].estimates, spread[i, j]
         )
-        for i, j in pairs
-    ]
+        differ = d_avg.difference * d_foa.difference < 0
+        # the reversal's p-value: the larger of each formula's one-sided
+        # p-value in its own observed direction
+        reversal = None
+        if differ:
+            reversal = max(
+                d.p_greater if d.difference > 0 else d.p_less for d in (d_avg, d_foa)
+            )
+        comparisons.append(
+            ClassifierComparison(
+                d_avg,
+                d_foa,
+                str(options.average),
+                options.beta,
+                confidence,
+                method,
+                n,
+                resamples,
+                bool(differ),
+                reversal,
+                (names[i], names[j]),
+            )
+        )
     if len(predictions) == 2:
         return comparisons[0]
     return MultipleComparison(
@@ -834,12 +841,10 @@ def _design_variances(
 ) -> dict[tuple[int, int], tuple[float, float]]:
     """Delta-method variances of each pair's differences from the per-sample
     influences (multilabel targets, or too many classes for joint cells)."""
-    influences = [ev.influence() for ev in evaluations]
+    influences = [np.array(ev.influence()) for ev in evaluations]
     out: dict[tuple[int, int], tuple[float, float]] = {}
     for i, j in pairs:
-        differences = np.array(
-            [u_a - u_b for u_a, u_b in zip(influences[i], influences[j], strict=True)]
-        )
+        differences = influences[i] - influences[j]
         ones = np.ones(differences.shape[1])  # each sample its own term
         var_avg, var_foa = moment_variance(differences, ones, ones, n).tolist()
         out[i, j] = var_avg, var_foa
@@ -905,40 +910,6 @@ def _sample_replicates(
                 reps[i, j][k].append(scores[i][k] - scores[j][k])
         progress.update(start + rows)
     return {pair: [np.concatenate(r) for r in reps[pair]] for pair in pairs}
-
-
-def _comparison(
-    d_avg: ScoreDifference,
-    d_foa: ScoreDifference,
-    *,
-    average: str,
-    beta: float,
-    confidence: float,
-    method: str,
-    n_samples: int,
-    n_resamples: int | None,
-    names: tuple[str, str],
-) -> ClassifierComparison:
-    differ = d_avg.difference * d_foa.difference < 0
-    reversal = None
-    if differ:
-        # each formula's one-sided p-value in its own observed direction
-        reversal = max(
-            d.p_greater if d.difference > 0 else d.p_less for d in (d_avg, d_foa)
-        )
-    return ClassifierComparison(
-        d_avg,
-        d_foa,
-        average,
-        beta,
-        confidence,
-        method,
-        n_samples,
-        n_resamples,
-        bool(differ),
-        reversal,
-        names,
-    )
 
 
 def holm(p_values: Any) -> np.ndarray:

@@ -761,16 +761,6 @@ class Evaluation:
             zero_division=self.options.zero_division,
         )
 
-    def replicates_from_cells(
-        self, rng: np.random.Generator, n_resamples: int
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """Multinomial resampling of the confusion-matrix cells: O(B k²)."""
-        cells = np.asarray(self.counts.confusion).reshape(-1)
-        k = self.counts.n_classes
-        drawn = draw_cells(rng, cells, n_resamples)
-        totals = np.stack(table_counts(drawn.reshape(n_resamples, k, k)), axis=1)
-        return self._scores_of_totals(totals)
-
     def replicates_from_multiplicities(
         self, multiplicity: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray]:
@@ -892,10 +882,7 @@ def needs_design(
     if per_sample or (counts.confusion is None and counts.kind != _MULTILABEL):
         return True
     resampled = reading.weighted or counts.kind == _MULTILABEL
-    unmeasured = resampled and counts.moments is None
-    if method == "delta":
-        return unmeasured
-    return resampled
+    return resampled and (method != "delta" or counts.moments is None)
 
 
 def design_of(reading: Reading, *, method: str | None = None) -> Any:
@@ -1006,7 +993,11 @@ def evaluation_from(
         n = int(design.shape[0])
     else:
         design = None  # the record suffices
-        n = _n_samples(counts)
+        n = -1  # unknown: never equal to a number of per-sample rows
+        if counts.n_samples is not None:
+            n = counts.n_samples
+        elif counts.confusion is not None:  # a confusion matrix: unweighted counts
+            n = int(round(float(np.asarray(counts.confusion).sum())))
     return Evaluation(
         counts,
         options,
@@ -1019,15 +1010,6 @@ def evaluation_from(
         row_count,
         reading.weighted,
     )
-
-
-def _n_samples(counts: Counts) -> int:
-    """The number of samples behind the counts."""
-    if counts.n_samples is not None:
-        return counts.n_samples
-    if counts.confusion is not None:  # a confusion matrix: unweighted counts
-        return int(round(float(np.asarray(counts.confusion).sum())))
-    return -1  # unknown: never equal to a number of per-sample rows
 
 
 # ---------------------------------------------------------------------- the intervals
@@ -1076,7 +1058,11 @@ def bootstrap_replicates(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Replicates of both scores (cells when possible, else samples)."""
     if evaluation.design is None and evaluation.options.average != "samples":
-        out = evaluation.replicates_from_cells(rng, n_resamples)
+        # the confusion-matrix cells redrawn multinomially: O(B k²)
+        cells = np.asarray(evaluation.counts.confusion).reshape(-1)
+        k = evaluation.counts.n_classes
+        drawn = draw_cells(rng, cells, n_resamples).reshape(n_resamples, k, k)
+        out = evaluation._scores_of_totals(np.stack(table_counts(drawn), axis=1))
         if progress is not None:
             progress.update(n_resamples)
         return out
