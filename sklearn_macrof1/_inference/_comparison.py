@@ -52,6 +52,7 @@ from ._intervals import (
     formula_labels,
     moment_variance,
     one_hot_design,
+    percentile_bounds,
 )
 from ._progress import Progress, check_verbose
 
@@ -464,26 +465,14 @@ def _from_replicates(
     if math.isnan(d) or m < 2:
         nan = math.nan
         return ScoreDifference(a, b, d, nan, nan, nan, nan, nan, nan)
-    alpha = 1 - confidence
-    low, high = np.quantile(replicates, [alpha / 2, 1 - alpha / 2])
+    low, high, std = percentile_bounds(d, replicates, confidence)
     # one-sided p-values from the bootstrap distribution (share of replicates
     # on the other side of 0, +1 correction so that p > 0)
     p_greater = min(1.0, (np.count_nonzero(replicates <= 0) + 1) / (m + 1))
     p_less = min(1.0, (np.count_nonzero(replicates >= 0) + 1) / (m + 1))
     p = min(1.0, 2 * min(p_greater, p_less))
-    return ScoreDifference(
-        a,
-        b,
-        d,
-        min(float(low), d),
-        max(float(high), d),
-        float(np.std(replicates, ddof=1)),
-        p,
-        p_greater,
-        p_less,
-        # the two-sided p-value's floor is twice the one-sided one
-        2 / (m + 1),
-    )
+    # the two-sided p-value's floor (the resolution) is twice the one-sided one
+    return ScoreDifference(a, b, d, low, high, std, p, p_greater, p_less, 2 / (m + 1))
 
 
 def _check_names(names: Any, count: int, *, caller: str) -> tuple[str, ...]:

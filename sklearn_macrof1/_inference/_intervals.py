@@ -1038,16 +1038,21 @@ def _percentile_interval(
     replicates = replicates[~np.isnan(replicates)]
     if math.isnan(estimate) or replicates.shape[0] < 2:
         return ScoreInterval(estimate, math.nan, math.nan, math.nan)
+    return ScoreInterval(estimate, *percentile_bounds(estimate, replicates, confidence))
+
+
+def percentile_bounds(
+    estimate: float, replicates: np.ndarray, confidence: float
+) -> tuple[float, float, float]:
+    """(low, high, standard deviation) of two or more finite ``replicates``.
+
+    The percentile interval of a discrete statistic may miss the estimate by a
+    rounding step: it is widened to contain the estimate.
+    """
     alpha = 1 - confidence
     low, high = np.quantile(replicates, [alpha / 2, 1 - alpha / 2])
-    # the percentile interval of a discrete statistic may miss the estimate by
-    # a rounding step: widen it to contain the estimate
-    return ScoreInterval(
-        estimate,
-        min(float(low), estimate),
-        max(float(high), estimate),
-        float(np.std(replicates, ddof=1)),
-    )
+    std = float(np.std(replicates, ddof=1))
+    return min(float(low), estimate), max(float(high), estimate), std
 
 
 def bootstrap_replicates(
