@@ -388,13 +388,13 @@ def test_paired_bootstrap_redraws_cells_only_when_they_are_few(monkeypatch):
     from sklearn_macrof1._inference import _comparison
 
     redrawn = []
-    cell_replicates = _comparison._cell_replicates
+    draw_cells = _comparison.draw_cells
 
-    def spy(*args, **kwargs):
-        redrawn.append(args[2].count.shape[0])
-        return cell_replicates(*args, **kwargs)
+    def spy(rng, cells, n_resamples):  # one call per block of resamples
+        redrawn.append(cells.shape[0])
+        return draw_cells(rng, cells, n_resamples)
 
-    monkeypatch.setattr(_comparison, "_cell_replicates", spy)
+    monkeypatch.setattr(_comparison, "draw_cells", spy)
     rng = np.random.default_rng(20)
     options = {"method": "bootstrap", "n_resamples": 20, "random_state": 0}
     for k, expected in ((3, 1), (60, 0)):

@@ -21,7 +21,8 @@ larger of the two one-sided p-values).
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, replace
 from functools import partial
 from typing import Any
 
@@ -694,19 +695,23 @@ shape (n_samples, n_labels)
         progress = Progress(
             verbose, n_resamples, caller=caller, what="paired bootstrap"
         )
-        if use_cells:  # two unweighted classifiers: redraw the joint cells
-            spread = {
-                (0, 1): _cell_replicates(
-                    evaluations[0],
-                    evaluations[1],
-                    joint.pair_cells(0, 1),
-                    rng,
-                    n_resamples,
-                    progress,
-                )
-            }
-        else:
-            spread = _sample_replicates(evaluations, pairs, rng, n_resamples, progress)
+        if use_cells:
+            # two unweighted classifiers: the joint cells redrawn multinomially
+            # (the samples' bootstrap, in O(cells) per resample), each cell
+            # standing for a sample of its (true, prediction) in the designs
+            cells = joint.pair_cells(0, 1)
+            evaluations = [
+                replace(ev, design=_cell_totals(ev, cells, column))
+                for column, ev in enumerate(evaluations, start=1)
+            ]
+            block = max(1, min(_BLOCK, (1 << 22) // max(cells.count.shape[0], 1)))
+            draw = partial(draw_cells, rng, cells.count)
+        else:  # the samples redrawn
+            block = _BLOCK
+            draw = partial(draw_multiplicities, rng, evaluations[0].n_samples)
+        spread = _paired_replicates(
+            evaluations, pairs, draw, n_resamples, block, progress
+        )
         difference = partial(_from_replicates, confidence=confidence)
         resamples = n_resamples
     comparisons = []
@@ -850,49 +855,23 @@ def _cell_totals(evaluation: Evaluation, cells: PairCells, column: int) -> Any:
     return one_hot_design(t, p, classes.shape[0])
 
 
-def _cell_replicates(
-    a: Evaluation,
-    b: Evaluation,
-    cells: PairCells,
-    rng: np.random.Generator,
-    n_resamples: int,
-    progress: Progress,
-) -> list[np.ndarray]:
-    """Paired bootstrap of two unweighted classifiers: the joint cells redrawn
-    multinomially (the samples' bootstrap, in O(cells) per resample)."""
-    maps = [_cell_totals(a, cells, 1), _cell_totals(b, cells, 2)]
-    per_block = max(1, min(_BLOCK, (1 << 22) // max(cells.count.shape[0], 1)))
-    out: list[list[np.ndarray]] = [[], []]
-    for start in range(0, n_resamples, per_block):
-        rows = min(per_block, n_resamples - start)
-        drawn = draw_cells(rng, cells.count, rows)
-        scores = []
-        for evaluation, to_totals in zip((a, b), maps, strict=True):
-            totals = np.asarray((to_totals.T @ drawn.T).T)
-            k = evaluation.counts.n_classes
-            scores.append(evaluation._scores_of_totals(totals.reshape(rows, 3, k)))
-        for s in range(2):
-            out[s].append(scores[0][s] - scores[1][s])
-        progress.update(start + rows)
-    return [np.concatenate(r) for r in out]
-
-
-def _sample_replicates(
+def _paired_replicates(
     evaluations: list[Evaluation],
     pairs: list[tuple[int, int]],
-    rng: np.random.Generator,
+    draw: Callable[[int], np.ndarray],
     n_resamples: int,
+    block: int,
     progress: Progress,
 ) -> dict[tuple[int, int], list[np.ndarray]]:
-    """Paired bootstrap over samples: the same resamples score every classifier
-    (once per classifier per resample)."""
-    n = evaluations[0].n_samples
+    """Paired bootstrap: the same resamples (``draw(rows)``: the multiplicities
+    of the rows of the designs, ``block`` resamples at a time) score every
+    classifier, once per classifier per resample."""
     reps: dict[tuple[int, int], list[list[np.ndarray]]] = {
         pair: [[], []] for pair in pairs
     }
-    for start in range(0, n_resamples, _BLOCK):
-        rows = min(_BLOCK, n_resamples - start)
-        m = draw_multiplicities(rng, n, rows)
+    for start in range(0, n_resamples, block):
+        rows = min(block, n_resamples - start)
+        m = draw(rows)
         scores = [ev.replicates_from_multiplicities(m) for ev in evaluations]
         for i, j in pairs:
             for k in range(2):
