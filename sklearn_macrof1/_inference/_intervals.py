@@ -655,12 +655,20 @@ class Evaluation:
             ]
         )
 
-    def cell_gradients_at(self, true: np.ndarray, pred: np.ndarray) -> np.ndarray:
-        """``(2, m)``: the gradient of each score with respect to each cell
-        ``N_ab`` (true class a, predicted b) of the counted classes (1-D), at
-        the cells ``(true[i], pred[i])`` (positions of counted classes)."""
+    def cell_gradients(self) -> np.ndarray:
+        """``(2, k, k)``: the gradient of each score with respect to each cell
+        ``N_ab`` (true class a, predicted b) of the counted classes (1-D)."""
+        k = self.counts.n_classes
         g = self._count_gradients()
         # d S / d N_ab = [a == b] dS/dtp_a + dS/dtrue_a + dS/dpred_b
+        cell_grad = g[:, 1, :, None] + g[:, 2, None, :]
+        cell_grad[:, np.arange(k), np.arange(k)] += g[:, 0]
+        return cell_grad
+
+    def cell_gradients_at(self, true: np.ndarray, pred: np.ndarray) -> np.ndarray:
+        """``(2, m)``: :meth:`cell_gradients` at the cells ``(true[i], pred[i])``
+        only (positions of counted classes), without the ``k x k`` tables."""
+        g = self._count_gradients()
         out = g[:, 1, true] + g[:, 2, pred]
         same = np.flatnonzero(true == pred)
         out[:, same] += g[:, 0, true[same]]
@@ -686,10 +694,7 @@ class Evaluation:
                 first = np.concatenate([counts.tp, counts.true, counts.pred])
                 second = _counted(counts.moments)
             else:
-                # every cell, row-major: (0, 0), (0, 1), ...
-                true, pred = np.divmod(np.arange(counts.n_classes**2), counts.n_classes)
-                # C order, as the float sums of moment_variance depend on it
-                coefficients = np.ascontiguousarray(self.cell_gradients_at(true, pred))
+                coefficients = self.cell_gradients().reshape(2, -1)
                 first = np.asarray(counts.confusion).reshape(-1)
                 # without weights, each cell's squared weights are its count
                 second = _counted(counts.moments if self.weighted else first)
