@@ -387,7 +387,7 @@ def test_the_query_ends_in_an_aggregate(spark) -> None:
         (F.col("id") % 2).alias("weight"),
     )
     for weight_col in (None, "weight"):
-        query = _spark.pair_query(df, "label", "prediction", weight_col, caller="t")
+        query = _spark.pair_query(df, "label", "prediction", weight_col, "t")[1]
         plan = query._jdf.queryExecution().executedPlan().toString()
         operators = [
             re.sub(r"^[\s+:-]*(\*\(\d+\)\s*)?", "", line)

@@ -29,7 +29,7 @@ from .._core._evaluation import (
 )
 from .._core._pairs import JointCounts, merge_joint_counts
 from .._core._record import Counts, merge_counts
-from ._streaming import _all_zero, count_batch, zero_weight_counts
+from ._streaming import all_zero, count_batch, zero_weight_counts
 
 
 def is_dask_collection(value: Any) -> bool:
@@ -95,22 +95,48 @@ def _blocks(value: Any) -> list[Any]:
     return list(np.ravel(value.to_delayed()))
 
 
-def _dask_weights(sample_weight: Any, rows: tuple[int, ...]) -> Any:
-    """``sample_weight`` as a Dask array, or a local one chunked like ``rows``
-    (None and scalars as they are)."""
-    if is_dask_collection(sample_weight):
-        return _as_dask_array(sample_weight, "sample_weight")
-    if sample_weight is not None and not np.isscalar(sample_weight):
-        return _from_local(np.asarray(sample_weight), rows, "sample_weight")
-    return sample_weight
+def _chunked(
+    values: list[Any], names: list[str], sample_weight: Any
+) -> tuple[list[list[Any]], list[Any]]:
+    """The blocks of each of ``values`` (``y_true`` first) and of the weights,
+    cut into the row chunks of the first Dask collection among the values (one
+    chunk when only the weights live on the cluster); lengths checked. Local
+    weights (None, scalars) are the same value for each block."""
+    # the first Dask collection sets the row chunks (found by identity: ``==``
+    # would compare a local array with it elementwise)
+    first = next((i for i, v in enumerate(values) if is_dask_collection(v)), None)
+    if first is None:
+        from .._core._targets import _to_array
 
-
-def _weight_blocks(weights: Any, rows: tuple[int, ...], n_blocks: int) -> list[Any]:
-    """One weight block per block of the targets (the same value for each when
-    the weights are not a Dask array)."""
+        local_true = _to_array(values[0], names[0])
+        rows: tuple[int, ...] = (_rows(local_true),)
+        reference, reference_name = local_true, names[0]
+    else:
+        reference = _as_dask_array(values[first], names[first])
+        rows, reference_name = reference.chunks[0], names[first]
+    arrays = []
+    for name, value in zip(names, values, strict=True):
+        if is_dask_collection(value):
+            arrays.append(_as_dask_array(value, name))
+            continue
+        local = _from_local(value, rows, name)
+        if not is_dask_collection(local):  # the wrong length
+            if arrays:
+                _check_lengths(arrays[0], local, None, name=name)
+            else:
+                _check_lengths(local, reference, None, name=reference_name)
+        arrays.append(local)
+    weights = sample_weight  # a Dask array, or a local one cut like the rows
     if is_dask_collection(weights):
-        return _blocks(_aligned(weights, rows))
-    return [weights] * n_blocks
+        weights = _as_dask_array(weights, "sample_weight")
+    elif weights is not None and not np.isscalar(weights):
+        weights = _from_local(np.asarray(weights), rows, "sample_weight")
+    for name, array in zip(names[1:], arrays[1:], strict=True):
+        _check_lengths(arrays[0], array, weights, name=name)
+    blocks = [_blocks(_aligned(array, rows)) for array in arrays]
+    if is_dask_collection(weights):
+        return blocks, _blocks(_aligned(weights, rows))
+    return blocks, [weights] * len(blocks[0])
 
 
 def _merged_on_workers(parts: list[Any], merge: Any) -> Any:
@@ -144,23 +170,9 @@ def counts_from_dask(
     """
     import dask
 
-    yt = _as_dask_array(y_true, "y_true") if is_dask_collection(y_true) else None
-    yp = _as_dask_array(y_pred, "y_pred") if is_dask_collection(y_pred) else None
-    if yt is None and yp is None:  # only the weights live on the cluster
-        yt = _from_local(y_true, (_rows(np.asarray(y_true)),), "y_true")
-    if yt is None:
-        assert yp is not None
-        yt = _from_local(y_true, yp.chunks[0], "y_true")
-    rows = yt.chunks[0]
-    yt = _aligned(yt, rows)
-    yp = _from_local(y_pred, rows, "y_pred") if yp is None else yp
-    weights = _dask_weights(sample_weight, rows)
-    if not is_dask_collection(yp):  # a local array of the wrong length
-        _check_lengths(yt, np.asarray(yp), None)
-    _check_lengths(yt, yp, weights)
-    yp = _aligned(yp, rows)
-    true_blocks, pred_blocks = _blocks(yt), _blocks(yp)
-    weight_blocks = _weight_blocks(weights, rows, len(true_blocks))
+    (true_blocks, pred_blocks), weight_blocks = _chunked(
+        [y_true, y_pred], ["y_true", "y_pred"], sample_weight
+    )
     count = dask.delayed(count_batch, pure=True)
     parts = [
         count(
@@ -219,7 +231,7 @@ def count_joint_batch(
     n_samples = int(np.shape(y_true)[0])
     if n_samples == 0:
         return None
-    zero_weights = _all_zero(sample_weight, n_samples)
+    zero_weights = all_zero(sample_weight, n_samples)
     joint = read_jointly(
         y_true,
         y_preds,
@@ -280,38 +292,9 @@ def count_joint_dask(
                 "compute multilabel arrays yourself (e.g. y.compute()) if they fit "
                 "in memory."
             )
-    values = [y_true, *y_preds]
-    all_names = ["y_true", *names]
-    # the first Dask collection sets the row chunks (found by identity: ``==``
-    # would compare a local array with it elementwise); none when only the
-    # weights live on the cluster, and then y_true is one chunk
-    first = next((i for i, v in enumerate(values) if is_dask_collection(v)), None)
-    if first is None:
-        from .._core._targets import _to_array
-
-        local_true = _to_array(y_true, "y_true")
-        rows: tuple[int, ...] = (_rows(local_true),)
-        reference, reference_name = local_true, "y_true"
-    else:
-        reference = _as_dask_array(values[first], all_names[first])
-        rows, reference_name = reference.chunks[0], all_names[first]
-    arrays = []
-    for name, value in zip(all_names, values, strict=True):
-        if is_dask_collection(value):
-            arrays.append(_as_dask_array(value, name))
-            continue
-        local = _from_local(value, rows, name)
-        if not is_dask_collection(local):  # the wrong length
-            if arrays:
-                _check_lengths(arrays[0], local, None, name=name)
-            else:
-                _check_lengths(local, reference, None, name=reference_name)
-        arrays.append(local)
-    weights = _dask_weights(sample_weight, rows)
-    for name, array in zip(names, arrays[1:], strict=True):
-        _check_lengths(arrays[0], array, weights, name=name)
-    blocks = [_blocks(_aligned(array, rows)) for array in arrays]
-    weight_blocks = _weight_blocks(weights, rows, len(blocks[0]))
+    blocks, weight_blocks = _chunked(
+        [y_true, *y_preds], ["y_true", *names], sample_weight
+    )
     count = dask.delayed(count_joint_batch, pure=True)
     parts = [
         count(t, list(ps), w, names=list(names), caller=caller)

@@ -23,7 +23,6 @@ recognises without importing pyspark.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -45,6 +44,11 @@ MAX_PAIRS = 1 << 20
 _ACCEPTED_TYPES = (
     "integer, floating-point (whole numbers), decimal, boolean or string columns"
 )
+
+_EMPTY = "Found empty input DataFrame (0 rows) while a minimum of 1 sample is required."
+
+#: The array dtype of collected label values of each column kind.
+_DTYPES = {"int": np.int64, "float": np.float64, "bool": bool, "string": str}
 
 
 def is_spark_dataframe(value: Any) -> bool:
@@ -108,48 +112,56 @@ def _label_kind(field: Any, name: str) -> str:
     )
 
 
-def _check_weight_column(field: Any, name: str) -> None:
+def _check_weight_column(df: Any, weight_col: Any, caller: str) -> None:
     from pyspark.sql import types as T
 
+    if weight_col is None:
+        return
+    field = _check_column(df, weight_col, "weight_col", caller)
     if not isinstance(field.dataType, T.NumericType | T.BooleanType):
         raise TypeError(
-            f"{name}={field.name!r} is a column of type "
+            f"weight_col={field.name!r} is a column of type "
             f"{field.dataType.simpleString()}; sample weights must be numbers "
             "(an integer or floating-point column)."
         )
 
 
-@dataclass
-class PairTable:
-    """The aggregated table: one entry per distinct (label, prediction) pair.
+def _weight_aggregates(w: Any) -> list[Any]:
+    """The figures of the weight column ``w`` that :func:`_check_weights` reads."""
+    from pyspark.sql import functions as F
 
-    ``rows`` is the number of DataFrame rows of each pair, ``weight`` the sum of
-    their weights (None when unweighted), ``nonzero`` the number of rows with a
-    nonzero weight overall, ``weight2`` the sum of their squared weights (None
-    when unweighted or not asked for).
-    """
-
-    true: np.ndarray
-    pred: np.ndarray
-    rows: np.ndarray
-    weight: np.ndarray | None
-    n_samples: int
-    nonzero: int
-    weight2: np.ndarray | None = None
+    return [
+        F.count(F.when(w.isNull(), 1)).alias("null_w"),
+        F.count(F.when(w != 0, 1)).alias("nonzero"),
+        F.count(F.when(F.isnan(w) | (F.abs(w) == float("inf")), 1)).alias("bad"),
+    ]
 
 
-def _values(column: list[Any], kind: str) -> np.ndarray:
-    """Collected label values as the array numpy users would hold."""
-    if kind == "int":
-        return np.asarray(column, dtype=np.int64)
-    if kind == "float":
-        return np.asarray([float(v) for v in column], dtype=np.float64)
-    if kind == "bool":
-        return np.asarray(column, dtype=bool)
-    return np.asarray(column, dtype=str)
+def _check_weights(weight_col: str, figures: Any) -> None:
+    """Refuse null, non-finite or only zero weights (``figures``: the totals of
+    :func:`_weight_aggregates`)."""
+    if figures["null_w"]:
+        raise ValueError(
+            f"weight_col={weight_col!r} holds {figures['null_w']} null values; "
+            "give every row a finite weight."
+        )
+    if figures["bad"]:
+        raise ValueError(
+            f"weight_col={weight_col!r} holds non-finite values (NaN or "
+            "infinity); sample weights must be finite numbers."
+        )
+    if figures["nonzero"] == 0:
+        raise ValueError(
+            f"weight_col={weight_col!r} holds only zeros; at least one sample "
+            "must have a nonzero weight."
+        )
 
 
-def _kinds_and_aggregates(
+def _floats(rows: list[Any], key: str) -> np.ndarray:
+    return np.asarray([row[key] for row in rows], dtype=np.float64)
+
+
+def pair_query(
     df: Any,
     label_col: Any,
     prediction_col: Any,
@@ -157,8 +169,9 @@ def _kinds_and_aggregates(
     caller: str,
     moments: bool = False,
 ) -> tuple[tuple[str, str], Any]:
-    """Check the DataFrame and its columns; build the aggregation query (with
-    ``moments`` and weights, each pair's sum of squared weights too)."""
+    """Check the DataFrame and its columns; the kinds of the label columns and
+    the aggregation query (with ``moments`` and weights, each pair's sum of
+    squared weights too)."""
     from pyspark.sql import functions as F
 
     _check_dataframe(df, caller)
@@ -171,177 +184,15 @@ def _kinds_and_aggregates(
     columns = [F.col(label_col).alias("t"), F.col(prediction_col).alias("p")]
     aggregates = [F.count(F.lit(1)).alias("rows")]
     if weight_col is not None:
-        weight_field = _check_column(df, weight_col, "weight_col", caller)
-        _check_weight_column(weight_field, "weight_col")
+        _check_weight_column(df, weight_col, caller)
         columns.append(F.col(weight_col).cast("double").alias("w"))
         w = F.col("w")
-        aggregates += [
-            F.sum(w).alias("weight"),
-            F.count(w).alias("present"),  # non-null weights
-            F.count(F.when(w != 0, 1)).alias("nonzero"),
-            F.count(F.when(F.isnan(w) | (F.abs(w) == float("inf")), 1)).alias("bad"),
-        ]
+        aggregates += [F.sum(w).alias("weight"), *_weight_aggregates(w)]
         if moments:
             aggregates.append(F.sum(w * w).alias("weight2"))
     query = df.select(*columns).groupBy("t", "p").agg(*aggregates)
     # at most MAX_PAIRS + 1 aggregated rows are ever collected
     return kinds, query.limit(MAX_PAIRS + 1)
-
-
-def pair_query(
-    df: Any,
-    label_col: Any,
-    prediction_col: Any,
-    weight_col: Any,
-    *,
-    caller: str,
-) -> Any:
-    """The query whose result :func:`pair_table` collects (for inspection)."""
-    return _kinds_and_aggregates(df, label_col, prediction_col, weight_col, caller)[1]
-
-
-def pair_table(
-    df: Any,
-    label_col: Any,
-    prediction_col: Any,
-    weight_col: Any,
-    *,
-    caller: str,
-    moments: bool = False,
-) -> PairTable:
-    """Run the aggregation query and bring back its (small) result."""
-    kinds, query = _kinds_and_aggregates(
-        df, label_col, prediction_col, weight_col, caller, moments
-    )
-    collected = query.collect()
-    if len(collected) > MAX_PAIRS:
-        raise ValueError(
-            f"label_col={label_col!r} and prediction_col={prediction_col!r} hold "
-            f"more than {MAX_PAIRS} distinct (label, prediction) pairs: they do not "
-            "look like class labels (scores, probabilities or row ids?). Threshold "
-            "scores into labels first."
-        )
-    return _read_table(collected, kinds, label_col, prediction_col, weight_col)
-
-
-def _read_table(
-    collected: list[Any],
-    kinds: tuple[str, str],
-    label_col: str,
-    prediction_col: str,
-    weight_col: str | None,
-) -> PairTable:
-    if not collected:
-        raise ValueError(
-            "Found empty input DataFrame (0 rows) while a minimum of 1 sample is "
-            "required."
-        )
-    true = [row["t"] for row in collected]
-    pred = [row["p"] for row in collected]
-    for values, name, column in (
-        (true, "label_col", label_col),
-        (pred, "prediction_col", prediction_col),
-    ):
-        missing = sum(
-            row["rows"] for row, v in zip(collected, values, strict=True) if v is None
-        )
-        if missing:
-            raise ValueError(
-                f"{name}={column!r} holds {missing} null values; every row needs a "
-                "class label (drop or fill the nulls first)."
-            )
-    rows = np.asarray([row["rows"] for row in collected], dtype=np.int64)
-    n_samples = int(rows.sum())
-    weight = weight2 = None
-    nonzero = n_samples
-    if weight_col is not None:
-        absent = n_samples - sum(int(row["present"]) for row in collected)
-        if absent:
-            raise ValueError(
-                f"weight_col={weight_col!r} holds {absent} null values; give every "
-                "row a finite weight."
-            )
-        if any(row["bad"] for row in collected):
-            raise ValueError(
-                f"weight_col={weight_col!r} holds non-finite values (NaN or "
-                "infinity); sample weights must be finite numbers."
-            )
-        nonzero = sum(int(row["nonzero"]) for row in collected)
-        if nonzero == 0:
-            raise ValueError(
-                f"weight_col={weight_col!r} holds only zeros; at least one sample "
-                "must have a nonzero weight."
-            )
-        weight = np.asarray([row["weight"] for row in collected], dtype=np.float64)
-        if "weight2" in collected[0]:
-            weight2 = np.asarray(
-                [row["weight2"] for row in collected], dtype=np.float64
-            )
-    return PairTable(
-        _values(true, kinds[0]),
-        _values(pred, kinds[1]),
-        rows,
-        weight,
-        n_samples,
-        nonzero,
-        weight2,
-    )
-
-
-def _named(exc: Exception, label_col: str, prediction_col: str) -> Exception:
-    message = (
-        str(exc)
-        .replace("y_true", f"label_col={label_col!r}")
-        .replace("y_pred", f"prediction_col={prediction_col!r}")
-    )
-    return type(exc)(message)
-
-
-def counts_from_pairs(
-    table: PairTable, *, label_col: str, prediction_col: str
-) -> Counts:
-    """The count record of the samples the table lists (as the counting core
-    would count them from the full label arrays)."""
-    try:
-        targets = read_targets(table.true, table.pred)
-    except (TypeError, ValueError) as exc:
-        raise _named(exc, label_col, prediction_col) from exc
-    true, pred = targets.true, targets.pred
-    present = np.zeros(targets.code_labels.shape[0], dtype=bool)
-    present[true] = True
-    present[pred] = True
-    position = np.cumsum(present) - 1
-    t, p = position[true], position[pred]
-    classes = targets.code_labels[present]
-    k = classes.shape[0]
-    values = table.rows if table.weight is None else table.weight
-    moments = None
-    if k <= MAX_CONFUSION_CLASSES:  # the table is the confusion matrix
-        confusion = np.zeros((k, k), dtype=values.dtype)
-        np.add.at(confusion, (t, p), values)
-        tp = confusion.diagonal().copy()
-        true_sum, pred_sum = confusion.sum(axis=1), confusion.sum(axis=0)
-        if table.weight2 is not None:  # per cell, the sum of squared weights
-            moments = np.zeros((k, k), dtype=np.float64)
-            np.add.at(moments, (t, p), table.weight2)
-    else:  # many classes: per-class sums, no dense matrix
-        confusion = None
-        hit = t == p
-        tp, true_sum, pred_sum = (
-            np.bincount(codes, weights=w, minlength=k).astype(values.dtype)
-            for codes, w in ((t[hit], values[hit]), (t, values), (p, values))
-        )
-    kind = "binary" if k <= 2 else "multiclass"
-    return Counts(
-        kind,
-        classes,
-        tp,
-        true_sum,
-        pred_sum,
-        confusion,
-        n_samples=table.n_samples,
-        moments=moments,
-    )
 
 
 def count_spark(
@@ -357,10 +208,95 @@ def count_spark(
     count record of its rows (``n_samples`` is the number of rows). With
     ``moments`` and ``weight_col``, the record's second moments (each cell's
     sum of squared weights) are counted in the same query."""
-    table = pair_table(
-        df, label_col, prediction_col, weight_col, caller=caller, moments=moments
+    kinds, query = pair_query(
+        df, label_col, prediction_col, weight_col, caller, moments
     )
-    return counts_from_pairs(table, label_col=label_col, prediction_col=prediction_col)
+    collected = query.collect()
+    if len(collected) > MAX_PAIRS:
+        raise ValueError(
+            f"label_col={label_col!r} and prediction_col={prediction_col!r} hold "
+            f"more than {MAX_PAIRS} distinct (label, prediction) pairs: they do not "
+            "look like class labels (scores, probabilities or row ids?). Threshold "
+            "scores into labels first."
+        )
+    if not collected:
+        raise ValueError(_EMPTY)
+    for key, name, column in (
+        ("t", "label_col", label_col),
+        ("p", "prediction_col", prediction_col),
+    ):
+        missing = sum(row["rows"] for row in collected if row[key] is None)
+        if missing:
+            raise ValueError(
+                f"{name}={column!r} holds {missing} null values; every row needs a "
+                "class label (drop or fill the nulls first)."
+            )
+    rows = np.asarray([row["rows"] for row in collected], dtype=np.int64)
+    values, weight2 = rows, None
+    if weight_col is not None:
+        figures = ("null_w", "bad", "nonzero")
+        _check_weights(
+            weight_col, {key: sum(row[key] for row in collected) for key in figures}
+        )
+        values = _floats(collected, "weight")
+        if moments:
+            weight2 = _floats(collected, "weight2")
+    try:
+        targets = read_targets(
+            np.asarray([row["t"] for row in collected], dtype=_DTYPES[kinds[0]]),
+            np.asarray([row["p"] for row in collected], dtype=_DTYPES[kinds[1]]),
+        )
+    except (TypeError, ValueError) as exc:
+        message = (
+            str(exc)
+            .replace("y_true", f"label_col={label_col!r}")
+            .replace("y_pred", f"prediction_col={prediction_col!r}")
+        )
+        raise type(exc)(message) from exc
+    return _counts_from_pairs(targets, values, weight2, int(rows.sum()))
+
+
+def _counts_from_pairs(
+    targets: Any, values: np.ndarray, weight2: np.ndarray | None, n_samples: int
+) -> Counts:
+    """The count record of the (true, pred) pairs ``targets`` read, each
+    standing for ``values`` samples (rows, or their summed weights), as the
+    counting core would count the full label arrays."""
+    true, pred = targets.true, targets.pred
+    present = np.zeros(targets.code_labels.shape[0], dtype=bool)
+    present[true] = True
+    present[pred] = True
+    position = np.cumsum(present) - 1
+    t, p = position[true], position[pred]
+    classes = targets.code_labels[present]
+    k = classes.shape[0]
+    moments = None
+    if k <= MAX_CONFUSION_CLASSES:  # the table is the confusion matrix
+        confusion = np.zeros((k, k), dtype=values.dtype)
+        np.add.at(confusion, (t, p), values)
+        tp = confusion.diagonal().copy()
+        true_sum, pred_sum = confusion.sum(axis=1), confusion.sum(axis=0)
+        if weight2 is not None:  # per cell, the sum of squared weights
+            moments = np.zeros((k, k), dtype=np.float64)
+            np.add.at(moments, (t, p), weight2)
+    else:  # many classes: per-class sums, no dense matrix
+        confusion = None
+        hit = t == p
+        tp, true_sum, pred_sum = (
+            np.bincount(codes, weights=w, minlength=k).astype(values.dtype)
+            for codes, w in ((t[hit], values[hit]), (t, values), (p, values))
+        )
+    kind = "binary" if k <= 2 else "multiclass"
+    return Counts(
+        kind,
+        classes,
+        tp,
+        true_sum,
+        pred_sum,
+        confusion,
+        n_samples=n_samples,
+        moments=moments,
+    )
 
 
 def _element_kind(field: Any, name: str) -> str:
@@ -416,26 +352,18 @@ def _check_set_rows(
     """Refuse nulls (of a set or inside one) and bad weights; the row count."""
     from pyspark.sql import functions as F
 
-    has_null = F.exists
     aggregates = [
         F.count(F.lit(1)).alias("rows"),
         F.count(F.when(t.isNull(), 1)).alias("null_t"),
         F.count(F.when(p.isNull(), 1)).alias("null_p"),
-        F.count(F.when(has_null(t, lambda x: x.isNull()), 1)).alias("in_t"),
-        F.count(F.when(has_null(p, lambda x: x.isNull()), 1)).alias("in_p"),
+        F.count(F.when(F.exists(t, lambda x: x.isNull()), 1)).alias("in_t"),
+        F.count(F.when(F.exists(p, lambda x: x.isNull()), 1)).alias("in_p"),
     ]
     if columns[2] is not None:
-        aggregates += [
-            F.count(F.when(w.isNull(), 1)).alias("null_w"),
-            F.count(F.when(w != 0, 1)).alias("nonzero"),
-            F.count(F.when(F.isnan(w) | (F.abs(w) == float("inf")), 1)).alias("bad"),
-        ]
+        aggregates += _weight_aggregates(w)
     row = df.agg(*aggregates).collect()[0]
     if row["rows"] == 0:
-        raise ValueError(
-            "Found empty input DataFrame (0 rows) while a minimum of 1 sample is "
-            "required."
-        )
+        raise ValueError(_EMPTY)
     for key, inner, name, column in (
         ("null_t", "in_t", "label_col", columns[0]),
         ("null_p", "in_p", "prediction_col", columns[1]),
@@ -451,26 +379,11 @@ def _check_set_rows(
                 "elements; labels must not be null."
             )
     if columns[2] is not None:
-        weight_col = columns[2]
-        if row["null_w"]:
-            raise ValueError(
-                f"weight_col={weight_col!r} holds {row['null_w']} null values; "
-                "give every row a finite weight."
-            )
-        if row["bad"]:
-            raise ValueError(
-                f"weight_col={weight_col!r} holds non-finite values (NaN or "
-                "infinity); sample weights must be finite numbers."
-            )
-        if row["nonzero"] == 0:
-            raise ValueError(
-                f"weight_col={weight_col!r} holds only zeros; at least one sample "
-                "must have a nonzero weight."
-            )
+        _check_weights(columns[2], row)
     return int(row["rows"])
 
 
-def _wanted(labels: Any, universe: np.ndarray, kind: str) -> np.ndarray:
+def _wanted(labels: Any, kind: str) -> np.ndarray:
     wanted = np.asarray(labels)
     if wanted.ndim != 1:
         raise ValueError(f"labels must be a 1-D array-like; got shape {wanted.shape}.")
@@ -510,21 +423,12 @@ def count_spark_sets(
     """
     from pyspark.sql import functions as F
 
+    _check_weight_column(df, weight_col, caller)
     fields = {field.name: field for field in df.schema.fields}
     true_field, pred_field = fields[label_col], fields[prediction_col]
     t, p, w, kind = _set_columns(df, true_field, pred_field, weight_col)
     n_samples = _check_set_rows(df, t, p, w, (label_col, prediction_col, weight_col))
-
-    def tagged(values: Any, tag: int) -> Any:
-        return F.transform(
-            values, lambda x: F.struct(F.lit(tag).alias("k"), x.alias("c"))
-        )
-
-    both = F.array_intersect(t, p)
-    exploded = df.select(
-        F.explode(F.concat(tagged(t, 0), tagged(p, 1), tagged(both, 2))).alias("e"),
-        w.alias("w"),
-    )
+    exploded = df.select(F.explode(_entries(t, p)).alias("e"), w.alias("w"))
     per_class = (
         exploded.groupBy(F.col("e.k").alias("k"), F.col("e.c").alias("c"))
         .agg(F.count(F.lit(1)).alias("rows"), F.sum("w").alias("weight"))
@@ -537,9 +441,8 @@ def count_spark_sets(
             f"more than {MAX_PAIRS} distinct labels: they do not look like class "
             "labels."
         )
-    values = _values([row["c"] for row in per_class], kind)
-    universe = np.unique(values)
-    classes = universe if labels is None else _wanted(labels, universe, kind)
+    values = np.asarray([row["c"] for row in per_class], dtype=_DTYPES[kind])
+    classes = np.unique(values) if labels is None else _wanted(labels, kind)
     k = classes.shape[0]
     weighted = weight_col is not None
     sums = np.zeros((3, k), dtype=np.float64 if weighted else np.int64)
@@ -551,8 +454,8 @@ def count_spark_sets(
     samples = second = None
     if labels is not None:  # the label sets over the selected labels
         keep = F.array(*[F.lit(v) for v in classes.tolist()])
-        t_s = F.array_intersect(t, keep.cast(t_type(df, t)))
-        p_s = F.array_intersect(p, keep.cast(t_type(df, t)))
+        keep = keep.cast(df.select(t.alias("x")).schema.fields[0].dataType)
+        t_s, p_s = F.array_intersect(t, keep), F.array_intersect(p, keep)
     else:
         t_s, p_s = t, p
     if moments:
@@ -574,20 +477,18 @@ def count_spark_sets(
             )
             .collect()
         )
-        table = np.asarray([[r["a"], r["b"], r["c"]] for r in rows], dtype=np.int64)
-        count = np.asarray([r["n"] for r in rows], dtype=np.float64)
-        weight = np.asarray([r["w"] for r in rows], dtype=np.float64)
-        weight2 = np.asarray([r["w2"] for r in rows], dtype=np.float64)
-        if weighted:
-            samples = _histogram(table, weight, count, weight2 if moments else None)
-        else:
-            samples = _histogram(table, None, count)
+        samples = _histogram(
+            np.asarray([[r["a"], r["b"], r["c"]] for r in rows], dtype=np.int64),
+            _floats(rows, "w") if weighted else None,
+            _floats(rows, "n"),
+            _floats(rows, "w2") if weighted and moments else None,
+        )
     return Counts(
         "multilabel-indicator",
         classes,
-        sums[2].copy(),
         sums[0].copy(),
         sums[1].copy(),
+        sums[2].copy(),
         None,
         samples,
         n_samples=n_samples,
@@ -595,9 +496,18 @@ def count_spark_sets(
     )
 
 
-#: Position of each entry kind of the label-set queries (0: true, 1: pred,
-#: 2: both) in the record's ``(tp | true | pred)`` order.
-_BLOCK_OF_KIND = (1, 2, 0)
+def _entries(t: Any, p: Any) -> Any:
+    """Each row's ``(k, c)`` entries, ``k`` in the record's ``(tp | true |
+    pred)`` order: ``c`` a label of both sets (``k=0``), of the true set (1)
+    and of the predicted set (2)."""
+    from pyspark.sql import functions as F
+
+    def tagged(values: Any, tag: int) -> Any:
+        return F.transform(
+            values, lambda x: F.struct(F.lit(tag).alias("k"), x.alias("c"))
+        )
+
+    return F.concat(tagged(t, 1), tagged(p, 2), tagged(F.array_intersect(t, p), 0))
 
 
 def _second_moments(
@@ -623,14 +533,8 @@ def _second_moments(
             "labels=..., or use average='samples'."
         )
 
-    def tagged(values: Any, tag: int) -> Any:
-        return F.transform(
-            values, lambda x: F.struct(F.lit(tag).alias("k"), x.alias("c"))
-        )
-
-    entries = F.concat(tagged(t, 0), tagged(p, 1), tagged(F.array_intersect(t, p), 2))
     rows = (
-        df.select(entries.alias("e"), (w * w).alias("w2"))
+        df.select(_entries(t, p).alias("e"), (w * w).alias("w2"))
         .select(F.explode("e").alias("a"), "e", "w2")
         .select("a", F.explode("e").alias("b"), "w2")
         .groupBy(
@@ -645,26 +549,21 @@ def _second_moments(
     second = np.zeros((3 * n, 3 * n), dtype=np.float64)
     if not rows:
         return second
-    values_a = _values([row["ca"] for row in rows], kind).tolist()
-    values_b = _values([row["cb"] for row in rows], kind).tolist()
+    values_a = np.asarray([row["ca"] for row in rows], dtype=_DTYPES[kind]).tolist()
+    values_b = np.asarray([row["cb"] for row in rows], dtype=_DTYPES[kind]).tolist()
     for row, a, b in zip(rows, values_a, values_b, strict=True):
         i, j = lookup.get(a), lookup.get(b)
         if i is not None and j is not None:
-            second[
-                _BLOCK_OF_KIND[row["ka"]] * n + i, _BLOCK_OF_KIND[row["kb"]] * n + j
-            ] += row["w2"]
+            second[row["ka"] * n + i, row["kb"] * n + j] += row["w2"]
     return second
-
-
-def t_type(df: Any, column: Any) -> Any:
-    """The Spark type of a column expression over ``df``."""
-    return df.select(column.alias("x")).schema.fields[0].dataType
 
 
 def is_label_sets(df: Any, label_col: Any, prediction_col: Any) -> bool:
     """True when both label columns are arrays (multilabel label sets)."""
     from pyspark.sql import types as T
 
+    if not is_spark_dataframe(df):
+        return False
     fields = {field.name: field for field in df.schema.fields}
     return isinstance(label_col, str) and all(
         isinstance(getattr(fields.get(c), "dataType", None), T.ArrayType)
@@ -677,7 +576,5 @@ __all__ = [
     "count_spark_sets",
     "is_label_sets",
     "count_spark",
-    "counts_from_pairs",
     "is_spark_dataframe",
-    "pair_table",
 ]

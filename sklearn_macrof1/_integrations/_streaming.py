@@ -34,20 +34,15 @@ def _n_rows(y: Any) -> int | None:
         return None
 
 
-def _all_zero(sample_weight: Any, n_samples: int) -> bool:
+def all_zero(sample_weight: Any, n_samples: int) -> bool:
     """Weights of the right shape that are all zero (valid within a stream)."""
-    if sample_weight is None or np.isscalar(sample_weight):
+    if sample_weight is None or np.isscalar(sample_weight) or n_samples == 0:
         return False
     try:
         weights = np.asarray(sample_weight, dtype=np.float64)
     except (TypeError, ValueError):
         return False
-    return (
-        weights.ndim == 1
-        and weights.shape[0] == n_samples
-        and n_samples > 0
-        and not weights.any()
-    )
+    return weights.shape == (n_samples,) and not weights.any()
 
 
 def count_batch(
@@ -72,7 +67,7 @@ def count_batch(
     n_samples = _n_rows(y_true)
     if n_samples == 0 and _n_rows(y_pred) == 0:
         return None
-    zero_weights = _all_zero(sample_weight, n_samples or 0)
+    zero_weights = all_zero(sample_weight, n_samples or 0)
     if zero_weights:  # count with unit weights, then scale the counts by 0
         sample_weight = np.ones(n_samples or 0)
     counts = prepare(
@@ -109,4 +104,4 @@ def zero_weight_counts(counts: Counts) -> Counts:
     )
 
 
-__all__ = ["count_batch", "zero_weight_counts"]
+__all__ = ["all_zero", "count_batch", "zero_weight_counts"]

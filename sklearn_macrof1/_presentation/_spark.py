@@ -22,15 +22,7 @@ from .._inference._intervals import (
     evaluation_from,
     interval_of,
 )
-from .._integrations._spark import (
-    _check_column,
-    _check_dataframe,
-    _check_weight_column,
-    count_spark,
-    count_spark_sets,
-    is_label_sets,
-    is_spark_dataframe,
-)
+from .._integrations._spark import count_spark, count_spark_sets, is_label_sets
 from ._report import check_report_call, report_from_reading
 from ._summary import FBetaSummary, build_summary
 
@@ -44,24 +36,23 @@ def _count_options(
     caller: str,
     *,
     samplewise: bool | None = None,
-    moments: bool = False,
+    method: str | None = None,
+    averages: tuple[str, ...] = (),
+    method_name: str = "method",
 ) -> tuple[Counts, Options]:
     """The count record and the options to evaluate it with: label sets (array
     columns) are counted over the selected labels, so ``labels`` is then spent.
     ``samplewise`` (default: for ``average="samples"``) asks label sets for the
-    per-row histogram too; ``moments`` asks for the second moments of the
-    delta method."""
-    if is_spark_dataframe(df) and is_label_sets(df, label_col, prediction_col):
-        _check_dataframe(df, caller)
-        for value, name in (
-            (label_col, "label_col"),
-            (prediction_col, "prediction_col"),
-        ):
-            _check_column(df, value, name, caller)
-        if weight_col is not None:
-            _check_weight_column(
-                _check_column(df, weight_col, "weight_col", caller), "weight_col"
-            )
+    per-row histogram too. ``method`` is the method of intervals to come (for
+    the rows of ``averages``): a bootstrap Spark cannot give is refused before
+    anything is counted, the delta method's second moments are counted, and
+    1-D labels need their confusion matrix."""
+    label_sets = is_label_sets(df, label_col, prediction_col)
+    if method == "bootstrap":
+        _check_resampling(
+            label_sets, averages, weight_col is not None, caller, method_name
+        )
+    if label_sets:
         counts = count_spark_sets(
             df,
             label_col=label_col,
@@ -72,45 +63,45 @@ def _count_options(
                 options.average == "samples" if samplewise is None else samplewise
             ),
             caller=caller,
-            moments=moments,
+            moments=method == "delta",
         )
-        return counts, replace(options, labels=None)
-    counts = count_spark(
-        df,
-        label_col=label_col,
-        prediction_col=prediction_col,
-        weight_col=weight_col,
-        caller=caller,
-        moments=moments,
-    )
+        options = replace(options, labels=None)
+    else:
+        counts = count_spark(
+            df,
+            label_col=label_col,
+            prediction_col=prediction_col,
+            weight_col=weight_col,
+            caller=caller,
+            moments=method == "delta",
+        )
+    if method is not None and not label_sets and counts.confusion is None:
+        raise ValueError(
+            f"{caller} computes intervals from the confusion matrix counted in "
+            "Spark; above 2048 classes there is none. Compute the interval on a "
+            "sample of the rows with fbeta_confidence_interval."
+        )
     return counts, options
 
 
-def _scores(
+def _counted(
     df: Any,
     caller: str,
-    warn_for: tuple[str, ...],
     *,
     label_col: Any,
     prediction_col: Any,
     weight_col: Any,
-    beta: Any,
-    labels: Any,
-    pos_label: Any,
-    average: Any,
-    zero_division: Any,
+    **options: Any,
+) -> tuple[Counts, Options]:
+    """Check the options (``check_options``' keywords), then count."""
+    checked = check_options(caller=caller, **options)
+    return _count_options(df, label_col, prediction_col, weight_col, checked, caller)
+
+
+def _scores(
+    df: Any, caller: str, warn_for: tuple[str, ...], **arguments: Any
 ) -> tuple[Any, Any]:
-    options = check_options(
-        caller=caller,
-        average=average,
-        beta=beta,
-        zero_division=zero_division,
-        labels=labels,
-        pos_label=pos_label,
-    )
-    counts, options = _count_options(
-        df, label_col, prediction_col, weight_col, options, caller
-    )
+    counts, options = _counted(df, caller, **arguments)
     _, averages = evaluate(counts, options, warn_for=warn_for, caller=caller)
     return averages.averaged_fbeta, averages.fbeta_of_averages
 
@@ -178,16 +169,17 @@ def fbeta_summary_spark(
     (0.6556, 0.6933, 0.0378)
     """
     caller = "fbeta_summary_spark"
-    options = check_options(
-        caller=caller,
-        average=average,
+    counts, options = _counted(
+        df,
+        caller,
+        label_col=label_col,
+        prediction_col=prediction_col,
+        weight_col=weight_col,
         beta=beta,
-        zero_division=zero_division,
         labels=labels,
         pos_label=pos_label,
-    )
-    counts, options = _count_options(
-        df, label_col, prediction_col, weight_col, options, caller
+        average=average,
+        zero_division=zero_division,
     )
     return build_summary(counts, options, caller=caller, warn_for=ALL_METRICS)
 
@@ -473,17 +465,13 @@ def f1_of_averages_score_spark(
 
 
 def _check_resampling(
-    df: Any,
-    label_col: Any,
-    prediction_col: Any,
+    label_sets: bool,
     averages: tuple[str, ...],
     weighted: bool,
-    method: str,
-    *,
     caller: str,
-    method_name: str = "method",
+    method_name: str,
 ) -> None:
-    """Refuse, before anything is counted, the bootstraps Spark cannot give.
+    """Refuse the bootstraps Spark cannot give.
 
     The delta method reads the record: the confusion matrix (1-D labels) or the
     per-label counts (label sets), the histogram of per-row ``(tp, true,
@@ -492,14 +480,11 @@ def _check_resampling(
     labels) or the histogram's rows (unweighted ``average="samples"``);
     anything else would redraw every row, which never reaches the driver.
     """
-    if method != "bootstrap":
-        return
     advice = (
         f"use {method_name}='delta' (computed from the counts and their second "
         "moments aggregated in Spark), or compute the interval on a sample of "
         "the rows with fbeta_confidence_interval."
     )
-    label_sets = is_spark_dataframe(df) and is_label_sets(df, label_col, prediction_col)
     per_label = [a for a in averages if a != "samples"]
     if label_sets and per_label:
         raise ValueError(
@@ -517,16 +502,6 @@ def _check_resampling(
         raise ValueError(
             f"{caller}: the bootstrap with weight_col redraws every row with its "
             f"weight, which {kept}; {advice}"
-        )
-
-
-def _check_matrix(counts: Counts, caller: str) -> None:
-    """Intervals of 1-D labels need the confusion matrix (up to 2048 classes)."""
-    if counts.kind != "multilabel-indicator" and counts.confusion is None:
-        raise ValueError(
-            f"{caller} computes intervals from the confusion matrix counted in "
-            "Spark; above 2048 classes there is none. Compute the interval on a "
-            "sample of the rows with fbeta_confidence_interval."
         )
 
 
@@ -610,16 +585,6 @@ def fbeta_confidence_interval_spark(
         caller, beta, labels, pos_label, average, zero_division,
         confidence, method, n_resamples, random_state,
     )  # fmt: skip
-    weighted = weight_col is not None
-    _check_resampling(
-        df,
-        label_col,
-        prediction_col,
-        (str(options.average),),
-        weighted,
-        method,
-        caller=caller,
-    )
     counts, options = _count_options(
         df,
         label_col,
@@ -627,11 +592,14 @@ def fbeta_confidence_interval_spark(
         weight_col,
         options,
         caller,
-        moments=method == "delta",
+        method=method,
+        averages=(str(options.average),),
     )
-    _check_matrix(counts, caller)
     evaluation = evaluation_from(
-        Reading(counts, weighted=weighted), options, caller=caller, method=method
+        Reading(counts, weighted=weight_col is not None),
+        options,
+        caller=caller,
+        method=method,
     )
     return interval_of(
         evaluation,
@@ -733,18 +701,6 @@ def classification_report_spark(
         random_state=random_state,
         caller=caller,
     )
-    weighted = weight_col is not None
-    if request is not None:
-        _check_resampling(
-            df,
-            label_col,
-            prediction_col,
-            ("micro", "macro", "weighted", "samples"),
-            weighted,
-            request[1],
-            caller=caller,
-            method_name="interval_method",
-        )
     options = Options(None, 1.0, zero_division, labels, None)
     # label sets: counted over the labels (and per row, for the samples avg row)
     counts, options = _count_options(
@@ -755,12 +711,12 @@ def classification_report_spark(
         options,
         caller,
         samplewise=True,
-        moments=request is not None and request[1] == "delta",
+        method=None if request is None else request[1],
+        averages=("micro", "macro", "weighted", "samples"),
+        method_name="interval_method",
     )
-    if request is not None:
-        _check_matrix(counts, caller)
     return report_from_reading(
-        Reading(counts, weighted=weighted),
+        Reading(counts, weighted=weight_col is not None),
         labels=options.labels,
         target_names=target_names,
         digits=digits,

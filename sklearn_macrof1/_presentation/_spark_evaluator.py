@@ -34,9 +34,7 @@ def _to_zero_division(value: Any) -> Any:
 
 
 def _to_labels(value: Any) -> Any:
-    if value is None:
-        return None
-    return TypeConverters.toList(value)
+    return None if value is None else TypeConverters.toList(value)
 
 
 class MacroF1Evaluator(
@@ -151,18 +149,15 @@ class MacroF1Evaluator(
         zeroDivision: Any = 0.0,
     ) -> None:
         super().__init__()
-        self._setDefault(
+        self._setDefault(  # labelCol and predictionCol: set by their mixins
             formula="averaged",
             average="macro",
             beta=1.0,
-            labelCol="label",
-            predictionCol="prediction",
             labels=None,
             posLabel=1.0,
             zeroDivision=0.0,
         )
-        kwargs = self._input_kwargs
-        self._set(**kwargs)
+        self._set(**self._input_kwargs)
 
     @keyword_only
     def setParams(
@@ -179,8 +174,7 @@ class MacroF1Evaluator(
         zeroDivision: Any = 0.0,
     ) -> MacroF1Evaluator:
         """Set the given params (keyword arguments)."""
-        kwargs = self._input_kwargs
-        return self._set(**kwargs)
+        return self._set(**self._input_kwargs)
 
     def setFormula(self, value: str) -> MacroF1Evaluator:
         return self._set(formula=value)
