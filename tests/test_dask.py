@@ -152,6 +152,8 @@ def test_errors_from_dask_inputs(client) -> None:
     y_true, y_pred = _labels(6, 100, 3)
     with pytest.raises(ValueError, match="inconsistent numbers of samples"):
         averaged_f1_score(da.from_array(y_true, chunks=30), da.from_array(y_pred[:90]))
+    with pytest.raises(ValueError, match="y_true has 90 and y_pred has 100"):
+        averaged_f1_score(y_true[:90], da.from_array(y_pred, chunks=30))
     delayed_array = dask.delayed(np.array)
     mixed = da.concatenate(  # each chunk is valid alone; together they are not
         [

@@ -423,9 +423,9 @@ def count_spark_sets(
     """
     from pyspark.sql import functions as F
 
+    true_field = _check_column(df, label_col, "label_col", caller)
+    pred_field = _check_column(df, prediction_col, "prediction_col", caller)
     _check_weight_column(df, weight_col, caller)
-    fields = {field.name: field for field in df.schema.fields}
-    true_field, pred_field = fields[label_col], fields[prediction_col]
     t, p, w, kind = _set_columns(df, true_field, pred_field, weight_col)
     n_samples = _check_set_rows(df, t, p, w, (label_col, prediction_col, weight_col))
     exploded = df.select(F.explode(_entries(t, p)).alias("e"), w.alias("w"))
