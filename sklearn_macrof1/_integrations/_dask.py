@@ -151,6 +151,16 @@ def _merged_on_workers(parts: list[Any], merge: Any) -> Any:
     return dask.compute(parts[0])[0] if parts else None
 
 
+def _nonempty(record: Any, names: Sequence[str]) -> Any:
+    """``record``, unless there was nothing to count (None)."""
+    if record is None:
+        raise ValueError(
+            f"Found empty input array (y_true and {' and '.join(names)} have 0 "
+            "samples) while a minimum of 1 sample is required."
+        )
+    return record
+
+
 def counts_from_dask(
     y_true: Any,
     y_pred: Any,
@@ -209,12 +219,7 @@ def count_dask(
         moments=moments,
         caller=caller,
     )
-    if counts is None:
-        raise ValueError(
-            "Found empty input array (y_true and y_pred have 0 samples) while a "
-            "minimum of 1 sample is required."
-        )
-    return counts.check_weights()
+    return _nonempty(counts, ["y_pred"]).check_weights()
 
 
 def count_joint_batch(
@@ -300,12 +305,7 @@ def count_joint_dask(
         count(t, list(ps), w, names=list(names), caller=caller)
         for t, *ps, w in zip(*blocks, weight_blocks, strict=True)
     ]
-    joint = _merged_on_workers(parts, merge_joint_counts)
-    if joint is None:
-        raise ValueError(
-            f"Found empty input array (y_true and {' and '.join(names)} have 0 "
-            "samples) while a minimum of 1 sample is required."
-        )
+    joint = _nonempty(_merged_on_workers(parts, merge_joint_counts), names)
     for counts in joint.counts:
         counts.check_weights()
     return joint

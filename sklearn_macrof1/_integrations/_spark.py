@@ -262,12 +262,11 @@ def _counts_from_pairs(
     """The count record of the (true, pred) pairs ``targets`` read, each
     standing for ``values`` samples (rows, or their summed weights), as the
     counting core would count the full label arrays."""
-    true, pred = targets.true, targets.pred
-    present = np.zeros(targets.code_labels.shape[0], dtype=bool)
-    present[true] = True
-    present[pred] = True
-    position = np.cumsum(present) - 1
-    t, p = position[true], position[pred]
+    # the classes are the labels present; t, p: each pair's class positions
+    present, position = np.unique(
+        np.concatenate([targets.true, targets.pred]), return_inverse=True
+    )
+    t, p = np.split(position.reshape(-1), 2)
     classes = targets.code_labels[present]
     k = classes.shape[0]
     moments = None
@@ -286,9 +285,8 @@ def _counts_from_pairs(
             np.bincount(codes, weights=w, minlength=k).astype(values.dtype)
             for codes, w in ((t[hit], values[hit]), (t, values), (p, values))
         )
-    kind = "binary" if k <= 2 else "multiclass"
     return Counts(
-        kind,
+        "binary" if k <= 2 else "multiclass",
         classes,
         tp,
         true_sum,
@@ -547,8 +545,6 @@ def _second_moments(
         .collect()
     )
     second = np.zeros((3 * n, 3 * n), dtype=np.float64)
-    if not rows:
-        return second
     values_a = np.asarray([row["ca"] for row in rows], dtype=_DTYPES[kind]).tolist()
     values_b = np.asarray([row["cb"] for row in rows], dtype=_DTYPES[kind]).tolist()
     for row, a, b in zip(rows, values_a, values_b, strict=True):
