@@ -184,16 +184,9 @@ def counts_from_dask(
         [y_true, y_pred], ["y_true", "y_pred"], sample_weight
     )
     count = dask.delayed(count_batch, pure=True)
+    options = dict(columns=columns, samplewise=samplewise, moments=moments)
     parts = [
-        count(
-            t,
-            p,
-            w,
-            columns=columns,
-            samplewise=samplewise,
-            moments=moments,
-            caller=caller,
-        )  # fmt: skip
+        count(t, p, w, caller=caller, **options)
         for t, p, w in zip(true_blocks, pred_blocks, weight_blocks, strict=True)
     ]
     return _merged_on_workers(parts, merge_counts)
