@@ -651,12 +651,12 @@ def score_matrix(args: argparse.Namespace, stdin: Any = None) -> Scored:
                 f"{_source(args.file)} ({file_names!r})"
             )
         class_names = file_names
-    if matrix.ndim == 2 and matrix.shape[0] == matrix.shape[1] and class_names:
-        if len(class_names) != matrix.shape[0]:
-            raise DataError(
-                f"--class-names: {len(class_names)} names for a "
-                f"{matrix.shape[0]}-class matrix"
-            )
+    square = matrix.ndim == 2 and matrix.shape[0] == matrix.shape[1]
+    if square and class_names and len(class_names) != matrix.shape[0]:
+        raise DataError(
+            f"--class-names: {len(class_names)} names for a "
+            f"{matrix.shape[0]}-class matrix"
+        )
     known = (
         np.array(class_names, dtype=str)
         if class_names
@@ -727,10 +727,6 @@ def _plain(value: Any) -> Any:
     if isinstance(value, float) and math.isinf(value):
         return "inf" if value > 0 else "-inf"  # JSON has no infinity (beta=inf)
     return value
-
-
-def _score_name(beta: float) -> str:
-    return "F1" if beta == 1 else f"F{beta:g}"
 
 
 #: The summary's values in the "scores" object of the JSON document, in order.
@@ -811,7 +807,7 @@ def _fmt(value: Any, digits: int) -> str:
 def format_text(command: str, scored: Scored, *, digits: int) -> str:
     s = scored.summary
     inp = scored.input
-    name = _score_name(s.beta)
+    name = "F1" if s.beta == 1 else f"F{s.beta:g}"
     lines = []
     if command == "matrix":
         orientation = (
@@ -1318,26 +1314,19 @@ def run(
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             text = _produce(args, stdin)
-        seen = set()
-        for w in caught:
-            message = _one_line(w.message)
-            if message not in seen and stderr is not None:
-                seen.add(message)
-                try:
-                    stderr.write(f"{PROG}: warning: {message}\n")
-                except (OSError, ValueError):
-                    pass
+        for message in dict.fromkeys(_one_line(w.message) for w in caught):
+            _say(stderr, "warning", message)  # each distinct warning once
         write_output(text, args.output, force=args.force, stdout=stdout)
     except (DataError, ValueError, TypeError, OverflowError) as exc:
-        _error(stderr, _one_line(exc))
+        _say(stderr, "error", _one_line(exc))
         return 1
     return 0
 
 
-def _error(stderr: Any, message: str) -> None:
+def _say(stderr: Any, kind: str, message: str) -> None:
     """One line on standard error (nothing when standard error is closed too)."""
     try:
-        stderr.write(f"{PROG}: error: {message}\n")
+        stderr.write(f"{PROG}: {kind}: {message}\n")
         stderr.flush()
     except (OSError, ValueError, AttributeError):
         pass
@@ -1379,18 +1368,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return run(argv)
     except KeyboardInterrupt:
-        _error(sys.stderr, "interrupted")
+        _say(sys.stderr, "error", "interrupted")
         return 130
     except BrokenPipeError:
         # stdout closed early (e.g. piped to `head`): not an error of ours
         _silence(sys.stdout)
         return 0
     except MemoryError:
-        _error(sys.stderr, "not enough memory for this input")
+        _say(sys.stderr, "error", "not enough memory for this input")
         return 1
     except Exception as exc:  # never a traceback: one line, and a non-zero status
-        _error(
+        _say(
             sys.stderr,
+            "error",
             f"unexpected {type(exc).__name__}: {_one_line(exc)} (this is a bug in "
             "sklearn-macrof1; please report it with the command that caused it)",
         )

@@ -11,6 +11,7 @@ tree. Everything is deterministic (fixed seeds) and runs in about a second.
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -125,15 +126,14 @@ def run_example() -> ExampleResult:
         for (name, s), ra, rb in zip(named, rank_a, rank_b, strict=True)
     ]
     disagreements = []
-    for i in range(len(rows)):
-        for j in range(i + 1, len(rows)):
-            d_avg = averaged[i] - averaged[j]
-            d_of = of_averages[i] - of_averages[j]
-            if d_avg * d_of < 0:
-                first, second = (rows[i], rows[j]) if d_avg > 0 else (rows[j], rows[i])
-                disagreements.append(
-                    Disagreement(first.name, second.name, abs(d_avg), abs(d_of))
-                )
+    for i, j in itertools.combinations(range(len(rows)), 2):
+        d_avg = averaged[i] - averaged[j]
+        d_of = of_averages[i] - of_averages[j]
+        if d_avg * d_of < 0:
+            first, second = (rows[i], rows[j]) if d_avg > 0 else (rows[j], rows[i])
+            disagreements.append(
+                Disagreement(first.name, second.name, abs(d_avg), abs(d_of))
+            )
     return ExampleResult(
         dataset=DATASET,
         setup=SETUP,
@@ -173,17 +173,18 @@ def format_example(result: ExampleResult, *, digits: int = 4) -> str:
         ("macro R", lambda r: r.summary.recall),
     ]
 
-    def cell(value: Any, width: int) -> str:
-        if isinstance(value, int):
-            return f"{value:>{width}d}"
-        return (
-            f"{'nan' if math.isnan(value) else format(value, f'.{digits}f'):>{width}}"
-        )
-
     widths = [max(len(title), digits + 2) for title, _ in columns]
-    head = f"{'classifier':<{name_width}}  " + "  ".join(
-        f"{title:>{w}}" for (title, _), w in zip(columns, widths, strict=True)
-    )
+
+    def line(first: str, cells: list[str]) -> str:
+        padded = (f"{c:>{w}}" for c, w in zip(cells, widths, strict=True))
+        return f"{first:<{name_width}}  " + "  ".join(padded)
+
+    def cell(value: Any) -> str:
+        if isinstance(value, int):  # a rank
+            return str(value)
+        return "nan" if math.isnan(value) else format(value, f".{digits}f")
+
+    head = line("classifier", [title for title, _ in columns])
     lines = [
         "macrof1 example: the two macro F1s on the same predictions",
         "",
@@ -194,15 +195,10 @@ def format_example(result: ExampleResult, *, digits: int = 4) -> str:
         "",
         head,
         "-" * len(head),
-    ]
-    for row in result.rows:
-        lines.append(
-            f"{row.name:<{name_width}}  "
-            + "  ".join(
-                cell(get(row), w) for (_, get), w in zip(columns, widths, strict=True)
-            )
-        )
-    lines += [
+        *(
+            line(row.name, [cell(get(row)) for _, get in columns])
+            for row in result.rows
+        ),
         "",
         "averaged F1:    mean of the per-class F1 (sklearn.metrics.f1_score, "
         "average='macro')",
