@@ -219,8 +219,7 @@ def binarize_sets(
     def indicator(sets: list[list[str]]) -> np.ndarray:
         out = np.zeros((len(sets), len(names)), dtype=np.int8)
         for i, s in enumerate(sets):
-            for label in s:
-                out[i, index[label]] = 1
+            out[i, [index[label] for label in s]] = 1
         return out
 
     return indicator(true_sets), indicator(pred_sets), names
@@ -919,14 +918,8 @@ def format_csv(scored: Scored) -> str:
             return ""
         return repr(value) if isinstance(value, float) else str(value)
 
-    for row in zip(
-        scored.names,
-        s.class_precision,
-        s.class_recall,
-        s.class_fbeta,
-        s.support,
-        strict=True,
-    ):
+    columns = [getattr(s, CLASS_KEYS[key]) for key in CSV_COLUMNS[1:5]]
+    for row in zip(scored.names, *columns, strict=True):
         writer.writerow([cell(v) for v in row] + ["", "", "", ""])
     if s.average is not None:
         bound = s.gap_bound if s.average in ("macro", "weighted", "samples") else None
@@ -1073,7 +1066,47 @@ def _n_resamples(text: str) -> int:
     return value
 
 
-def _add_interval_options(p: argparse.ArgumentParser) -> None:
+def _add_output_options(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("output")
+    g.add_argument(
+        "--format", choices=FORMATS, default="text", help="output format (text)"
+    )
+    g.add_argument(
+        "--digits",
+        type=_digits,
+        default=2,
+        help="decimals in the report (2); the summary shows at least 6",
+    )
+    g.add_argument(
+        "-o", "--output", metavar="FILE", help="write to FILE instead of stdout"
+    )
+    g.add_argument(
+        "--force", action="store_true", help="overwrite an existing --output file"
+    )
+
+
+def _add_score_options(p: argparse.ArgumentParser, *, samples: bool) -> None:
+    """The scoring, interval and output options of ``score`` and ``matrix``."""
+    g = p.add_argument_group("scoring (scikit-learn's meaning)")
+    averages = AVERAGES if samples else tuple(a for a in AVERAGES if a != "samples")
+    g.add_argument(
+        "--average", choices=averages, default="macro", help="averaging mode (macro)"
+    )
+    g.add_argument("--beta", type=_beta, default=1.0, help="F-beta's beta (1)")
+    g.add_argument(
+        "--labels",
+        metavar="L1,L2,...",
+        help="classes to average over, comma-separated (default: all)",
+    )
+    g.add_argument(
+        "--pos-label", metavar="LABEL", help="positive class for --average binary (1)"
+    )
+    g.add_argument(
+        "--zero-division",
+        choices=tuple(ZERO_DIVISIONS),
+        default="warn",
+        help="value of ill-defined ratios (warn: 0 with a warning)",
+    )
     g = p.add_argument_group("confidence intervals (off by default)")
     g.add_argument(
         "--confidence",
@@ -1100,48 +1133,7 @@ def _add_interval_options(p: argparse.ArgumentParser) -> None:
         metavar="SEED",
         help="seed of the bootstrap, for reproducible intervals",
     )
-
-
-def _add_output_options(p: argparse.ArgumentParser) -> None:
-    g = p.add_argument_group("output")
-    g.add_argument(
-        "--format", choices=FORMATS, default="text", help="output format (text)"
-    )
-    g.add_argument(
-        "--digits",
-        type=_digits,
-        default=2,
-        help="decimals in the report (2); the summary shows at least 6",
-    )
-    g.add_argument(
-        "-o", "--output", metavar="FILE", help="write to FILE instead of stdout"
-    )
-    g.add_argument(
-        "--force", action="store_true", help="overwrite an existing --output file"
-    )
-
-
-def _add_score_options(p: argparse.ArgumentParser, *, samples: bool) -> None:
-    g = p.add_argument_group("scoring (scikit-learn's meaning)")
-    averages = AVERAGES if samples else tuple(a for a in AVERAGES if a != "samples")
-    g.add_argument(
-        "--average", choices=averages, default="macro", help="averaging mode (macro)"
-    )
-    g.add_argument("--beta", type=_beta, default=1.0, help="F-beta's beta (1)")
-    g.add_argument(
-        "--labels",
-        metavar="L1,L2,...",
-        help="classes to average over, comma-separated (default: all)",
-    )
-    g.add_argument(
-        "--pos-label", metavar="LABEL", help="positive class for --average binary (1)"
-    )
-    g.add_argument(
-        "--zero-division",
-        choices=tuple(ZERO_DIVISIONS),
-        default="warn",
-        help="value of ill-defined ratios (warn: 0 with a warning)",
-    )
+    _add_output_options(p)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -1211,8 +1203,6 @@ def build_parser() -> argparse.ArgumentParser:
         help="table delimiter (default: tab for .tsv, else from the header)",
     )
     _add_score_options(sc, samples=True)
-    _add_interval_options(sc)
-    _add_output_options(sc)
     sc.set_defaults(subparser=sc)
 
     mx = sub.add_parser(
@@ -1241,8 +1231,6 @@ def build_parser() -> argparse.ArgumentParser:
         "--class-names", metavar="A,B,...", help="names of the classes, row order"
     )
     _add_score_options(mx, samples=False)
-    _add_interval_options(mx)
-    _add_output_options(mx)
     mx.set_defaults(subparser=mx)
     return parser
 
