@@ -567,15 +567,17 @@ def test_a_count_nested_in_the_same_thread_leaves_the_outer_codes_alone(
     from sklearn_macrof1._core import _counting
 
     rng = np.random.default_rng(8)
-    y_true, y_pred = rng.integers(0, 3, 1000), rng.integers(0, 3, 1000)
+    n = _counting._BLOCK + 1000  # longer than one block: the buffer is used
+    y_true, y_pred = rng.integers(0, 3, n), rng.integers(0, 3, n)
     expected = f1_score(y_true, y_pred, average="macro")
+    averaged_f1_score(y_true, y_pred)  # the thread now keeps a buffer
     bincount = np.bincount
     nested = []
 
     def bincount_with_a_nested_count(*args, **kwargs):
         if not nested:
             nested.append(None)  # once: the nested count calls bincount too
-            nested[0] = averaged_f1_score([2] * 10, [2] * 10)
+            nested[0] = averaged_f1_score(np.full(n, 2), np.full(n, 2))
         return bincount(*args, **kwargs)
 
     monkeypatch.setattr(_counting.np, "bincount", bincount_with_a_nested_count)

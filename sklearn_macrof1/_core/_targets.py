@@ -866,7 +866,10 @@ def _read_numeric(yt: np.ndarray, yp: np.ndarray, n: int) -> Targets:
     yt, yp = _native(yt), _native(yp)
     dtype_t, dtype_p = yt.dtype, yp.dtype
     label_dtype = np.result_type(dtype_t, dtype_p)
-    yt, yp = (y.view(np.uint8) if y.dtype.kind == "b" else y for y in (yt, yp))
+    if yt.dtype.kind == "b":
+        yt = yt.view(np.uint8)
+    if yp.dtype.kind == "b":
+        yp = yp.view(np.uint8)
     limit = max(MAX_JOINT_CELLS, 4 * n)
     if yt.dtype.kind in "iu" and yp.dtype.kind in "iu":
         # One pass per array: the largest value seen as unsigned is below the
@@ -878,7 +881,10 @@ def _read_numeric(yt: np.ndarray, yp: np.ndarray, n: int) -> Targets:
             # (codes below the smallest label are absent classes, dropped later).
             # uint64 plus a signed integer promotes to float64: count on a
             # signed view (the values are small).
-            yt, yp = (y.view(np.int64) if y.dtype == np.uint64 else y for y in (yt, yp))
+            if yt.dtype.kind == "u" and yt.dtype.itemsize == 8:
+                yt = yt.view(np.int64)
+            if yp.dtype.kind == "u" and yp.dtype.itemsize == 8:
+                yp = yp.view(np.int64)
             shown = _label_dtype(dtype_t, dtype_p, yt, yp, hi + 1)
             code_labels = np.arange(hi + 1, dtype=np.int64).astype(shown)
             return Targets("1d", yt, yp, code_labels, n, in_range=True)
