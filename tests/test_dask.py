@@ -106,6 +106,30 @@ def test_dask_series_of_strings(client) -> None:
     )
 
 
+def test_each_dask_collection_is_converted_once(client, monkeypatch) -> None:
+    """A Series' conversion to a Dask array computes its partition lengths (a
+    pass over the data): the first collection, which sets the row chunks, is
+    not converted again."""
+    from sklearn_macrof1._integrations import _dask
+
+    converted = []
+    as_dask_array = _dask._as_dask_array
+
+    def spy(value, name):
+        converted.append(name)
+        return as_dask_array(value, name)
+
+    monkeypatch.setattr(_dask, "_as_dask_array", spy)
+    y_true, y_pred = _labels(4, 300, 3)
+    series = dd.from_pandas(pd.Series(y_pred), npartitions=3)
+    expected = averaged_f1_score(y_true, y_pred)
+    assert averaged_f1_score(y_true, series) == pytest.approx(expected)
+    assert converted == ["y_pred"]
+    converted.clear()
+    compare_classifiers(y_true, series, y_pred)
+    assert len(converted) == 1
+
+
 def test_multilabel_samples_average(client) -> None:
     rng = np.random.default_rng(4)
     y_true = rng.integers(0, 2, size=(3000, 5))

@@ -115,9 +115,10 @@ def _chunked(
         reference = _as_dask_array(values[first], names[first])
         rows, reference_name = reference.chunks[0], names[first]
     arrays = []
-    for name, value in zip(names, values, strict=True):
+    for i, (name, value) in enumerate(zip(names, values, strict=True)):
         if is_dask_collection(value):
-            arrays.append(_as_dask_array(value, name))
+            # converted once: a Series' conversion computes its partition lengths
+            arrays.append(reference if i == first else _as_dask_array(value, name))
             continue
         local = _from_local(value, rows, name)
         if not is_dask_collection(local):  # the wrong length
