@@ -105,7 +105,19 @@ default="macro"
     >>> round(averaged_fbeta_score(y_true, y_pred, beta=0.5), 4)
     0.2381
     """
-    return _score("averaged_fbeta_score", **locals())
+    _, _, averages, _ = score(
+        y_true,
+        y_pred,
+        caller="averaged_fbeta_score",  # errors name the function the user called
+        warn_for=("f-score",),
+        beta=beta,
+        labels=labels,
+        pos_label=pos_label,
+        average=average,
+        sample_weight=sample_weight,
+        zero_division=zero_division,
+    )
+    return averages.averaged_fbeta
 
 
 @overload
@@ -193,7 +205,19 @@ default="macro"
     >>> round(averaged_f1_score(y_true, y_pred), 6)
     0.019608
     """
-    return _score("averaged_f1_score", **locals())
+    _, _, averages, _ = score(
+        y_true,
+        y_pred,
+        caller="averaged_f1_score",  # errors name the function the user called
+        warn_for=("f-score",),
+        beta=1.0,
+        labels=labels,
+        pos_label=pos_label,
+        average=average,
+        sample_weight=sample_weight,
+        zero_division=zero_division,
+    )
+    return averages.averaged_fbeta
 
 
 @overload
@@ -288,7 +312,19 @@ default="macro"
     >>> round(averaged_fbeta_score(y_true, y_pred, beta=0.5), 4)
     0.6825
     """
-    return _score("fbeta_of_averages_score", **locals())
+    _, _, averages, _ = score(
+        y_true,
+        y_pred,
+        caller="fbeta_of_averages_score",  # errors name the function the user called
+        warn_for=("precision", "recall"),
+        beta=beta,
+        labels=labels,
+        pos_label=pos_label,
+        average=average,
+        sample_weight=sample_weight,
+        zero_division=zero_division,
+    )
+    return averages.fbeta_of_averages
 
 
 @overload
@@ -377,7 +413,19 @@ default="macro"
     >>> round(f1_of_averages_score(y_true, y_pred), 6)
     0.50495
     """
-    return _score("f1_of_averages_score", **locals())
+    _, _, averages, _ = score(
+        y_true,
+        y_pred,
+        caller="f1_of_averages_score",  # errors name the function the user called
+        warn_for=("precision", "recall"),
+        beta=1.0,
+        labels=labels,
+        pos_label=pos_label,
+        average=average,
+        sample_weight=sample_weight,
+        zero_division=zero_division,
+    )
+    return averages.fbeta_of_averages
 
 
 def fbeta_summary(
@@ -442,20 +490,6 @@ default="macro"
     array([0, 1, 2])
     """
     return summary_of(caller="fbeta_summary", **locals())
-
-
-def _score(caller: str, *, beta: float = 1.0, **arguments: Any) -> Any:
-    """The body of the four score functions: ``caller`` names the function the
-    user called (in every error and warning) and says which score it returns;
-    ``arguments`` are that function's own (F1 functions have no ``beta``)."""
-    averaged = caller.startswith("averaged")
-    _, _, averages, _ = score(
-        caller=caller,
-        warn_for=("f-score",) if averaged else ("precision", "recall"),
-        beta=beta,
-        **arguments,
-    )
-    return averages.averaged_fbeta if averaged else averages.fbeta_of_averages
 
 
 def summary_of(
