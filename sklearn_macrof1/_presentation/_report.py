@@ -343,26 +343,22 @@ def _check_interval_request(
     caller: str,
 ) -> IntervalRequest:
     """Validate the report's interval options (before any counting)."""
-    from .._inference._intervals import check_interval_options, check_random_state
+    from .._inference._intervals import check_resampling
 
     if not isinstance(interval_method, str) or interval_method not in INTERVAL_METHODS:
         raise InvalidParameterError(
             f"The 'interval_method' parameter of {caller} must be a str among "
             f"{{'delta', 'bootstrap'}}. Got {interval_method!r} instead."
         )
-    level, method, resamples = check_interval_options(
-        confidence=confidence,
-        method=interval_method,
-        n_resamples=n_resamples,
-        average="macro",  # every averaged row has one score per formula
+    # every averaged row has one score per formula: checked as for "macro"
+    return check_resampling(
+        confidence,
+        interval_method,
+        n_resamples,
+        random_state,
+        average="macro",
         caller=caller,
     )
-    rng = (
-        check_random_state(random_state, caller=caller)
-        if method == "bootstrap"
-        else None
-    )
-    return level, method, resamples, rng
 
 
 def check_report_call(
