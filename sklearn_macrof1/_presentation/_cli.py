@@ -804,9 +804,11 @@ def _fmt(value: Any, digits: int) -> str:
 
 
 def format_text(command: str, scored: Scored, *, digits: int) -> str:
+    from ._views import fbeta_name
+
     s = scored.summary
     inp = scored.input
-    name = "F1" if s.beta == 1 else f"F{s.beta:g}"
+    name = fbeta_name(s.beta)
     lines = []
     if command == "matrix":
         orientation = (
