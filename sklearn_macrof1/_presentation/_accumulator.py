@@ -224,8 +224,8 @@ class MacroF1Accumulator:
         2
         >>> acc.reset()
         MacroF1Accumulator(labels=['cat', 'dog'], n_samples=0)
-        >>> round(acc.update(["dog"], ["dog"]).averaged_f1_score(), 4)
-        0.5
+        >>> acc.update(["dog", "cat"], ["dog", "cat"]).averaged_f1_score()
+        1.0
         """
         with self._lock:
             self._counts = None
