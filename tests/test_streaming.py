@@ -679,7 +679,12 @@ def _concatenated(batches: list[tuple], labels: Any = None) -> MacroF1Accumulato
 
 @pytest.mark.parametrize(
     ("kind", "weighted"),
-    [("integers", False), ("strings", True), ("multilabel", False), ("multilabel", True)],
+    [
+        ("integers", False),
+        ("strings", True),
+        ("multilabel", False),
+        ("multilabel", True),
+    ],
 )
 def test_threads_sharing_one_accumulator_lose_no_sample(
     kind: str, weighted: bool
@@ -742,7 +747,9 @@ def test_reset_forgets_the_batches_and_keeps_the_labels() -> None:
     acc.update(["c", "b"], ["c", "c"])
     fresh = MacroF1Accumulator(labels=["b", "a", "c"]).update(["c", "b"], ["c", "c"])
     assert _state(acc) == _state(fresh)
-    assert_same_summary(acc.summary(zero_division=0.0), fresh.summary(zero_division=0.0))
+    assert_same_summary(
+        acc.summary(zero_division=0.0), fresh.summary(zero_division=0.0)
+    )
 
 
 def test_reset_while_threads_update_keeps_whole_batches() -> None:
