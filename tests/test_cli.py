@@ -14,6 +14,7 @@ import os
 import shutil
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -710,3 +711,189 @@ def test_console_script_runs_the_example_with_no_arguments(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert "The two macro F1s disagree" in proc.stdout
     assert proc.stderr == ""
+
+
+# --------------------------------------------------------------------------
+# Parquet and Arrow IPC (Feather) tables
+# --------------------------------------------------------------------------
+
+
+def _columnar_table():
+    """Every column kind a label table holds, with the CSV export of the table."""
+    pa = pytest.importorskip("pyarrow")
+    table = pa.table(
+        {
+            "gold": Y_TRUE,
+            "guess": pa.array(Y_PRED).dictionary_encode(),  # categorical
+            "weight": pa.array(WEIGHTS, pa.float64()),
+            "int_true": pa.array([3, 10, 2, 10, 3, 10, 2, 3], pa.int32()),
+            "int_pred": pa.array([3, 3, 2, 10, 2, 10, 10, 3], pa.uint8()),
+            "float_true": [1.0, 2.0, 1.0, 2.0, 1.0, 2.0, 1.0, 1.0],
+            "float_pred": [1.0, 1.0, 1.0, 2.0, 2.0, 2.0, 1.0, 1.0],
+            "sports": [True, False, True, True, False, False, True, True],
+            "pred_sports": [True, True, False, True, False, False, True, False],
+            "tech": pa.array([1, 0, 1, 0, 0, 1, 1, 0], pa.int8()),
+            "pred_tech": pa.array([1, 1, 1, 0, 0, 1, 0, 0], pa.int64()),
+            "sets_true": ["a;b", "b", None, "a", " c ", "a;c", "b", ""],
+            "sets_pred": ["a", "b;c", "c", None, "c", "a;b;c", "", "b"],
+        }
+    )
+    return table, table.to_pandas().to_csv(index=False)
+
+
+COLUMNAR_RUNS = [
+    ["--true", "gold", "--pred", "guess", "--sample-weight", "weight"],
+    ["--true", "gold", "--pred", "guess", "--labels", "dog,cat"],
+    ["--true", "int_true", "--pred", "int_pred", "--average", "none"],
+    ["--true", "float_true", "--pred", "float_pred", "--average", "binary"],
+    [
+        "--true",
+        "sports",
+        "--true",
+        "tech",
+        "--pred",
+        "pred_sports",
+        "--pred",
+        "pred_tech",
+    ],
+    [
+        "--true",
+        "sets_true",
+        "--pred",
+        "sets_pred",
+        "--label-sep",
+        ";",
+        "--average",
+        "samples",
+    ],
+]
+
+
+@pytest.mark.parametrize("form", ["parquet", "feather", "arrow", "feather v1"])
+def test_columnar_tables_score_as_their_csv_export(tmp_path, form):
+    table, csv_text = _columnar_table()
+    feather = pytest.importorskip("pyarrow.feather")
+    pq = pytest.importorskip("pyarrow.parquet")
+    exported = tmp_path / "export.csv"
+    exported.write_text(csv_text)
+    # Recognised by the first bytes, whatever the file's name.
+    path = tmp_path / {"feather v1": "old.dat"}.get(form, f"preds.{form}")
+    if form == "parquet":
+        pq.write_table(table, path)
+    elif form == "feather v1":  # no dictionary (categorical) columns in v1
+        plain = table.set_column(1, "guess", table.column("guess").cast("string"))
+        with warnings.catch_warnings():  # deprecated by pyarrow 25, still read
+            warnings.simplefilter("ignore", DeprecationWarning)
+            feather.write_feather(plain, path, version=1)
+    else:
+        feather.write_feather(table, path, compression="zstd")
+    for options in COLUMNAR_RUNS:
+        ours = cli_json(["score", str(path), *options, "--zero-division", "0"])
+        expected = cli_json(["score", str(exported), *options, "--zero-division", "0"])
+        assert ours["input"].pop("delimiter") is None
+        assert expected["input"].pop("delimiter") == ","
+        assert ours["input"].pop("sources") == [str(path)]
+        expected["input"].pop("sources")
+        assert ours == expected, options
+    status, out, _ = cli(["score", str(path), *COLUMNAR_RUNS[0]])
+    assert status == 0 and out.startswith(f"predictions: file {path}; 8 samples")
+
+
+def test_columnar_table_errors(tmp_path):
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    lists = tmp_path / "lists.parquet"
+    pq.write_table(pa.table({"t": [["a", "b"], ["c"]], "p": [["a"], ["c"]]}), lists)
+    empty = tmp_path / "empty.parquet"
+    pq.write_table(
+        pa.table({"t": pa.array([], "string"), "p": pa.array([], "int64")}), empty
+    )
+    good = tmp_path / "good.parquet"
+    pq.write_table(pa.table({"t": ["a", "b"], "p": ["a", None]}), good)
+    cut = tmp_path / "cut.parquet"
+    cut.write_bytes(good.read_bytes()[:40])
+    cases = [
+        ([str(lists), "--true", "t", "--pred", "p"], "column 't' holds list<"),
+        ([str(empty), "--true", "t", "--pred", "p"], "empty input"),
+        (
+            [str(good), "--true", "x", "--pred", "p"],
+            "no column 'x' (columns: 't', 'p')",
+        ),
+        ([str(good), "--true", "t", "--pred", "p"], "column 'p': value 2 is empty"),
+        ([str(cut), "--true", "t", "--pred", "p"], "not a readable Parquet file"),
+        ([str(good), str(good)], "a table is read as one FILE with --true"),
+    ]
+    for argv, message in cases:
+        status, out, err = cli(["score", *argv])
+        assert (status, out) == (1, ""), err
+        assert err.startswith("macrof1: error: ") and message in err, err
+        assert len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("magic", "kind"), [(b"PAR1", "Parquet"), (b"ARROW1\0\0", "Arrow IPC")]
+)
+def test_columnar_file_without_pyarrow_says_how_to_install_it(
+    tmp_path, monkeypatch, magic, kind
+):
+    path = tmp_path / "preds.bin"  # recognised by its first bytes, not its name
+    path.write_bytes(magic + b"\0\x15\x04" * 20)
+    for module in ("pyarrow", "pyarrow.parquet", "pyarrow.feather"):
+        monkeypatch.setitem(sys.modules, module, None)  # import raises ImportError
+    status, out, err = cli(["score", str(path), "--true", "a", "--pred", "b"])
+    assert (status, out) == (1, "")
+    assert err == (
+        f"macrof1: error: {path}: a {kind} file; reading it needs pyarrow, which is "
+        'not installed: pip install "sklearn-macrof1[arrow]" (from a clone of the '
+        'repository: pip install ".[arrow]"). Without pyarrow, macrof1 reads UTF-8 '
+        "text (a CSV/TSV table with a header, or one label per line)\n"
+    )
+
+
+def test_files_that_are_not_text_name_the_formats_read(tmp_path):
+    binary = tmp_path / "model.pkl"
+    binary.write_bytes(b"\x80\x04\x95\x00\x00\x00garbage\xff")
+    latin = tmp_path / "latin.csv"
+    latin.write_bytes("a,b\ncaf\xe9,x\n".encode("latin-1"))
+    nul = tmp_path / "nul.txt"  # valid UTF-8, but NUL bytes: not a text file
+    nul.write_bytes(b"a\x00b\nc\n")
+    parquet = tmp_path / "m.parquet"
+    parquet.write_bytes(b"PAR1" + b"\0" * 20)
+    formats = (
+        "it reads UTF-8 text (a CSV/TSV table with a header, or one label per line) "
+        "and, with pyarrow installed, Parquet and Arrow IPC (Feather) tables"
+    )
+    cases = [
+        (
+            ["score", str(binary), "--true", "a", "--pred", "b"],
+            "",
+            f"{binary}: a binary file",
+        ),
+        (
+            ["score", str(latin), "--true", "a", "--pred", "b"],
+            "",
+            f"{latin}: not UTF-8 text",
+        ),
+        (["score", str(nul), str(nul)], "", f"{nul}: a binary file"),
+        (
+            ["score", "-", "--true", "a", "--pred", "b"],
+            "a\x00b\n",
+            "standard input: a binary",
+        ),
+    ]
+    for argv, stdin, start in cases:
+        status, out, err = cli(argv, stdin)
+        assert (status, out) == (1, ""), err
+        assert err.startswith(f"macrof1: error: {start}") and formats in err, err
+        assert "save it as UTF-8" in err or "binary" in err
+    status, _, err = cli(["matrix", "--file", str(parquet), "--rows", "true"])
+    assert status == 1 and err == (
+        f"macrof1: error: {parquet}: a Parquet file, which this command does not "
+        "read; it reads UTF-8 text (CSV or whitespace-separated numbers) and .npy "
+        "arrays\n"
+    )
+    status, _, err = cli(["score", "-", "--true", "a", "--pred", "b"], "PAR1\x15\x04")
+    assert (
+        status == 1
+        and "standard input: a Parquet file; give Parquet files by name" in err
+    )

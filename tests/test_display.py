@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import os
+import re
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -434,3 +438,127 @@ def test_compact_is_the_default_on_given_axes_and_can_be_switched():
     with pytest.raises(ValueError, match="explain=True needs the full layout"):
         MacroF1Display.from_predictions(y_true, y_pred, ax=ax1, explain=True)
     plt.close(fig)
+
+
+# -- drawn once: the builders return the display drawn --------------------------
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.parametrize("builder", ["from_predictions", "from_estimator", "summary"])
+def test_builders_draw_once_and_take_gap_pairs(builder):
+    y_true, y_pred = _multiclass()
+    before = set(plt.get_fignums())
+    if builder == "from_predictions":
+        disp = MacroF1Display.from_predictions(y_true, y_pred, gap_pairs=2)
+    elif builder == "from_estimator":
+        X, y = load_iris(return_X_y=True)
+        clf = DecisionTreeClassifier(max_depth=2, random_state=0).fit(X, y)
+        disp = MacroF1Display.from_estimator(clf, X[::3], y[::3], gap_pairs=2)
+    else:
+        summary = fbeta_summary(y_true, y_pred)
+        disp = MacroF1Display.from_summary(summary, gap_pairs=2)
+    assert set(plt.get_fignums()) - before == {disp.figure_.number}  # one figure
+    assert len(disp.gap_pair_lines_) == 2
+    assert disp.gap_pair_lines_[0].get_label().startswith("largest gap pairs: ")
+    redrawn = MacroF1Display.from_summary(disp.summary)
+    redrawn.plot(ax=redrawn.ax_, gap_pairs=2)  # the same pairs as plot(gap_pairs=2)
+    assert redrawn.gap_pair_lines_[0].get_label() == (
+        disp.gap_pair_lines_[0].get_label()
+    )
+
+
+@pytest.mark.parametrize("gap_pairs", [-1, 1.5, True])
+def test_bad_gap_pairs_leave_no_figure_behind(gap_pairs):
+    y_true, y_pred = _multiclass()
+    before = set(plt.get_fignums())
+    with pytest.raises(ValueError, match="gap_pairs must be an integer >= 0"):
+        MacroF1Display.from_predictions(y_true, y_pred, gap_pairs=gap_pairs)
+    y_true, y_pred = [0, 0, 1, 1, 2, 2, 2], [0, 1, 1, 1, 0, 0, 1]  # 2: P is nan
+    disp = MacroF1Display.from_predictions(y_true, y_pred, zero_division=np.nan)
+    assert np.isnan(disp.class_precision[2]) and disp.gap > 0
+    with pytest.raises(ValueError, match="zero_division=np.nan"):
+        disp.plot(gap_pairs=1)
+    with pytest.raises(ValueError, match="zero_division=np.nan"):
+        MacroF1Display.from_predictions(
+            y_true, y_pred, zero_division=np.nan, gap_pairs=1
+        )
+    assert set(plt.get_fignums()) - before == {disp.figure_.number}
+
+
+_BUILT_THEN_PLOTTED = re.compile(
+    r"\.from_(?:predictions|estimator|summary|analysis)\((?:[^()]|\([^()]*\))*\)"
+    r"\s*\.plot\("
+)
+
+
+def _example_texts():
+    """README, the docs pages and notebooks, and the package's docstrings."""
+    paths = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+    paths += sorted((ROOT / "sklearn_macrof1").rglob("*.py"))
+    for path in paths:
+        yield path, path.read_text(encoding="utf-8")
+    for path in sorted((ROOT / "docs").rglob("*.ipynb")):
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        yield path, "\n".join("".join(cell["source"]) for cell in cells)
+
+
+def test_no_example_builds_a_display_then_plots_it_again():
+    # `from_predictions(...)` draws; `.plot()` on its result draws a second
+    # figure (two pictures in a notebook).
+    found = [
+        f"{path.relative_to(ROOT)}: {match.group(0)}"
+        for path, text in _example_texts()
+        for match in _BUILT_THEN_PLOTTED.finditer(text)
+    ]
+    assert not found, found
+
+
+def _display_examples():
+    """The python script blocks of the docs that draw a MacroF1Display."""
+    fence = re.compile(r"^```python\n(.*?)^```", re.MULTILINE | re.DOTALL)
+    for page in sorted((ROOT / "docs").glob("*.md")):
+        for block in fence.findall(page.read_text(encoding="utf-8")):
+            if "MacroF1Display" in block and not block.startswith(">>>"):
+                yield page.name, block
+
+
+def test_each_display_example_shows_one_figure_in_a_notebook(tmp_path):
+    # Each example run as a notebook cell with the inline backend (its
+    # `matplotlib.use("Agg")` removed): exactly one image per cell. Also the
+    # README's form, `disp = MacroF1Display.from_predictions(...)`.
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    pytest.importorskip("ipykernel")
+    examples = list(_display_examples())
+    assert len(examples) >= 4  # gallery, paper experiments, gap pairs, grid
+    readme = (
+        "from sklearn_macrof1 import MacroF1Display\n"
+        "disp = MacroF1Display.from_predictions([0, 0, 1, 1, 2], [0, 1, 1, 1, 2])"
+    )
+    sources = [readme] + [
+        "\n".join(
+            line
+            for line in block.splitlines()
+            if line.strip() not in {"import matplotlib", 'matplotlib.use("Agg")'}
+        )
+        for _, block in examples
+    ]
+    notebook = nbformat.v4.new_notebook(
+        cells=[nbformat.v4.new_code_cell(source) for source in sources]
+    )
+    env = {k: v for k, v in os.environ.items() if k != "MPLBACKEND"}
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
+    client = nbclient.NotebookClient(
+        notebook,
+        timeout=300,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(tmp_path)}},
+    )
+    client.execute(env=env)
+    names = ["README"] + [name for name, _ in examples]
+    images = {
+        f"{name} #{i}": sum("image/png" in out.get("data", {}) for out in cell.outputs)
+        for i, (name, cell) in enumerate(zip(names, notebook.cells, strict=True))
+    }
+    assert set(images.values()) == {1}, images

@@ -423,3 +423,145 @@ def test_precision_and_recall_recoverable_at_beta_limits():
             fbeta_of_averages_score(y_true, y_pred, beta=math.inf, average=average) == r
         )
         assert averaged_fbeta_score(y_true, y_pred, beta=math.inf, average=average) == r
+
+
+# --- numpy 2's variable-width strings (StringDType) ------------------------------
+
+StringDType = getattr(np.dtypes, "StringDType", None)
+needs_string_dtype = pytest.mark.skipif(
+    StringDType is None, reason="StringDType needs numpy >= 2"
+)
+#: Labels of several lengths and code points (the fixed-width copy is <U5).
+STRING_LABELS = ["a", "bb", "", "é\U0001f600", "a b c", "B", "ab"]
+
+
+def _variable(values: list) -> np.ndarray:
+    return np.array(values, dtype=StringDType())
+
+
+@st.composite
+def string_scenarios(draw):
+    classes = draw(st.lists(st.sampled_from(STRING_LABELS), min_size=1, unique=True))
+    n = draw(st.integers(1, 30))
+    y_true = draw(st.lists(st.sampled_from(classes), min_size=n, max_size=n))
+    y_pred = draw(st.lists(st.sampled_from(classes), min_size=n, max_size=n))
+    kwargs: dict = {
+        "average": draw(st.sampled_from(AVERAGES[:-2] + [None])),  # no "samples"
+        "zero_division": draw(st.sampled_from(["warn", 0.0, np.nan])),
+    }
+    if draw(st.booleans()):
+        kwargs["labels"] = draw(
+            st.lists(st.sampled_from(STRING_LABELS + ["zz"]), min_size=1, unique=True)
+        )
+    if draw(st.booleans()):
+        kwargs["pos_label"] = draw(st.sampled_from(classes + ["zz"]))
+    if draw(st.booleans()):
+        kwargs["sample_weight"] = draw(
+            st.lists(st.integers(1, 4), min_size=n, max_size=n)
+        )
+    return y_true, y_pred, draw(st.sampled_from(BETAS)), kwargs
+
+
+@needs_string_dtype
+@settings(max_examples=_scaled(1 / 2))
+@given(string_scenarios())
+def test_string_dtype_labels_score_as_their_fixed_width_copy(scenario):
+    y_true, y_pred, beta, kwargs = scenario
+    fixed = {**kwargs}
+    variable = {**kwargs}
+    if "labels" in kwargs:
+        fixed["labels"] = np.array(kwargs["labels"])
+        variable["labels"] = _variable(kwargs["labels"])
+    if "pos_label" in kwargs:  # an element of a StringDType array is a str
+        variable["pos_label"] = _variable([kwargs["pos_label"]])[0]
+    yt_fixed, yp_fixed = np.array(y_true), np.array(y_pred)
+    yt_var, yp_var = _variable(y_true), _variable(y_pred)
+    assert yt_fixed.dtype.kind == "U" and yt_var.dtype.kind == "T"
+    for ours_func, theirs in [
+        (
+            averaged_fbeta_score,
+            outcome(fbeta_score, yt_fixed, yp_fixed, beta=beta, **fixed),
+        ),
+        (
+            fbeta_of_averages_score,
+            reference_fbeta_of_averages(yt_fixed, yp_fixed, beta=beta, **fixed),
+        ),
+    ]:
+        ours = outcome(ours_func, yt_var, yp_var, beta=beta, **variable)
+        assert_same_outcome(ours, expected(theirs, fixed))
+    ours = outcome(fbeta_summary, yt_var, yp_var, beta=beta, **variable)
+    same = outcome(fbeta_summary, yt_fixed, yp_fixed, beta=beta, **fixed)
+    assert ours[0] == same[0]
+    if ours[0] == "ok":
+        assert ours[1] == same[1]  # the summaries' equality: every field
+        assert ours[1].labels.dtype == same[1].labels.dtype
+        assert ours[2] == same[2]
+    else:
+        assert (ours[1], ours[2]) == (same[1], same[2])
+
+
+@needs_string_dtype
+def test_string_dtype_in_every_entry_point():
+    from sklearn.metrics import classification_report as sk_report
+
+    from sklearn_macrof1 import MacroF1Accumulator, classification_report
+
+    rng = np.random.default_rng(0)
+    names = np.array(["cat", "dog", "bird", "électron"])
+    y_true = rng.choice(names, 5000)  # keyed encoding above 4096 samples
+    y_pred = np.where(rng.random(5000) < 0.7, y_true, rng.choice(names, 5000))
+    labels = np.array(["dog", "cat", "bird", "électron", "eel"])
+    yt, yp, lv = (a.astype(StringDType()) for a in (y_true, y_pred, labels))
+    kw = {"labels": labels, "average": None, "zero_division": 0.0}
+    expected_f = f1_score(y_true, y_pred, **kw)
+    np.testing.assert_array_equal(
+        averaged_f1_score(yt, yp, **{**kw, "labels": lv}), expected_f
+    )
+    ours = classification_report(yt, y_pred, labels=lv, output_dict=True)
+    theirs = sk_report(y_true, y_pred, labels=labels, output_dict=True)
+    for name in labels:
+        for key, value in theirs[name].items():
+            assert ours[name][key] == pytest.approx(value, abs=1e-12)
+    acc = MacroF1Accumulator(labels=lv)
+    for part in np.array_split(np.arange(5000), 3):
+        acc.update(yt[part], yp[part])
+    assert acc.labels.dtype.kind == "U"
+    np.testing.assert_array_equal(
+        acc.averaged_f1_score(average=None, zero_division=0.0), expected_f
+    )
+    assert repr(acc).startswith("MacroF1Accumulator(labels=['dog', 'cat', 'bird'")
+    discovered = MacroF1Accumulator()  # batches with different label sets
+    for part in (slice(0, 7), slice(7, 4000), slice(4000, 5000)):
+        discovered.update(yt[part], yp[part])
+    assert discovered.counts.classes.tolist() == sorted(names.tolist())
+    assert discovered.f1_of_averages_score() == pytest.approx(
+        f1_of_averages_score(y_true, y_pred), abs=1e-12
+    )
+
+
+@needs_string_dtype
+def test_string_dtype_labels_that_no_fixed_width_array_holds():
+    # Two labels that differ by a trailing NUL would be one label in the <U copy
+    # (and in scikit-learn): refused. A single label ending in NUL is harmless.
+    nul = _variable(["a\x00", "a", "b", "a"])
+    for kwargs in ({"y_true": nul}, {"y_pred": nul}, {"labels": nul}):
+        args = {"y_true": _variable(["a", "b"] * 2), "y_pred": _variable(["b"] * 4)}
+        args.update(kwargs)
+        name = next(iter(kwargs))
+        with pytest.raises(ValueError, match=f"{name} holds labels that differ only"):
+            averaged_f1_score(**args)
+    lone = _variable(["a\x00", "b", "b"])
+    assert averaged_f1_score(lone, lone[::-1].copy()) == f1_score(
+        np.array(["a", "b", "b"]), np.array(["b", "b", "a"]), average="macro"
+    )
+    # A missing value (na_object): refused as scikit-learn refuses the object copy.
+    for na in (None, np.nan, ""):
+        missing = np.array(["a", na, "b"], dtype=StringDType(na_object=na))
+        objects = missing.astype(object)
+        theirs = outcome(f1_score, ["a", "b", "b"], objects, average="macro")
+        ours = outcome(averaged_f1_score, ["a", "b", "b"], missing)
+        if na == "":  # a string sentinel: the empty string is a label
+            assert_same_outcome(ours, theirs)
+            continue
+        assert_same_outcome(ours, theirs)
+        assert "y_pred holds missing values" in ours[2]

@@ -3,16 +3,20 @@
 Data split at random points into batches (some empty, some sparse) must give the
 numbers, warnings and errors of one call on the concatenated data, for every
 ``average`` and ``zero_division``; merges are associative and order-independent;
-accumulators pickle; a bad batch leaves the accumulated state unchanged.
+accumulators pickle; a bad batch leaves the accumulated state unchanged; one
+accumulator updated from several threads loses no sample.
 """
 
 from __future__ import annotations
 
+import copy
 import math
 import pickle
 import subprocess
 import sys
+import threading
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -614,3 +618,170 @@ def test_merged_labels_do_not_depend_on_the_order(other) -> None:
         assert list(merged.classification_report(output_dict=True))[:2] == [
             str(label) for label in np.unique(expected)
         ]
+
+
+# -- one accumulator shared by threads ---------------------------------------
+
+N_THREADS, N_BATCHES, BATCH_SIZE = 8, 96, 1500
+
+
+def _thread_batches(kind: str, weighted: bool) -> list[tuple]:
+    """96 batches of 1,500 samples; 1-D batches each hold their own label set.
+
+    Weights are whole numbers, so their sums are exact in any merge order and
+    the threaded record must equal the one-pass record exactly.
+    """
+    rng = np.random.default_rng(25)
+    batches = []
+    for _ in range(N_BATCHES):
+        if kind == "multilabel":
+            y_true = rng.integers(0, 2, size=(BATCH_SIZE, 12))
+            y_pred = rng.integers(0, 2, size=(BATCH_SIZE, 12))
+        else:
+            labels = rng.choice(300, size=int(rng.integers(2, 40)), replace=False)
+            if kind == "strings":
+                labels = np.array([f"c{label:03d}" for label in labels])
+            y_true = rng.choice(labels, BATCH_SIZE)
+            y_pred = np.where(rng.random(BATCH_SIZE) < 0.6, y_true, labels[0])
+        weights = rng.integers(1, 6, BATCH_SIZE).astype(float) if weighted else None
+        batches.append((y_true, y_pred, weights))
+    return batches
+
+
+def _update_in_threads(acc: MacroF1Accumulator, batches: list[tuple]) -> None:
+    """Each of 8 threads updates ``acc`` with every 8th batch, all starting at
+    once and switching often (which makes an unguarded merge lose batches)."""
+    start = threading.Barrier(N_THREADS)
+
+    def work(first: int) -> None:
+        start.wait()
+        for y_true, y_pred, weights in batches[first::N_THREADS]:
+            acc.update(y_true, y_pred, sample_weight=weights)
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        with ThreadPoolExecutor(N_THREADS) as pool:
+            for done in [pool.submit(work, i) for i in range(N_THREADS)]:
+                done.result()  # a thread's exception fails the test
+    finally:
+        sys.setswitchinterval(interval)
+
+
+def _concatenated(batches: list[tuple], labels: Any = None) -> MacroF1Accumulator:
+    y_true, y_pred, weights = zip(*batches, strict=True)
+    return MacroF1Accumulator(labels=labels).update(
+        np.concatenate(y_true),
+        np.concatenate(y_pred),
+        sample_weight=None if weights[0] is None else np.concatenate(weights),
+    )
+
+
+@pytest.mark.parametrize(
+    ("kind", "weighted"),
+    [
+        ("integers", False),
+        ("strings", True),
+        ("multilabel", False),
+        ("multilabel", True),
+    ],
+)
+def test_threads_sharing_one_accumulator_lose_no_sample(
+    kind: str, weighted: bool
+) -> None:
+    batches = _thread_batches(kind, weighted)
+    labels = np.arange(12) if kind == "multilabel" else None  # samples: columns
+    acc = MacroF1Accumulator(labels=labels)
+    _update_in_threads(acc, batches)
+    assert acc.n_samples == N_BATCHES * BATCH_SIZE
+    assert _state(acc) == _state(_concatenated(batches, labels))
+
+
+def test_readers_see_a_consistent_state_while_threads_update() -> None:
+    batches = [(t, p, None) for t, p, _ in _thread_batches("integers", False)]
+    acc = MacroF1Accumulator()
+    stop, seen = threading.Event(), []
+
+    def read() -> None:
+        while not stop.is_set():
+            for copied in (pickle.loads(pickle.dumps(acc)), copy.deepcopy(acc)):
+                if copied.n_samples:  # every sample counted once, in whole batches
+                    counts = copied.counts
+                    assert counts.true.sum() == counts.pred.sum() == copied.n_samples
+                    assert copied.n_samples % BATCH_SIZE == 0
+            text = repr(acc)
+            assert text.endswith("n_samples=0)") or "kind='multiclass'" in text
+            seen.append(acc.n_samples)
+
+    with ThreadPoolExecutor(1) as pool:
+        reader = pool.submit(read)
+        try:
+            _update_in_threads(acc, batches)
+        finally:
+            stop.set()
+        reader.result()
+    assert seen and seen == sorted(seen)  # nothing counted is ever lost again
+    assert _state(acc) == _state(_concatenated(batches))
+
+
+def test_merging_accumulators_in_both_directions_from_threads() -> None:
+    # a.merge(b) and b.merge(a) at once: each reads the other's state under
+    # that one's lock only, so neither waits for the other.
+    a = MacroF1Accumulator().update([0, 1, 2], [0, 1, 1])
+    b = MacroF1Accumulator().update([2, 3], [3, 3])
+    with ThreadPoolExecutor(2) as pool:
+        results = [pool.submit(x.merge, y) for x, y in [(a, b), (b, a)] * 50]
+        merged = [r.result(timeout=60) for r in results]
+    assert {_state(m)[:6] == _state(merged[0])[:6] for m in merged} == {True}
+
+
+def test_reset_forgets_the_batches_and_keeps_the_labels() -> None:
+    acc = MacroF1Accumulator(labels=["b", "a", "c"])
+    assert acc.update(["a", "b"], ["a", "a"]).reset() is acc
+    assert acc.n_samples == 0 and acc.labels.tolist() == ["b", "a", "c"]
+    assert repr(acc) == "MacroF1Accumulator(labels=['b', 'a', 'c'], n_samples=0)"
+    with pytest.raises(ValueError, match="no samples yet"):
+        acc.summary()
+    with pytest.raises(ValueError, match="not in the accumulator's labels"):
+        acc.update(["z"], ["a"])  # the labels still hold
+    acc.update(["c", "b"], ["c", "c"])
+    fresh = MacroF1Accumulator(labels=["b", "a", "c"]).update(["c", "b"], ["c", "c"])
+    assert _state(acc) == _state(fresh)
+    assert_same_summary(
+        acc.summary(zero_division=0.0), fresh.summary(zero_division=0.0)
+    )
+
+
+def test_reset_while_threads_update_keeps_whole_batches() -> None:
+    batches = [(t, p, None) for t, p, _ in _thread_batches("integers", False)]
+    acc = MacroF1Accumulator()
+    with ThreadPoolExecutor(1) as pool:
+        resets = pool.submit(lambda: [acc.reset() for _ in range(200)])
+        _update_in_threads(acc, batches)
+        resets.result()
+    # Each batch merged before a reset is forgotten, after it kept, never half.
+    assert acc.n_samples % BATCH_SIZE == 0
+    if acc.n_samples:
+        assert acc.counts.true.sum() == acc.n_samples
+
+
+def test_copies_have_their_own_lock_and_state() -> None:
+    acc = MacroF1Accumulator(labels=[0, 1, 2]).update([0, 1], [0, 2])
+    for copied in (copy.copy(acc), copy.deepcopy(acc), pickle.loads(pickle.dumps(acc))):
+        assert copied._lock is not acc._lock
+        assert "_lock" not in copied.__getstate__()
+        assert _state(copied) == _state(acc)
+        copied.update([2], [2])
+        assert (copied.n_samples, acc.n_samples) == (3, 2)
+        copied.reset()
+        assert acc.n_samples == 2
+
+
+def test_repr_and_html_of_all_zero_weights_do_not_raise() -> None:
+    acc = MacroF1Accumulator().update([0, 1], [0, 1], sample_weight=[0.0, 0.0])
+    assert repr(acc) == (
+        "MacroF1Accumulator(labels=None, n_samples=2, kind='binary', n_classes=2)"
+    )
+    assert "non-zero" in acc._repr_html_()
+    with pytest.raises(ValueError, match="non-zero"):
+        acc.summary()

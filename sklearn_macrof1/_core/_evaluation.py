@@ -20,7 +20,13 @@ from ._aggregation import Averages, Ratios, aggregate, aggregate_many
 from ._counting import count_targets
 from ._pairs import JointCounts, PairCells, pair_cells
 from ._record import Counts
-from ._targets import Targets, naming_prediction, read_joint_targets, read_targets
+from ._targets import (
+    Targets,
+    fixed_width_strings,
+    naming_prediction,
+    read_joint_targets,
+    read_targets,
+)
 from ._validation import (
     check_array_like,
     check_average,
@@ -56,6 +62,8 @@ def check_options(
     beta = check_beta(beta, caller=caller)
     if labels is not None:
         check_array_like(labels, name="labels", caller=caller, sparse=False)
+        if isinstance(labels, np.ndarray) and labels.dtype.kind == "T":
+            labels = fixed_width_strings(labels, "labels")  # numpy 2's StringDType
     pos_label = check_pos_label(pos_label, caller=caller)
     average = check_average(average, caller=caller)
     zero_division = check_zero_division(zero_division, caller=caller)

@@ -117,7 +117,43 @@ def _plain(y: np.ndarray, name: str) -> np.ndarray:
         y = np.ndarray.view(y, np.ndarray)
     if y.dtype == bool and y.size and int(y.view(np.uint8).max()) > 1:
         y = y.view(np.uint8) != 0
+    if y.dtype.kind == "T":
+        y = fixed_width_strings(y, name)
     return y
+
+
+def fixed_width_strings(y: np.ndarray, name: str) -> np.ndarray:
+    """numpy 2's variable-width strings (``StringDType``) as the ``<U`` array of
+    the same labels, which every reader of this package (and scikit-learn) takes.
+
+    Refused where the ``<U`` copy would not hold the same labels: a missing value
+    (a ``na_object``; ``TypeError``, as scikit-learn refuses ``None`` among
+    strings) and two labels that differ only by trailing NUL characters, which
+    fixed-width strings drop (``ValueError``: they would be scored as one).
+    """
+    try:
+        width = int(np.strings.str_len(y).max(initial=1))
+    except ValueError:  # numpy: "The length of a null string is undefined"
+        raise TypeError(
+            f"{name} holds missing values (the na_object of its StringDType); "
+            "class labels cannot be missing (scikit-learn refuses them too). Drop "
+            "those samples or fill them before scoring."
+        ) from None
+    fixed = y.astype(f"<U{width}")
+    distinct = np.unique(y)  # exact: trailing NULs kept
+    kept = distinct.astype(fixed.dtype)
+    if np.unique(kept).shape[0] < distinct.shape[0]:
+        groups: dict[str, list[str]] = {}
+        for label, short in zip(distinct.tolist(), kept.tolist(), strict=True):
+            groups.setdefault(short, []).append(label)
+        merged = next(group for group in groups.values() if len(group) > 1)
+        raise ValueError(
+            f"{name} holds labels that differ only by trailing NUL characters "
+            f"(for example {merged!r}), which numpy's fixed-width strings and "
+            "scikit-learn drop: they would be scored as one label. Rename them, "
+            "or remove the NUL characters if they are padding."
+        )
+    return fixed
 
 
 def _sparse_to_csr(y: Any, name: str) -> Any:

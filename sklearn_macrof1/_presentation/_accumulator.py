@@ -6,10 +6,16 @@ their workers with :func:`~sklearn_macrof1._integrations._dask.counts_from_dask`
 and merges the records (:meth:`~sklearn_macrof1._core._record.Counts.merge`); the
 scores, summary and report read the merged record exactly as a one-shot call reads
 its own.
+
+One accumulator may be shared by threads: each batch is counted outside the lock,
+in parallel, and only the merge into the state holds it; every reader takes the
+state once, under the lock, and works on that record (records are never changed
+in place: a merge makes a new one).
 """
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import numpy as np
@@ -17,6 +23,7 @@ import numpy as np
 from .._core._aggregation import ALL_METRICS
 from .._core._evaluation import Options, check_options, evaluate
 from .._core._record import Counts, merge_counts, union_labels
+from .._core._targets import fixed_width_strings
 from .._core._validation import check_array_like
 from .._integrations._dask import counts_from_dask, is_dask_collection
 from .._integrations._streaming import count_batch
@@ -38,6 +45,8 @@ def _check_labels(labels: Any) -> np.ndarray | None:
         return None
     check_array_like(labels, name="labels", caller="MacroF1Accumulator", sparse=False)
     array = np.asarray(labels)
+    if array.dtype.kind == "T":  # numpy 2's StringDType
+        array = fixed_width_strings(array, "labels")
     if array.ndim != 1 or array.shape[0] == 0:
         raise ValueError(
             "labels must be a non-empty 1-D array-like of class labels (column "
@@ -57,6 +66,11 @@ class MacroF1Accumulator:
     per-sample counts). Accumulators merge (:meth:`merge` or ``+``, associative and
     order-independent), pickle, and accept Dask arrays and Series, which are
     counted chunk by chunk on the workers.
+
+    One accumulator can be updated from several threads at once (data-loader
+    workers, a serving process): each batch is counted in its own thread and
+    merged into the state under a lock, so no sample is lost, and every score,
+    summary, report, merge, copy or pickle reads one consistent state.
 
     Parameters
     ----------
@@ -101,6 +115,35 @@ class MacroF1Accumulator:
     def __init__(self, *, labels: Any = None) -> None:
         self.labels = _check_labels(labels)
         self._counts: Counts | None = None
+        # Reentrant: a signal handler or finalizer reading the accumulator in
+        # the thread that holds the lock reads the state before the merge.
+        self._lock = threading.RLock()
+
+    @classmethod
+    def _holding(
+        cls, labels: np.ndarray | None, counts: Counts | None
+    ) -> MacroF1Accumulator:
+        """An accumulator with ``labels`` (already checked) holding ``counts``."""
+        accumulator = cls.__new__(cls)
+        accumulator.labels = labels
+        accumulator._counts = counts
+        accumulator._lock = threading.RLock()
+        return accumulator
+
+    def _state(self) -> Counts | None:
+        """The accumulated record, read once under the lock (never changed in
+        place: a merge replaces it)."""
+        with self._lock:
+            return self._counts
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = {k: v for k, v in self.__dict__.items() if k != "_lock"}
+        state["_counts"] = self._state()
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._lock = threading.RLock()
 
     # -- accumulating -------------------------------------------------------
 
@@ -157,9 +200,38 @@ class MacroF1Accumulator:
             columns=self.labels,
             caller="MacroF1Accumulator.update",
         )
-        if batch is not None:
-            self._check_fixed_labels(batch)
-        self._counts = merge_counts(self._counts, batch)
+        if batch is None:
+            return self
+        self._check_fixed_labels(batch)
+        with self._lock:  # counted above in parallel; only the merge is serial
+            self._counts = merge_counts(self._counts, batch)
+        return self
+
+    def reset(self) -> MacroF1Accumulator:
+        """Forget every batch counted so far; keep the ``labels``.
+
+        The accumulator is then as newly created with the same ``labels``, ready
+        for the next evaluation (an epoch, a validation run). A batch being
+        counted by another thread while ``reset`` runs is merged either before
+        (and forgotten) or after (and kept), never half.
+
+        Returns
+        -------
+        self : MacroF1Accumulator
+
+        Examples
+        --------
+        >>> from sklearn_macrof1 import MacroF1Accumulator
+        >>> acc = MacroF1Accumulator(labels=["cat", "dog"])
+        >>> acc.update(["cat", "dog"], ["cat", "cat"]).n_samples
+        2
+        >>> acc.reset()
+        MacroF1Accumulator(labels=['cat', 'dog'], n_samples=0)
+        >>> acc.update(["dog", "cat"], ["dog", "cat"]).averaged_f1_score()
+        1.0
+        """
+        with self._lock:
+            self._counts = None
         return self
 
     def merge(self, other: MacroF1Accumulator) -> MacroF1Accumulator:
@@ -178,10 +250,10 @@ class MacroF1Accumulator:
                 "Cannot merge accumulators with different labels: "
                 f"{_plain(self.labels)!r} and {_plain(other.labels)!r}."
             )
-        merged = MacroF1Accumulator.__new__(MacroF1Accumulator)
-        merged.labels = self.labels
-        merged._counts = merge_counts(self._counts, other._counts)
-        return merged
+        # Each operand's state read once under its own lock (never both locks at
+        # once: a.merge(b) and b.merge(a) in two threads cannot deadlock).
+        mine, theirs = self._state(), other._state()
+        return MacroF1Accumulator._holding(self.labels, merge_counts(mine, theirs))
 
     def __add__(self, other: Any) -> MacroF1Accumulator:
         if not isinstance(other, MacroF1Accumulator):
@@ -198,25 +270,26 @@ class MacroF1Accumulator:
     @property
     def n_samples(self) -> int:
         """Number of samples counted so far."""
-        return 0 if self._counts is None else int(self._counts.n_samples or 0)
+        counts = self._state()
+        return 0 if counts is None else int(counts.n_samples or 0)
 
     @property
     def counts(self) -> Counts:
         """The accumulated :class:`~sklearn_macrof1._core._record.Counts`."""
-        if self._counts is None:
+        counts = self._state()
+        if counts is None:
             raise ValueError(
                 "This MacroF1Accumulator has no samples yet; call update() with at "
                 "least one non-empty batch first."
             )
-        return self._counts.check_weights()
+        return counts.check_weights()
 
     def __repr__(self) -> str:
-        labels = _plain(self.labels)
-        if self._counts is None:
+        labels, counts = _plain(self.labels), self._state()
+        if counts is None:
             return f"MacroF1Accumulator(labels={labels!r}, n_samples=0)"
-        counts = self.counts
-        return (
-            f"MacroF1Accumulator(labels={labels!r}, n_samples={self.n_samples}, "
+        return (  # all weights zero so far is no reason for a repr to raise
+            f"MacroF1Accumulator(labels={labels!r}, n_samples={counts.n_samples}, "
             f"kind={counts.kind!r}, n_classes={counts.n_classes})"
         )
 
@@ -397,7 +470,8 @@ class MacroF1Accumulator:
         ).to_frame()
 
     def _repr_html_(self) -> str:
-        return accumulator_html(self)
+        # A still copy: the view reads the state several times.
+        return accumulator_html(MacroF1Accumulator._holding(self.labels, self._state()))
 
 
 def _plain(labels: np.ndarray | None) -> Any:

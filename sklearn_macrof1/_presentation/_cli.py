@@ -9,8 +9,9 @@ Three commands, documented in ``docs/cli.md``:
   predicted) or ``macrof1 matrix --file M.csv --rows true|predicted``.
 
 Exit status: 0 success, 2 usage error (argparse), 1 data error (one line on
-standard error, no traceback). Only the stdlib ``csv`` module and numpy read
-the inputs.
+standard error, no traceback). The stdlib ``csv`` module and numpy read the
+inputs; pyarrow, when installed (the ``arrow`` extra), reads tables stored as
+Parquet or Arrow IPC (Feather) files, recognised by their first bytes.
 """
 
 from __future__ import annotations
@@ -46,29 +47,93 @@ class DataError(Exception):
 # --------------------------------------------------------------------------
 
 
-def read_text(path: str, *, stdin: Any = None) -> str:
-    """The whole text of ``path`` (``-`` is standard input)."""
+#: What ``score`` reads, for the messages about files it cannot read.
+TABLE_FORMATS = (
+    "UTF-8 text (a CSV/TSV table with a header, or one label per line) and, with "
+    "pyarrow installed, Parquet and Arrow IPC (Feather) tables"
+)
+MATRIX_FORMATS = "UTF-8 text (CSV or whitespace-separated numbers) and .npy arrays"
+#: The first bytes of the columnar files the CLI reads, and their names.
+COLUMNAR_MAGIC = {b"PAR1": "Parquet", b"ARROW1": "Arrow IPC", b"FEA1": "Feather"}
+_ARROW_INSTALL = (
+    'pip install "sklearn-macrof1[arrow]" (from a clone of the repository: '
+    'pip install ".[arrow]")'
+)
+
+
+def read_text(path: str, *, stdin: Any = None, reads: str = TABLE_FORMATS) -> str:
+    """The whole text of ``path`` (``-`` is standard input); ``reads`` names the
+    formats the command reads, for the message about a file that is not text."""
     if path == "-":
         stream = stdin if stdin is not None else sys.stdin
         if stream is None:
             raise DataError("standard input is closed; give a file name instead of '-'")
         try:
-            return stream.read().removeprefix("\ufeff")
+            return _text_only(stream.read().removeprefix("\ufeff"), path, reads)
         except UnicodeDecodeError as exc:
-            raise DataError(f"standard input is not UTF-8 text ({exc.reason})") from exc
+            raise DataError(_not_text(path, _head(exc), reads, exc.reason)) from None
         except (OSError, ValueError) as exc:  # a closed or unreadable descriptor
             raise DataError(f"cannot read standard input ({exc})") from None
     try:
         with open(path, encoding="utf-8-sig", newline="") as f:
-            return f.read()
+            return _text_only(f.read(), path, reads)
     except FileNotFoundError:
         raise DataError(f"{path}: no such file") from None
     except IsADirectoryError:
         raise DataError(f"{path}: is a directory, not a file") from None
     except UnicodeDecodeError as exc:
-        raise DataError(f"{path}: not UTF-8 text ({exc.reason})") from None
+        raise DataError(_not_text(path, _head(exc), reads, exc.reason)) from None
     except OSError as exc:
         raise DataError(f"{path}: cannot read ({exc.strerror})") from None
+
+
+def _head(exc: UnicodeDecodeError) -> bytes:
+    return exc.object[:4096] if isinstance(exc.object, bytes) else b""
+
+
+def _text_only(text: str, path: str, reads: str) -> str:
+    """``text``, unless it is the text of a binary file (NUL bytes are valid
+    UTF-8, and standard input may be decoded with ``surrogateescape``)."""
+    head = text[:4096].encode("utf-8", "surrogateescape")
+    if b"\x00" in head or columnar_format(head) is not None:
+        raise DataError(_not_text(path, head, reads))
+    return text
+
+
+def _not_text(path: str, head: bytes, reads: str, reason: str | None = None) -> str:
+    """Why ``path``, starting with ``head``, is not read as text (``reason``: the
+    decoding error), and what the command reads."""
+    kind = columnar_format(head)
+    if kind is not None and path == "-":
+        return (
+            f"standard input: a {kind} file; give {kind} files by name "
+            "(standard input is read as text)"
+        )
+    if kind is not None:
+        what = f"a {kind} file, which this command does not read"
+    elif b"\x00" in head or reason is None:
+        what = "a binary file, not a format this command reads"
+    else:
+        what = f"not UTF-8 text ({reason}; save it as UTF-8)"
+    return f"{_source(path)}: {what}; it reads {reads}"
+
+
+def _columnar_file(path: str) -> str | None:
+    """The columnar format of the file ``path`` (None: another file, or one
+    that cannot be opened, which :func:`read_text` reports)."""
+    try:
+        with open(path, "rb") as f:
+            return columnar_format(f.read(8))
+    except OSError:
+        return None
+
+
+def columnar_format(head: bytes) -> str | None:
+    """The columnar format whose magic bytes ``head`` starts with, else None."""
+    for magic, name in COLUMNAR_MAGIC.items():
+        if head.startswith(magic):
+            return name
+    return None
 
 
 def _source(path: str) -> str:
@@ -119,13 +184,86 @@ def read_table(text: str, *, delimiter: str, source: str) -> tuple[list[str], li
 
 def table_column(header: list[str], body: list, name: str, *, source: str) -> list[str]:
     """The cells of column ``name`` (exact header match)."""
+    i = column_index(header, name, source=source)
+    return [row[i].strip() for row in body]
+
+
+def column_index(header: list[str], name: str, *, source: str) -> int:
+    """The position of column ``name`` in ``header`` (present and unique)."""
     if name not in header:
         shown = ", ".join(repr(h) for h in header)
         raise DataError(f"{source}: no column {name!r} (columns: {shown})")
     if header.count(name) > 1:
         raise DataError(f"{source}: column name {name!r} is not unique")
-    i = header.index(name)
-    return [row[i].strip() for row in body]
+    return header.index(name)
+
+
+def read_columnar(path: str, names: list[str]) -> dict[str, list[str]] | None:
+    """The columns ``names`` of a Parquet or Arrow IPC (Feather) file as text
+    cells, as the CSV reader gives them; None when ``path`` is not such a file
+    (by its first bytes, whatever its name).
+
+    Cells are written as a CSV export of the table writes them (``str`` of each
+    value: ``1``, ``1.0``, ``True``; a null is an empty cell), so labels are read
+    from them exactly as from a CSV table. Columns of lists, structs or bytes are
+    refused (multilabel sets: one delimited string per cell with --label-sep, or
+    0/1 indicator columns).
+    """
+    kind = None if path == "-" else _columnar_file(path)
+    if kind is None:
+        return None
+    try:
+        import pyarrow as pa
+        import pyarrow.feather as feather
+        import pyarrow.parquet as pq
+    except ImportError:  # the arrow extra is not installed
+        raise DataError(
+            f"{path}: a {kind} file; reading it needs pyarrow, which is not "
+            f"installed: {_ARROW_INSTALL}. Without pyarrow, macrof1 reads UTF-8 "
+            "text (a CSV/TSV table with a header, or one label per line)"
+        ) from None
+    try:
+        if kind == "Parquet":
+            parquet = pq.ParquetFile(path)
+            header = list(parquet.schema_arrow.names)
+            for name in names:  # only the columns asked for are read
+                column_index(header, name, source=path)
+            table = parquet.read(columns=list(dict.fromkeys(names)))
+        else:
+            table = feather.read_table(path, memory_map=True)
+    except (pa.ArrowException, OSError, ValueError) as exc:
+        raise DataError(f"{path}: not a readable {kind} file ({exc})") from None
+    if table.num_rows == 0:
+        raise DataError(f"{path}: empty input (a header but no rows)")
+    header = list(table.column_names)
+    return {
+        name: _cells(
+            table.column(column_index(header, name, source=path)),
+            what=f"{path}, column {name!r}",
+        )
+        for name in names
+    }
+
+
+def _cells(column: Any, *, what: str) -> list[str]:
+    """The values of an Arrow column as the text cells of a CSV export."""
+    import pyarrow as pa
+
+    kind = column.type
+    if pa.types.is_dictionary(kind):  # categorical: its values
+        kind = kind.value_type
+    if (
+        pa.types.is_nested(kind)
+        or pa.types.is_binary(kind)
+        or pa.types.is_large_binary(kind)
+        or pa.types.is_fixed_size_binary(kind)
+    ):
+        raise DataError(
+            f"{what} holds {kind} values; label columns hold one value per row "
+            "(numbers, strings or booleans). For label sets, store one delimited "
+            "string per row and pass --label-sep, or 0/1 indicator columns"
+        )
+    return ["" if v is None else str(v).strip() for v in column.to_pylist()]
 
 
 def read_lines(text: str, *, source: str) -> list[str]:
@@ -348,7 +486,8 @@ def read_matrix_file(
         if m.dtype.kind not in "biuf":
             raise DataError(f"{path}: the array holds {m.dtype}, not numbers")
         return m, None
-    return parse_matrix_text(read_text(path, stdin=stdin), source=_source(path))
+    text = read_text(path, stdin=stdin, reads=MATRIX_FORMATS)
+    return parse_matrix_text(text, source=_source(path))
 
 
 def paper_matrix(values: Sequence[str]) -> np.ndarray:
@@ -446,6 +585,14 @@ def load_predictions(
         raise DataError("only one input can be standard input ('-')")
     weights = y_true = y_pred = names = None
     if len(files) == 2:
+        for path in files:
+            kind = None if path == "-" else _columnar_file(path)
+            if kind is not None:
+                raise DataError(
+                    f"{path}: a {kind} file; a table is read as one FILE with "
+                    "--true COL and --pred COL (two FILEs are text files, one "
+                    "label per line)"
+                )
         texts = [read_text(p, stdin=stdin) for p in files]
         true_vals, pred_vals = (
             read_lines(t, source=_source(p)) for t, p in zip(texts, files, strict=True)
@@ -459,12 +606,20 @@ def load_predictions(
         sources = (_source(files[0]), _source(files[1]))
     else:
         path = files[0]
-        text = read_text(path, stdin=stdin)
         source = _source(path)
-        delimiter = choose_delimiter(text, path, args.delimiter)
-        header, body = read_table(text, delimiter=delimiter, source=source)
+        wanted = [*args.true, *args.pred]
+        if args.sample_weight is not None:
+            wanted.append(args.sample_weight)
+        columnar = read_columnar(path, wanted)
+        delimiter: str | None = None
+        if columnar is None:
+            text = read_text(path, stdin=stdin)
+            delimiter = choose_delimiter(text, path, args.delimiter)
+            header, body = read_table(text, delimiter=delimiter, source=source)
 
         def column(name: str) -> list[str]:
+            if columnar is not None:
+                return columnar[name]
             return table_column(header, body, name, source=source)
 
         def indicators(columns: list[str]) -> np.ndarray:
@@ -1171,7 +1326,8 @@ def build_parser() -> argparse.ArgumentParser:
         "score",
         help="score predictions from files",
         description=(
-            "Score predictions. One FILE: a CSV/TSV table with a header; choose "
+            "Score predictions. One FILE: a CSV/TSV table with a header (or, with "
+            "pyarrow installed, a Parquet or Arrow IPC/Feather file); choose "
             "columns with --true and --pred (repeat both for multilabel indicator "
             "columns). Two FILEs: plain text, one label per line (true, then "
             "predicted). '-' reads standard input."

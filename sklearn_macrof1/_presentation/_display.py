@@ -105,8 +105,10 @@ class MacroF1Display:
     the mean point lies on a higher curve than the mean of the levels: the gap.
 
     It is recommended to create the display with :meth:`from_predictions`,
-    :meth:`from_estimator` or :meth:`from_summary`. All parameters are stored as
-    attributes. Needs matplotlib (``pip install "sklearn-macrof1[plot]"``).
+    :meth:`from_estimator` or :meth:`from_summary`, which draw it and return it
+    drawn; :meth:`plot` draws it again (on other axes, with other options). All
+    parameters are stored as attributes. Needs matplotlib
+    (``pip install "sklearn-macrof1[plot]"``).
 
     Parameters
     ----------
@@ -220,6 +222,7 @@ class MacroF1Display:
         compact: bool | None = None,
         scatter_kwargs: dict | None = None,
         mean_kwargs: dict | None = None,
+        gap_pairs: int = 0,
     ) -> MacroF1Display:
         """Plot the display of an :class:`FBetaSummary` (macro or weighted).
 
@@ -231,12 +234,15 @@ class MacroF1Display:
             "macro" or "weighted".
         display_labels : array-like of shape (n_classes,), default=None
             Names of the classes; ``summary.labels`` when None.
-        ax, iso_levels, annotate, explain, scatter_kwargs, mean_kwargs, compact
+        ax, iso_levels, annotate, explain, scatter_kwargs, mean_kwargs, compact, \
+gap_pairs
             See :meth:`plot`.
 
         Returns
         -------
         display : MacroF1Display
+            Drawn (on ``ax``, or in a new figure): there is no need to call
+            :meth:`plot`, which draws it again.
         """
         caller = f"{cls.__name__}.from_summary"
         check_matplotlib(caller)
@@ -275,6 +281,7 @@ class MacroF1Display:
             compact=compact,
             scatter_kwargs=scatter_kwargs,
             mean_kwargs=mean_kwargs,
+            gap_pairs=gap_pairs,
         )
 
     @classmethod
@@ -296,6 +303,7 @@ class MacroF1Display:
         compact: bool | None = None,
         scatter_kwargs: dict | None = None,
         mean_kwargs: dict | None = None,
+        gap_pairs: int = 0,
     ) -> MacroF1Display:
         """Plot both macro F-betas of predictions.
 
@@ -336,10 +344,17 @@ class MacroF1Display:
         compact : bool, default=None
             The layout for a panel of a figure grid (everything inside the
             axes); by default when ``ax`` is given. See :meth:`plot`.
+        gap_pairs : int, default=0
+            Join the points of the ``gap_pairs`` class pairs with the largest
+            share of the gap; see :meth:`plot`.
 
         Returns
         -------
         display : MacroF1Display
+            Drawn (on ``ax``, or in a new figure): there is no need to call
+            :meth:`plot`, which draws it again (in a notebook, a second
+            figure); call it to draw the display elsewhere or with other
+            options.
 
         Examples
         --------
@@ -375,6 +390,7 @@ class MacroF1Display:
             compact=compact,
             scatter_kwargs=scatter_kwargs,
             mean_kwargs=mean_kwargs,
+            gap_pairs=gap_pairs,
         )
 
     @classmethod
@@ -397,6 +413,7 @@ class MacroF1Display:
         compact: bool | None = None,
         scatter_kwargs: dict | None = None,
         mean_kwargs: dict | None = None,
+        gap_pairs: int = 0,
     ) -> MacroF1Display:
         """Plot both macro F-betas of a fitted classifier on ``X``, ``y``.
 
@@ -409,12 +426,13 @@ class MacroF1Display:
         y : array-like of shape (n_samples,) or (n_samples, n_labels)
             True labels.
         beta, labels, average, sample_weight, zero_division, display_labels, ax, \
-iso_levels, annotate, explain, scatter_kwargs, mean_kwargs, compact
+iso_levels, annotate, explain, scatter_kwargs, mean_kwargs, compact, gap_pairs
             See :meth:`from_predictions`.
 
         Returns
         -------
         display : MacroF1Display
+            Drawn (on ``ax``, or in a new figure); see :meth:`from_predictions`.
 
         Examples
         --------
@@ -459,6 +477,7 @@ iso_levels, annotate, explain, scatter_kwargs, mean_kwargs, compact
             compact=compact,
             scatter_kwargs=scatter_kwargs,
             mean_kwargs=mean_kwargs,
+            gap_pairs=gap_pairs,
         )
 
     # ---------------------------------------------------------------- drawing
@@ -570,6 +589,7 @@ iso_levels, annotate, explain, scatter_kwargs, mean_kwargs, compact
             )
         if annotate is None:
             annotate = n_classes <= (12 if compact else 20)
+        self._check_gap_pairs(gap_pairs)
         if ax is None:
             _, ax = plt.subplots(figsize=(10.0, 6.0), layout="constrained")
         fig = ax.figure
@@ -635,21 +655,26 @@ iso_levels, annotate, explain, scatter_kwargs, mean_kwargs, compact
             self._annotate(ax, labels, name, compact)
         return self
 
-    def _draw_gap_pairs(self, ax: Any, labels: np.ndarray, n: Any) -> None:
-        """Dotted lines between the classes of the largest gap pairs."""
-        from .._core._attribution import class_weights, gap_pair_terms
-
+    def _check_gap_pairs(self, n: Any) -> None:
+        """ValueError for a ``gap_pairs`` that cannot be drawn (before drawing
+        anything: no half-drawn figure is left behind)."""
         if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 0:
             raise ValueError(f"gap_pairs must be an integer >= 0; got {n!r}.")
-        self.gap_pair_lines_: list[Any] = []
         p, r = self.class_precision, self.class_recall
-        if n == 0 or not self.gap > 0:
-            return
-        if np.isnan(p).any() or np.isnan(r).any():
+        if n and self.gap > 0 and (np.isnan(p).any() or np.isnan(r).any()):
             raise ValueError(
                 "gap_pairs needs every per-class precision and recall: with "
                 "zero_division=np.nan the gap is no sum over class pairs."
             )
+
+    def _draw_gap_pairs(self, ax: Any, labels: np.ndarray, n: Any) -> None:
+        """Dotted lines between the classes of the largest gap pairs."""
+        from .._core._attribution import class_weights, gap_pair_terms
+
+        self.gap_pair_lines_: list[Any] = []
+        p, r = self.class_precision, self.class_recall
+        if n == 0 or not self.gap > 0:
+            return
         support = (
             np.ones(p.shape[0]) if self.support is None else np.asarray(self.support)
         )
