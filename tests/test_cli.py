@@ -897,3 +897,38 @@ def test_files_that_are_not_text_name_the_formats_read(tmp_path):
         status == 1
         and "standard input: a Parquet file; give Parquet files by name" in err
     )
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_named_pipes_are_read_whole(tmp_path):
+    # A pipe (a FIFO, or <(...) in a shell) is read once: looking at its first
+    # bytes for a columnar format would take them from the table (or, opened
+    # again after its writer closed it, wait forever).
+    import threading
+
+    def pipe(name, text):
+        path = tmp_path / name
+        os.mkfifo(path)
+
+        def write():
+            with open(path, "w") as f:
+                f.write(text)
+
+        threading.Thread(target=write, daemon=True).start()
+        return str(path)
+
+    def scored(argv):
+        result = []
+        reader = threading.Thread(target=lambda: result.append(cli(argv)), daemon=True)
+        reader.start()
+        reader.join(timeout=60)
+        assert result, "the command still waits for the pipe"
+        status, out, err = result[0]
+        assert status == 0, err
+        return json.loads(out)["input"]["n_samples"]
+
+    table = pipe("table", "gold,guess\na,a\nb,a\nc,c\n")
+    argv = ["score", table, "--true", "gold", "--pred", "guess", "--format", "json"]
+    assert scored(argv) == 3
+    lines = [pipe("true", "a\nb\nc\n"), pipe("pred", "a\na\nc\n")]
+    assert scored(["score", *lines, "--format", "json"]) == 3

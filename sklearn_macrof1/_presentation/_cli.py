@@ -120,8 +120,14 @@ def _not_text(path: str, head: bytes, reads: str, reason: str | None = None) -> 
 
 def _columnar_file(path: str) -> str | None:
     """The columnar format of the file ``path`` (None: another file, or one
-    that cannot be opened, which :func:`read_text` reports)."""
+    that cannot be opened, which :func:`read_text` reports).
+
+    Only a regular file is looked at: the bytes read from a pipe (a FIFO,
+    ``<(...)`` in a shell) would be gone for the text reader.
+    """
     try:
+        if not os.path.isfile(path):
+            return None
         with open(path, "rb") as f:
             return columnar_format(f.read(8))
     except OSError:
