@@ -892,7 +892,8 @@ def test_files_that_are_not_text_name_the_formats_read(tmp_path):
         "read; it reads UTF-8 text (CSV or whitespace-separated numbers) and .npy "
         "arrays\n"
     )
-    status, _, err = cli(["score", "-", "--true", "a", "--pred", "b"], "PAR1\x15\x04")
+    head = "PAR1\x15\x04\x00"
+    status, _, err = cli(["score", "-", "--true", "a", "--pred", "b"], head)
     assert (
         status == 1
         and "standard input: a Parquet file; give Parquet files by name" in err
@@ -932,3 +933,28 @@ def test_named_pipes_are_read_whole(tmp_path):
     assert scored(argv) == 3
     lines = [pipe("true", "a\nb\nc\n"), pipe("pred", "a\na\nc\n")]
     assert scored(["score", *lines, "--format", "json"]) == 3
+
+
+def test_text_that_starts_like_a_columnar_file_is_text(tmp_path):
+    # Parquet, Arrow and Feather files start with PAR1, ARROW1, FEA1; so may a
+    # header or a label. The files also hold NUL bytes and end with the magic.
+    table = tmp_path / "table.csv"
+    table.write_text("PAR1,guess\na,a\nb,a\nc,c\n")
+    argv = ["--true", "PAR1", "--pred", "guess"]
+    expected = cli_json(["score", "-", *argv], table.read_text())
+    for magic in ("PAR1", "ARROW1", "FEA1"):
+        table.write_text(f"{magic},guess\na,a\nb,a\nc,c\n")
+        argv[1] = magic
+        assert cli_json(["score", str(table), *argv])["scores"] == expected["scores"]
+        assert (
+            cli_json(["score", "-", *argv], table.read_text())["input"]["n_samples"]
+            == 3
+        )
+        true, pred = tmp_path / "true.txt", tmp_path / "pred.txt"
+        true.write_text(f"{magic}\nFEA2\n{magic}\n")
+        pred.write_text(f"{magic}\n{magic}\nFEA2\n")
+        ours = cli_json(["score", str(true), str(pred), "--average", "none"])
+        theirs = f1_score(
+            [magic, "FEA2", magic], [magic, magic, "FEA2"], average=None
+        ).tolist()
+        assert [row["fbeta"] for row in ours["classes"]] == theirs

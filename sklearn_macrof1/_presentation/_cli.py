@@ -93,9 +93,11 @@ def _head(exc: UnicodeDecodeError) -> bytes:
 
 def _text_only(text: str, path: str, reads: str) -> str:
     """``text``, unless it is the text of a binary file (NUL bytes are valid
-    UTF-8, and standard input may be decoded with ``surrogateescape``)."""
+    UTF-8, and standard input may be decoded with ``surrogateescape``). Text
+    that starts as a columnar file does ("PAR1,x" a header, "FEA1" a label) is
+    text: the files hold NUL bytes."""
     head = text[:4096].encode("utf-8", "surrogateescape")
-    if b"\x00" in head or columnar_format(head) is not None:
+    if b"\x00" in head:
         raise DataError(_not_text(path, head, reads))
     return text
 
@@ -123,15 +125,22 @@ def _columnar_file(path: str) -> str | None:
     that cannot be opened, which :func:`read_text` reports).
 
     Only a regular file is looked at: the bytes read from a pipe (a FIFO,
-    ``<(...)`` in a shell) would be gone for the text reader.
+    ``<(...)`` in a shell) would be gone for the text reader. Text may start
+    with the same letters ("PAR1,x" a header, "FEA1" a label): a columnar file
+    also holds a NUL byte in its first bytes, or ends with its magic bytes.
     """
     try:
         if not os.path.isfile(path):
             return None
         with open(path, "rb") as f:
-            return columnar_format(f.read(8))
+            head = f.read(4096)
+            f.seek(max(os.fstat(f.fileno()).st_size - 8, 0))
+            tail = f.read()
     except OSError:
         return None
+    kind = columnar_format(head)
+    ends = any(head.startswith(m) and tail.endswith(m) for m in COLUMNAR_MAGIC)
+    return kind if b"\x00" in head or ends else None
 
 
 def columnar_format(head: bytes) -> str | None:
