@@ -769,7 +769,9 @@ COLUMNAR_RUNS = [
 ]
 
 
-@pytest.mark.parametrize("form", ["parquet", "feather", "arrow", "feather v1"])
+@pytest.mark.parametrize(
+    "form", ["parquet", "feather", "arrow", "arrow stream", "feather v1"]
+)
 def test_columnar_tables_score_as_their_csv_export(tmp_path, form):
     table, csv_text = _columnar_table()
     feather = pytest.importorskip("pyarrow.feather")
@@ -785,6 +787,10 @@ def test_columnar_tables_score_as_their_csv_export(tmp_path, form):
         with warnings.catch_warnings():  # deprecated by pyarrow 25, still read
             warnings.simplefilter("ignore", DeprecationWarning)
             feather.write_feather(plain, path, version=1)
+    elif form == "arrow stream":  # the IPC streaming format (.arrows)
+        ipc = pytest.importorskip("pyarrow.ipc")
+        with ipc.new_stream(path, table.schema) as stream:
+            stream.write_table(table)
     else:
         feather.write_feather(table, path, compression="zstd")
     for options in COLUMNAR_RUNS:

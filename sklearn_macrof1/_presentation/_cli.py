@@ -54,7 +54,12 @@ TABLE_FORMATS = (
 )
 MATRIX_FORMATS = "UTF-8 text (CSV or whitespace-separated numbers) and .npy arrays"
 #: The first bytes of the columnar files the CLI reads, and their names.
-COLUMNAR_MAGIC = {b"PAR1": "Parquet", b"ARROW1": "Arrow IPC", b"FEA1": "Feather"}
+COLUMNAR_MAGIC = {
+    b"PAR1": "Parquet",
+    b"ARROW1": "Arrow IPC",
+    b"\xff\xff\xff\xff": "Arrow IPC stream",  # a message's continuation marker
+    b"FEA1": "Feather",
+}
 _ARROW_INSTALL = (
     'pip install "sklearn-macrof1[arrow]" (from a clone of the repository: '
     'pip install ".[arrow]")'
@@ -244,6 +249,9 @@ def read_columnar(path: str, names: list[str]) -> dict[str, list[str]] | None:
             for name in names:  # only the columns asked for are read
                 column_index(header, name, source=path)
             table = parquet.read(columns=list(dict.fromkeys(names)))
+        elif kind == "Arrow IPC stream":
+            with pa.memory_map(path) as source, pa.ipc.open_stream(source) as stream:
+                table = stream.read_all()
         else:
             table = feather.read_table(path, memory_map=True)
     except (pa.ArrowException, OSError, ValueError) as exc:
