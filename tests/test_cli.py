@@ -769,7 +769,9 @@ COLUMNAR_RUNS = [
 ]
 
 
-@pytest.mark.parametrize("form", ["parquet", "feather", "arrow", "feather v1"])
+@pytest.mark.parametrize(
+    "form", ["parquet", "feather", "arrow", "arrow stream", "feather v1"]
+)
 def test_columnar_tables_score_as_their_csv_export(tmp_path, form):
     table, csv_text = _columnar_table()
     feather = pytest.importorskip("pyarrow.feather")
@@ -785,6 +787,10 @@ def test_columnar_tables_score_as_their_csv_export(tmp_path, form):
         with warnings.catch_warnings():  # deprecated by pyarrow 25, still read
             warnings.simplefilter("ignore", DeprecationWarning)
             feather.write_feather(plain, path, version=1)
+    elif form == "arrow stream":  # the IPC streaming format (.arrows)
+        ipc = pytest.importorskip("pyarrow.ipc")
+        with ipc.new_stream(path, table.schema) as stream:
+            stream.write_table(table)
     else:
         feather.write_feather(table, path, compression="zstd")
     for options in COLUMNAR_RUNS:
@@ -892,8 +898,69 @@ def test_files_that_are_not_text_name_the_formats_read(tmp_path):
         "read; it reads UTF-8 text (CSV or whitespace-separated numbers) and .npy "
         "arrays\n"
     )
-    status, _, err = cli(["score", "-", "--true", "a", "--pred", "b"], "PAR1\x15\x04")
+    head = "PAR1\x15\x04\x00"
+    status, _, err = cli(["score", "-", "--true", "a", "--pred", "b"], head)
     assert (
         status == 1
         and "standard input: a Parquet file; give Parquet files by name" in err
     )
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_named_pipes_are_read_whole(tmp_path):
+    # A pipe (a FIFO, or <(...) in a shell) is read once: looking at its first
+    # bytes for a columnar format would take them from the table (or, opened
+    # again after its writer closed it, wait forever).
+    import threading
+
+    def pipe(name, text):
+        path = tmp_path / name
+        os.mkfifo(path)
+
+        def write():
+            with open(path, "w") as f:
+                f.write(text)
+
+        threading.Thread(target=write, daemon=True).start()
+        return str(path)
+
+    def scored(argv):
+        result = []
+        reader = threading.Thread(target=lambda: result.append(cli(argv)), daemon=True)
+        reader.start()
+        reader.join(timeout=60)
+        assert result, "the command still waits for the pipe"
+        status, out, err = result[0]
+        assert status == 0, err
+        return json.loads(out)["input"]["n_samples"]
+
+    table = pipe("table", "gold,guess\na,a\nb,a\nc,c\n")
+    argv = ["score", table, "--true", "gold", "--pred", "guess", "--format", "json"]
+    assert scored(argv) == 3
+    lines = [pipe("true", "a\nb\nc\n"), pipe("pred", "a\na\nc\n")]
+    assert scored(["score", *lines, "--format", "json"]) == 3
+
+
+def test_text_that_starts_like_a_columnar_file_is_text(tmp_path):
+    # Parquet, Arrow and Feather files start with PAR1, ARROW1, FEA1; so may a
+    # header or a label. The files also hold NUL bytes and end with the magic.
+    table = tmp_path / "table.csv"
+    table.write_text("PAR1,guess\na,a\nb,a\nc,c\n")
+    argv = ["--true", "PAR1", "--pred", "guess"]
+    expected = cli_json(["score", "-", *argv], table.read_text())
+    for magic in ("PAR1", "ARROW1", "FEA1"):
+        table.write_text(f"{magic},guess\na,a\nb,a\nc,c\n")
+        argv[1] = magic
+        assert cli_json(["score", str(table), *argv])["scores"] == expected["scores"]
+        assert (
+            cli_json(["score", "-", *argv], table.read_text())["input"]["n_samples"]
+            == 3
+        )
+        true, pred = tmp_path / "true.txt", tmp_path / "pred.txt"
+        true.write_text(f"{magic}\nFEA2\n{magic}\n")
+        pred.write_text(f"{magic}\n{magic}\nFEA2\n")
+        ours = cli_json(["score", str(true), str(pred), "--average", "none"])
+        theirs = f1_score(
+            [magic, "FEA2", magic], [magic, magic, "FEA2"], average=None
+        ).tolist()
+        assert [row["fbeta"] for row in ours["classes"]] == theirs

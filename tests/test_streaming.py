@@ -785,3 +785,29 @@ def test_repr_and_html_of_all_zero_weights_do_not_raise() -> None:
     assert "non-zero" in acc._repr_html_()
     with pytest.raises(ValueError, match="non-zero"):
         acc.summary()
+
+
+def test_accumulators_with_the_same_string_labels_merge() -> None:
+    # The same labels from a list, a wider <U array, pandas (object) or numpy
+    # 2's StringDType: one set of labels, whatever array held them.
+    pd = pytest.importorskip("pandas")
+    names = ["cat", "dog", "eel"]
+    sources: list[Any] = [names, np.array(names, dtype="<U8"), pd.Series(names)]
+    if hasattr(np.dtypes, "StringDType"):
+        sources.append(np.array(names, dtype=np.dtypes.StringDType()))
+    batches = [(["cat", "dog"], ["cat", "cat"]), (["eel"], ["dog"])]
+    expected = _concatenated([(*map(np.array, b), None) for b in batches], names)
+    for first in sources:
+        for second in sources:
+            a = MacroF1Accumulator(labels=first).update(*batches[0])
+            b = MacroF1Accumulator(labels=second).update(*batches[1])
+            merged = a.merge(b)
+            assert merged.labels.tolist() == names
+            assert_same_summary(
+                merged.summary(zero_division=0.0),
+                expected.summary(zero_division=0.0),
+            )
+    with pytest.raises(ValueError, match="different labels"):
+        MacroF1Accumulator(labels=[0, 1]).merge(
+            MacroF1Accumulator(labels=np.array([0, 1], dtype=object))
+        )

@@ -244,7 +244,7 @@ class MacroF1Accumulator:
         if not _same_columns(self.labels, other.labels) or (
             self.labels is not None
             and other.labels is not None
-            and self.labels.dtype != other.labels.dtype
+            and _label_type(self.labels) != _label_type(other.labels)
         ):
             raise ValueError(
                 "Cannot merge accumulators with different labels: "
@@ -472,6 +472,17 @@ class MacroF1Accumulator:
     def _repr_html_(self) -> str:
         # A still copy: the view reads the state several times.
         return accumulator_html(MacroF1Accumulator._holding(self.labels, self._state()))
+
+
+def _label_type(labels: np.ndarray) -> Any:
+    """What merging compares besides the values: the dtype, except that strings
+    are strings whatever their width or array (``<U3``, ``<U8``, an object array
+    of ``str`` from pandas; a ``StringDType`` array became ``<U``)."""
+    if labels.dtype.kind == "U" or (
+        labels.dtype == object and all(isinstance(v, str) for v in labels.tolist())
+    ):
+        return str
+    return labels.dtype
 
 
 def _plain(labels: np.ndarray | None) -> Any:

@@ -54,7 +54,12 @@ TABLE_FORMATS = (
 )
 MATRIX_FORMATS = "UTF-8 text (CSV or whitespace-separated numbers) and .npy arrays"
 #: The first bytes of the columnar files the CLI reads, and their names.
-COLUMNAR_MAGIC = {b"PAR1": "Parquet", b"ARROW1": "Arrow IPC", b"FEA1": "Feather"}
+COLUMNAR_MAGIC = {
+    b"PAR1": "Parquet",
+    b"ARROW1": "Arrow IPC",
+    b"\xff\xff\xff\xff": "Arrow IPC stream",  # a message's continuation marker
+    b"FEA1": "Feather",
+}
 _ARROW_INSTALL = (
     'pip install "sklearn-macrof1[arrow]" (from a clone of the repository: '
     'pip install ".[arrow]")'
@@ -93,9 +98,11 @@ def _head(exc: UnicodeDecodeError) -> bytes:
 
 def _text_only(text: str, path: str, reads: str) -> str:
     """``text``, unless it is the text of a binary file (NUL bytes are valid
-    UTF-8, and standard input may be decoded with ``surrogateescape``)."""
+    UTF-8, and standard input may be decoded with ``surrogateescape``). Text
+    that starts as a columnar file does ("PAR1,x" a header, "FEA1" a label) is
+    text: the files hold NUL bytes."""
     head = text[:4096].encode("utf-8", "surrogateescape")
-    if b"\x00" in head or columnar_format(head) is not None:
+    if b"\x00" in head:
         raise DataError(_not_text(path, head, reads))
     return text
 
@@ -120,12 +127,25 @@ def _not_text(path: str, head: bytes, reads: str, reason: str | None = None) -> 
 
 def _columnar_file(path: str) -> str | None:
     """The columnar format of the file ``path`` (None: another file, or one
-    that cannot be opened, which :func:`read_text` reports)."""
+    that cannot be opened, which :func:`read_text` reports).
+
+    Only a regular file is looked at: the bytes read from a pipe (a FIFO,
+    ``<(...)`` in a shell) would be gone for the text reader. Text may start
+    with the same letters ("PAR1,x" a header, "FEA1" a label): a columnar file
+    also holds a NUL byte in its first bytes, or ends with its magic bytes.
+    """
     try:
+        if not os.path.isfile(path):
+            return None
         with open(path, "rb") as f:
-            return columnar_format(f.read(8))
+            head = f.read(4096)
+            f.seek(max(os.fstat(f.fileno()).st_size - 8, 0))
+            tail = f.read()
     except OSError:
         return None
+    kind = columnar_format(head)
+    ends = any(head.startswith(m) and tail.endswith(m) for m in COLUMNAR_MAGIC)
+    return kind if b"\x00" in head or ends else None
 
 
 def columnar_format(head: bytes) -> str | None:
@@ -229,6 +249,9 @@ def read_columnar(path: str, names: list[str]) -> dict[str, list[str]] | None:
             for name in names:  # only the columns asked for are read
                 column_index(header, name, source=path)
             table = parquet.read(columns=list(dict.fromkeys(names)))
+        elif kind == "Arrow IPC stream":
+            with pa.memory_map(path) as source, pa.ipc.open_stream(source) as stream:
+                table = stream.read_all()
         else:
             table = feather.read_table(path, memory_map=True)
     except (pa.ArrowException, OSError, ValueError) as exc:
