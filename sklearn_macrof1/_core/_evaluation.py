@@ -17,6 +17,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ._aggregation import Averages, Ratios, aggregate, aggregate_many
+from ._averages import averages_of, ordered, spelled
 from ._counting import count_targets
 from ._pairs import JointCounts, PairCells, pair_cells
 from ._record import Counts
@@ -29,11 +30,8 @@ from ._targets import (
 )
 from ._validation import (
     check_array_like,
-    check_average,
-    check_beta,
-    check_pos_label,
+    check_options_of,
     check_sample_weight,
-    check_zero_division,
     warn_user,
 )
 
@@ -59,15 +57,23 @@ def check_options(
     pos_label: Any = 1,
 ) -> Options:
     """Validate the scalar options (the order scikit-learn checks them in)."""
-    beta = check_beta(beta, caller=caller)
-    if labels is not None:
-        check_array_like(labels, name="labels", caller=caller, sparse=False)
-        if isinstance(labels, np.ndarray) and labels.dtype.kind == "T":
-            labels = fixed_width_strings(labels, "labels")  # numpy 2's StringDType
-    pos_label = check_pos_label(pos_label, caller=caller)
-    average = check_average(average, caller=caller)
-    zero_division = check_zero_division(zero_division, caller=caller)
-    return Options(average, beta, zero_division, labels, pos_label)
+    checked = check_options_of(
+        caller,
+        beta=beta,
+        labels=labels,
+        pos_label=pos_label,
+        average=average,
+        zero_division=zero_division,
+    )
+    if isinstance(labels, np.ndarray) and labels.dtype.kind == "T":
+        labels = fixed_width_strings(labels, "labels")  # numpy 2's StringDType
+    return Options(
+        checked["average"],
+        checked["beta"],
+        checked["zero_division"],
+        labels,
+        checked["pos_label"],
+    )
 
 
 def _multilabel_columns(labels: Any, n_columns: int) -> np.ndarray:
@@ -389,9 +395,7 @@ def select(counts: Counts, options: Options, *, caller: str) -> Selection:
     classes = counts.classes
     if average == "binary":
         if counts.kind != "binary":
-            choices = [None, "micro", "macro", "weighted"]
-            if counts.kind == "multilabel-indicator":
-                choices.append("samples")
+            choices = [None, *averages_of(counts.kind)]
             raise ValueError(
                 f"Target is {counts.kind} but average='binary'. Please choose "
                 f"another average setting, one of {choices!r}."
@@ -411,10 +415,11 @@ def select(counts: Counts, options: Options, *, caller: str) -> Selection:
                 UserWarning,
             )
         if average == "samples" and counts.kind != "multilabel-indicator":
+            one_d = ordered(averages_of("binary"), "micro", "macro", "weighted")
             raise ValueError(
                 "average='samples' is only available for multilabel targets "
-                "(2-D 0/1 indicator matrices); for 1-D targets use 'micro', "
-                "'macro', 'weighted', 'binary' or None."
+                "(2-D 0/1 indicator matrices); for 1-D targets use "
+                f"{spelled([*one_d, None])}."
             )
         if labels is None:
             return Selection(classes, counts.tp, counts.true, counts.pred)

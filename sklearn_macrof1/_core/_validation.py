@@ -10,65 +10,128 @@ from __future__ import annotations
 
 import math
 import numbers
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
 from typing import Any, cast
 
 import numpy as np
 
+from ._averages import AVERAGES
 from ._sklearn_private import InvalidParameterError
-
-AVERAGE_OPTIONS: tuple[str | None, ...] = (
-    "binary",
-    "micro",
-    "macro",
-    "weighted",
-    "samples",
-    None,
-)
 
 
 def _got(value: Any) -> str:
     return f"Got {value!r} instead."
 
 
-def check_average(average: Any, *, caller: str) -> str | None:
-    """Return ``average`` when it is one of scikit-learn's averaging options."""
-    if average is None or (isinstance(average, str) and average in AVERAGE_OPTIONS):
-        return average
-    raise InvalidParameterError(
-        f"The 'average' parameter of {caller} must be a str among "
-        "{'binary', 'micro', 'macro', 'weighted', 'samples'} or None. " + _got(average)
-    )
+# ---------------------------------------------------------------- the options
+#: What an option's ``normalise`` returns for a value the option does not accept.
+INVALID: Any = object()
 
 
-def check_beta(beta: Any, *, caller: str) -> float:
-    """Return ``beta`` as a float in ``[0, inf]``.
+@dataclass(frozen=True)
+class Option:
+    """One option of the public functions: its name, what it accepts, its check.
 
-    A finite ``beta`` whose square overflows a float (above about 1.3e154) raises
-    ``OverflowError``, as in scikit-learn (which computes ``beta ** 2``);
-    ``beta=np.inf`` is the supported way to ask for recall.
+    ``normalise(value)`` returns the value as the code uses it (``beta`` as a
+    float, ``zero_division`` as "warn", 0.0, 1.0 or nan ...) or :data:`INVALID`;
+    it has no side effect. A value it refuses raises ``InvalidParameterError``
+    (a ``ValueError`` and ``TypeError`` at once, as in scikit-learn) with the
+    message "The '<name>' parameter of <function> must be <accepted>. Got
+    <value> instead.", or the exception ``special(value, function)`` returns.
     """
-    if isinstance(beta, numbers.Real) and not (
-        isinstance(beta, float | np.floating) and math.isnan(beta)
-    ):
-        if cast(Any, beta) >= 0:
-            value = float(beta)
-            if math.isfinite(value) and math.isinf(value * value):
-                raise OverflowError(
-                    f"The 'beta' parameter of {caller} is too large: beta ** 2 "
-                    f"overflows a float (got {beta!r}). Use beta=np.inf for "
-                    "recall, or a beta below 1e154."
-                )
-            return value
-    raise InvalidParameterError(
-        f"The 'beta' parameter of {caller} must be a float in the range [0.0, inf] "
-        "(0 gives precision, inf gives recall). " + _got(beta)
+
+    name: str
+    accepted: str
+    normalise: Callable[[Any], Any]
+    special: Callable[[Any, str], Exception | None] | None = None
+
+    def error(self, value: Any, caller: str) -> Exception:
+        """The exception for a value ``normalise`` refused."""
+        if self.special is not None:
+            exc = self.special(value, caller)
+            if exc is not None:
+                return exc
+        return InvalidParameterError(
+            f"The '{self.name}' parameter of {caller} must be {self.accepted}. "
+            + _got(value)
+        )
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, numbers.Integral) and not isinstance(
+        value, bool | np.bool_
     )
 
 
-def check_zero_division(zero_division: Any, *, caller: str) -> str | float:
-    """Return ``zero_division`` normalised to ``"warn"``, ``0.0``, ``1.0`` or nan.
+_FLOATS = (float, np.floating)
+
+
+def _is_real(value: Any) -> bool:
+    """A real number (bools included, as in ``numbers.Real``) other than nan."""
+    kind = type(value)
+    if kind is float:  # the common cases first, without the ABC check
+        return not math.isnan(value)
+    if kind is int:
+        return True
+    return isinstance(value, numbers.Real) and not (
+        isinstance(value, _FLOATS) and math.isnan(value)
+    )
+
+
+def _beta(beta: Any) -> Any:
+    if _is_real(beta) and beta >= 0:
+        value = float(beta)
+        if math.isfinite(value) and math.isinf(value * value):
+            return INVALID  # see _beta_overflow
+        return value
+    return INVALID
+
+
+def _beta_overflow(beta: Any, caller: str) -> Exception | None:
+    """A finite ``beta`` whose square overflows a float (above about 1.3e154)
+    raises ``OverflowError``, as in scikit-learn (which computes ``beta ** 2``);
+    ``beta=np.inf`` is the supported way to ask for recall."""
+    if _is_real(beta) and beta >= 0:
+        return OverflowError(
+            f"The 'beta' parameter of {caller} is too large: beta ** 2 "
+            f"overflows a float (got {beta!r}). Use beta=np.inf for "
+            "recall, or a beta below 1e154."
+        )
+    return None
+
+
+def _labels(labels: Any) -> Any:
+    if labels is None or (is_array_like(labels) and not hasattr(labels, "toarray")):
+        return labels
+    return INVALID
+
+
+def _pos_label(pos_label: Any) -> Any:
+    """A number, a string, a bool or None (as in scikit-learn)."""
+    if (
+        pos_label is None
+        or type(pos_label) in _PLAIN_POS_LABELS
+        or isinstance(pos_label, _POS_LABELS)
+    ):
+        return pos_label
+    return INVALID
+
+
+_PLAIN_POS_LABELS = frozenset((int, str, float, bool))
+_POS_LABELS = (numbers.Real, str, np.bool_)
+
+
+def _average(average: Any) -> Any:
+    if average is None or (isinstance(average, str) and average in AVERAGES):
+        return average
+    return INVALID
+
+
+def _zero_division(zero_division: Any) -> Any:
+    """``"warn"``, ``0.0``, ``1.0`` or nan.
 
     Any real number equal to 0 or 1 (numpy scalars included: ``np.int64(1)``,
     ``np.float32(0.0)``) means that value. scikit-learn accepts such scalars too
@@ -83,20 +146,142 @@ def check_zero_division(zero_division: Any, *, caller: str) -> str | float:
             return float(zero_division)
         if math.isnan(zero_division):
             return math.nan
-    raise InvalidParameterError(
-        f"The 'zero_division' parameter of {caller} must be 'warn', 0.0, 1.0 or "
-        "np.nan. " + _got(zero_division)
-    )
+    return INVALID
 
 
-def check_pos_label(pos_label: Any, *, caller: str) -> Any:
-    """``pos_label`` must be a number, a string, a bool or None (as in sklearn)."""
-    if pos_label is None or isinstance(pos_label, numbers.Real | str | np.bool_):
-        return pos_label
-    raise InvalidParameterError(
-        f"The 'pos_label' parameter of {caller} must be an int, float, bool, str or "
-        "None. " + _got(pos_label)
-    )
+def _confidence(confidence: Any) -> Any:
+    if (
+        isinstance(confidence, numbers.Real)
+        and not isinstance(confidence, bool)
+        and 0 < cast(float, confidence) < 1
+    ):
+        return float(confidence)
+    return INVALID
+
+
+def _method(method: Any) -> Any:
+    return method if isinstance(method, str) and method in METHODS else INVALID
+
+
+def _n_resamples(n_resamples: Any) -> Any:
+    if (
+        isinstance(n_resamples, numbers.Integral)
+        and not isinstance(n_resamples, bool)
+        and int(n_resamples) >= 2
+    ):
+        return int(n_resamples)
+    return INVALID
+
+
+def _random_state(random_state: Any) -> Any:
+    """None, an int >= 0, a ``Generator`` or a ``RandomState`` (kept as given:
+    :func:`as_generator` turns it into a ``Generator`` when one is drawn from)."""
+    if (
+        random_state is None
+        or (
+            isinstance(random_state, numbers.Integral)
+            and not isinstance(random_state, bool)
+            and int(random_state) >= 0
+        )
+        or isinstance(random_state, np.random.Generator | np.random.RandomState)
+    ):
+        return random_state
+    return INVALID
+
+
+def _verbose(verbose: Any) -> Any:
+    """An int >= 0 (bools allowed, as in scikit-learn)."""
+    if isinstance(verbose, numbers.Integral) and int(verbose) >= 0:
+        return int(verbose)
+    return INVALID
+
+
+def _digits(digits: Any) -> Any:
+    return digits if _is_int(digits) and digits >= 0 else INVALID
+
+
+def _flag(value: Any) -> Any:
+    return value if isinstance(value, bool | np.bool_) else INVALID
+
+
+#: The interval methods: the delta method and the percentile bootstrap.
+METHODS = ("delta", "bootstrap")
+
+_AVERAGE_CHOICES = ", ".join(map(repr, AVERAGES))
+_METHOD_CHOICES = ", ".join(map(repr, METHODS))
+
+#: Every option of the public functions, in the order they are checked (when
+#: several are wrong, the first one in this order is named): the report's own
+#: options, then scikit-learn's order for the score options, then the
+#: intervals'. Options that depend on each other (``output_dict`` with
+#: ``as_frame``; an interval needs an ``average``) are checked by the function.
+OPTIONS: tuple[Option, ...] = (
+    Option("digits", "an int in the range [0, inf)", _digits),
+    Option("output_dict", "an instance of 'bool'", _flag),
+    Option("as_frame", "an instance of 'bool'", _flag),
+    Option(
+        "beta",
+        "a float in the range [0.0, inf] (0 gives precision, inf gives recall)",
+        _beta,
+        _beta_overflow,
+    ),
+    Option("labels", "an array-like", _labels),
+    Option("pos_label", "an int, float, bool, str or None", _pos_label),
+    Option("average", f"a str among {{{_AVERAGE_CHOICES}}} or None", _average),
+    Option("zero_division", "'warn', 0.0, 1.0 or np.nan", _zero_division),
+    Option("confidence", "a float in the open interval (0, 1), e.g. 0.95", _confidence),
+    Option("method", f"a str among {{{_METHOD_CHOICES}}}", _method),
+    Option("interval_method", f"a str among {{{_METHOD_CHOICES}}}", _method),
+    Option("n_resamples", "an int >= 2", _n_resamples),
+    Option(
+        "random_state",
+        "None, an int, a numpy.random.Generator or a numpy.random.RandomState "
+        "(ints >= 0)",
+        _random_state,
+    ),
+    Option("verbose", "an int in the range [0, inf) (0 prints nothing)", _verbose),
+)
+
+_NORMALISE: dict[str, Callable[[Any], Any]] = {o.name: o.normalise for o in OPTIONS}
+
+
+def check_options_of(caller: str, /, **options: Any) -> dict[str, Any]:
+    """Check the options of one call of the public function ``caller``.
+
+    Each keyword is an option of :data:`OPTIONS`; returns them normalised, in
+    the order given. A refused value raises the exception of the first refused
+    option in the table's order, naming ``caller``. Called once per public
+    call, before anything is read or counted; nothing below re-checks.
+    """
+    checked = {}
+    for name, value in options.items():
+        normalised = _NORMALISE[name](value)
+        if normalised is INVALID:
+            raise _first_error(caller, options)
+        checked[name] = normalised
+    return checked
+
+
+def _first_error(caller: str, options: dict[str, Any]) -> Exception:
+    for option in OPTIONS:
+        if option.name in options:
+            value = options[option.name]
+            if option.normalise(value) is INVALID:
+                return option.error(value, caller)
+    raise AssertionError("no refused option")  # pragma: no cover
+
+
+def as_generator(random_state: Any) -> np.random.Generator:
+    """A numpy ``Generator`` from a checked ``random_state``: a new one for
+    None, seeded by an int, the same ``Generator``, or seeded by a draw from a
+    ``RandomState``."""
+    if random_state is None:
+        return np.random.default_rng()
+    if isinstance(random_state, np.random.Generator):
+        return random_state
+    if isinstance(random_state, np.random.RandomState):
+        return np.random.default_rng(random_state.randint(0, 2**31 - 1))
+    return np.random.default_rng(int(random_state))
 
 
 def is_array_like(value: Any) -> bool:

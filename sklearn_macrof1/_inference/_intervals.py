@@ -63,6 +63,7 @@ from .._core._aggregation import (
     ratios,
     table_counts,
 )
+from .._core._averages import CLASS_MEANS, HAS_INTERVAL, ordered, spelled
 from .._core._evaluation import (
     Options,
     Reading,
@@ -310,11 +311,11 @@ def check_interval_options(
             f"The 'n_resamples' parameter of {caller} must be an int >= 2. Got "
             f"{n_resamples!r} instead."
         )
-    if average is None:
+    if average not in HAS_INTERVAL:
+        averages = ordered(HAS_INTERVAL, "macro", "micro", "weighted")
         raise ValueError(
             f"{caller} needs one score per formula: average=None (per-class "
-            "scores) has no interval here; use 'macro', 'micro', 'weighted', "
-            "'binary' or 'samples'."
+            f"scores) has no interval here; use {spelled(averages)}."
         )
     return float(confidence), method, int(n_resamples)
 
@@ -750,7 +751,7 @@ class Evaluation:
         ]
         if (
             self.options.labels is None
-            and self.options.average in ("macro", "weighted")
+            and self.options.average in CLASS_MEANS
             and self.counts.kind != "multilabel-indicator"
         ):
             # as the scores do with labels=None, a class absent from both

@@ -8,22 +8,16 @@ to standard error, as scikit-learn's estimators print theirs. Scorers never pass
 
 from __future__ import annotations
 
-import numbers
 import sys
 import time
 from typing import Any
 
-from .._core._sklearn_private import InvalidParameterError
+from .._core._validation import check_options_of
 
 
 def check_verbose(verbose: Any, *, caller: str) -> int:
     """``verbose`` as an int >= 0 (bools allowed, as in scikit-learn)."""
-    if not isinstance(verbose, numbers.Integral) or int(verbose) < 0:
-        raise InvalidParameterError(
-            f"The 'verbose' parameter of {caller} must be an int in the range "
-            f"[0, inf) (0 prints nothing). Got {verbose!r} instead."
-        )
-    return int(verbose)
+    return int(check_options_of(caller, verbose=verbose)["verbose"])
 
 
 class Progress:

@@ -8,10 +8,8 @@ from typing import Any
 import numpy as np
 
 from .._core._attribution import class_weights, gap_pair_terms
+from .._core._averages import CLASS_MEANS
 from .._core._tables import Table, import_pandas, render_html
-
-#: The averages whose gap is a weighted mean over classes (the decomposition).
-ATTRIBUTION_AVERAGES = ("macro", "weighted")
 
 
 def _item(value: Any) -> Any:
@@ -240,10 +238,11 @@ class GapAttribution:
 
 def attribution_from_summary(summary: Any) -> GapAttribution:
     """The :class:`GapAttribution` of an ``FBetaSummary`` (see its method)."""
-    if summary.average not in ATTRIBUTION_AVERAGES:
+    if summary.average not in CLASS_MEANS:
+        averages = " and ".join(f"average={a!r}" for a in CLASS_MEANS)
         raise ValueError(
             "The gap attribution splits a mean over classes: it exists for "
-            f"average='macro' and average='weighted'; this summary has "
+            f"{averages}; this summary has "
             f"average={summary.average!r} (micro and binary: the two formulas "
             "coincide; samples: the terms would run over sample pairs; None: "
             "no mean is taken)."

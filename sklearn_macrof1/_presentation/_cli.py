@@ -30,9 +30,11 @@ from typing import Any, cast
 
 import numpy as np
 
+from .._core._averages import AVERAGES, CLASS_MEANS, HAS_BOUND, HAS_GAP, ordered
+
 PROG = "macrof1"
 SCHEMA_VERSION = 1
-AVERAGES = ("macro", "micro", "weighted", "samples", "binary", "none")
+CHOICES = (*ordered(AVERAGES, "macro", "micro", "weighted", "samples"), "none")
 ZERO_DIVISIONS = {"warn": "warn", "0": 0.0, "1": 1.0, "nan": np.nan}
 FORMATS = ("text", "json", "csv")
 TOP_LEVEL_FLAGS = ("-h", "--help", "--version")
@@ -1026,7 +1028,7 @@ def format_text(command: str, scored: Scored, *, digits: int) -> str:
     ]
     if s.gap_closed_form is not None:
         rows.append(("gap, closed form (Lemma)", s.gap_closed_form))
-    if s.average in ("macro", "weighted", "samples"):
+    if s.average in HAS_GAP:
         rows.append((f"gap bound (Theorem 3, {s.n_classes} classes)", s.gap_bound))
     rows += [("precision", s.precision), ("recall", s.recall)]
     ci = scored.interval
@@ -1041,7 +1043,7 @@ def format_text(command: str, scored: Scored, *, digits: int) -> str:
         else:
             shown = _fmt(value, wide)
         lines.append(f"  {label:<{width}}  {shown}")
-    if (s.average, s.beta) != ("macro", 1.0) and s.average in ("macro", "weighted"):
+    if not (s.average in HAS_BOUND and s.beta == 1) and s.average in CLASS_MEANS:
         pairs = _gap_pairs(s, scored.names)  # macro F1's are in the report
         if pairs:
             lines.append(f"  {pairs}")
@@ -1102,7 +1104,7 @@ def format_csv(scored: Scored) -> str:
     for row in zip(scored.names, *columns, strict=True):
         writer.writerow([cell(v) for v in row] + ["", "", "", ""])
     if s.average is not None:
-        bound = s.gap_bound if s.average in ("macro", "weighted", "samples") else None
+        bound = s.gap_bound if s.average in HAS_GAP else None
         writer.writerow(
             [
                 f"{s.average} avg",
@@ -1268,7 +1270,7 @@ def _add_output_options(p: argparse.ArgumentParser) -> None:
 def _add_score_options(p: argparse.ArgumentParser, *, samples: bool) -> None:
     """The scoring, interval and output options of ``score`` and ``matrix``."""
     g = p.add_argument_group("scoring (scikit-learn's meaning)")
-    averages = AVERAGES if samples else tuple(a for a in AVERAGES if a != "samples")
+    averages = CHOICES if samples else tuple(a for a in CHOICES if a != "samples")
     g.add_argument(
         "--average", choices=averages, default="macro", help="averaging mode (macro)"
     )

@@ -17,12 +17,10 @@ from typing import Any
 
 import numpy as np
 
+from .._core._averages import CLASS_MEANS
 from ._scores import summary_of
 from ._summary import FBetaSummary
 from ._views import fbeta_name
-
-#: The averages the display knows how to draw (one point per class).
-DISPLAY_AVERAGES = ("macro", "weighted")
 
 _INSTALL_HINT = 'pip install "sklearn-macrof1[plot]"'
 
@@ -40,10 +38,10 @@ def check_matplotlib(caller: str) -> None:
 
 
 def _check_average(average: Any, caller: str) -> str:
-    if average not in DISPLAY_AVERAGES:
+    if average not in CLASS_MEANS:
         raise ValueError(
             f"{caller} draws one point per class and their (weighted) mean, so "
-            f"average must be one of {list(DISPLAY_AVERAGES)}; got {average!r}. "
+            f"average must be one of {list(CLASS_MEANS)}; got {average!r}. "
             "For 'micro' the two scores coincide; for 'samples' use fbeta_summary."
         )
     return average

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._core._aggregation import ALL_METRICS
+from .._core._averages import HAS_BOUND, averages_of
 from .._core._evaluation import Reading, check_options, read
 from .._core._record import Counts
 from .._core._sklearn_private import InvalidParameterError
@@ -57,11 +58,9 @@ INTERVAL_METHODS = ("delta", "bootstrap")
 
 
 def _averages(counts: Counts) -> list[str]:
-    """The averaged rows of a report of ``counts``."""
-    averages = ["micro", "macro", "weighted"]
-    if counts.kind == "multilabel-indicator":
-        averages.append("samples")
-    return averages
+    """The averaged rows of a report of ``counts``: as scikit-learn, every
+    average of the target but "binary"."""
+    return [a for a in averages_of(counts.kind) if a != "binary"]
 
 
 @dataclass
@@ -197,7 +196,7 @@ def _rows(
         )
         if not is_accuracy:
             row.extra[F1_OF_AVERAGES] = float(summary.fbeta_of_averages)
-        if average == "macro":
+        if average in HAS_BOUND:
             row.extra[GAP] = float(summary.gap)
             row.extra[GAP_BOUND] = float(summary.gap_bound)
             row.gap_pairs = _gap_contributors(summary, names)

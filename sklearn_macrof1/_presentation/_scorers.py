@@ -29,6 +29,7 @@ from sklearn.metrics import get_scorer as _sklearn_get_scorer
 from sklearn.metrics import get_scorer_names as _sklearn_get_scorer_names
 from sklearn.metrics import make_scorer
 
+from .._core._averages import AVERAGES
 from .._core._evaluation import check_options
 from ._scores import (
     averaged_f1_score,
@@ -37,13 +38,11 @@ from ._scores import (
     fbeta_of_averages_score,
 )
 
-#: The averages a scorer name can end with (scikit-learn's, without None).
-SCORER_AVERAGES = ("binary", "micro", "macro", "weighted", "samples")
 #: The betas :func:`get_scorer_names` lists (any positive beta is accepted).
 LISTED_BETAS = (1.0, 2.0, 0.5)
 
 _BETA = r"(?P<beta>(?:0|[1-9][0-9]*)(?:\.[0-9]+)?)"
-_AVERAGE = "(?P<average>" + "|".join(SCORER_AVERAGES) + ")"
+_AVERAGE = "(?P<average>" + "|".join(AVERAGES) + ")"
 _PATTERNS = {
     "averaged": re.compile(rf"averaged_f{_BETA}_{_AVERAGE}"),
     "of_averages": re.compile(rf"f{_BETA}_of_averages_{_AVERAGE}"),
@@ -279,7 +278,7 @@ average=weighted, beta=2.0, pos_label=None)
             raise ValueError(
                 f"{scoring!r} is not a valid scoring value. sklearn-macrof1 knows "
                 "'averaged_f<beta>_<average>' and 'f<beta>_of_averages_<average>' "
-                f"with <average> in {list(SCORER_AVERAGES)} and <beta> a positive "
+                f"with <average> in {list(AVERAGES)} and <beta> a positive "
                 "decimal number (e.g. 'f1_of_averages_macro', "
                 "'averaged_f0.5_weighted'), and every scikit-learn name; use "
                 "sklearn_macrof1.get_scorer_names() to list them."
@@ -308,7 +307,7 @@ def get_scorer_names() -> list[str]:
         scorer_name(kind, beta=beta, average=average)
         for kind in _PATTERNS
         for beta in LISTED_BETAS
-        for average in SCORER_AVERAGES
+        for average in AVERAGES
     ]
     return sorted(set(ours) | set(_sklearn_get_scorer_names()))
 

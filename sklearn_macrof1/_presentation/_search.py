@@ -21,6 +21,7 @@ import numpy as np
 from sklearn.base import is_classifier
 from sklearn.exceptions import NotFittedError
 
+from .._core._averages import AVERAGES
 from .._core._tables import Table, format_p_value, import_pandas, render_html
 from .._inference._search import (
     FoldDifference,
@@ -34,10 +35,10 @@ from .._inference._search import (
     rank_agreement,
 )
 from ._display import check_matplotlib
-from ._scorers import SCORER_AVERAGES, _parse
+from ._scorers import _parse
 from ._views import fbeta_name
 
-_SKLEARN_F1 = re.compile("f1_(" + "|".join(SCORER_AVERAGES) + ")")
+_SKLEARN_F1 = re.compile("f1_(" + "|".join(AVERAGES) + ")")
 _FIX = (
     "Score the search with both formulas: scoring=MACRO_F1_SCORING (keys "
     "'averaged_f1' and 'f1_of_averages'), or a dict holding an "

@@ -15,10 +15,12 @@ from pyspark.ml.param import Param, Params, TypeConverters
 from pyspark.ml.param.shared import HasLabelCol, HasPredictionCol, HasWeightCol
 from pyspark.ml.util import DefaultParamsReadable, DefaultParamsWritable
 
+from .._core._averages import AVERAGES, ordered, spelled
 from ._spark import averaged_fbeta_score_spark, fbeta_of_averages_score_spark
 
 FORMULAS = ("averaged", "of_averages")
-AVERAGES = ("macro", "micro", "weighted", "binary", "samples")
+#: The averages, as this module's messages list them.
+CHOICES = ordered(AVERAGES, "macro", "micro", "weighted")
 
 
 def _to_zero_division(value: Any) -> Any:
@@ -109,7 +111,7 @@ class MacroF1Evaluator(
     average: Param[str] = Param(
         Params._dummy(),
         "average",
-        "averaging mode: 'macro', 'micro', 'weighted', 'binary' or 'samples'",
+        f"averaging mode: {spelled(CHOICES)}",
         typeConverter=TypeConverters.toString,
     )
     beta: Param[float] = Param(
@@ -228,9 +230,9 @@ class MacroF1Evaluator(
                 f"formula must be one of {list(FORMULAS)!r}; got {formula!r}."
             )
         average = self.getAverage()
-        if average not in AVERAGES:
+        if average not in CHOICES:
             raise ValueError(
-                f"average must be one of {list(AVERAGES)!r} (a model-selection "
+                f"average must be one of {list(CHOICES)!r} (a model-selection "
                 f"score is one number); got {average!r}."
             )
         zero_division = self.getZeroDivision()

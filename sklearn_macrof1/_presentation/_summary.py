@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from .._core._aggregation import ALL_METRICS, Averages, Ratios, ratios
+from .._core._averages import HAS_BOUND, has_closed_form
 from .._core._evaluation import Options, Selection, evaluate, evaluate_averages
 from .._core._paper import gap_closed_form, gap_supremum
 from .._core._record import Counts
@@ -127,7 +128,7 @@ fbeta_of_averages=0.8333, gap=0.05556)
         Equal to ``gap`` up to rounding; None where the Lemma does not apply
         (another average or beta, or ``zero_division=nan`` leaving classes out).
         """
-        if self.average != "macro" or self.beta != 1:
+        if not has_closed_form(self.average, self.beta):
             return None
         p, r = self.class_precision, self.class_recall
         if p.size == 0 or np.isnan(p).any() or np.isnan(r).any():
@@ -293,7 +294,7 @@ fbeta_of_averages=0.8333, gap=0.05556)
             f"  precision          {fmt(self.precision)}",
             f"  recall             {fmt(self.recall)}",
         ]
-        if self.average == "macro":
+        if self.average in HAS_BOUND:
             lines.append(f"  gap bound (Thm 3)  {self.gap_bound:.6f}")
         return "\n".join(lines)
 

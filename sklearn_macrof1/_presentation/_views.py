@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .._core._averages import CLASS_MEANS, HAS_BOUND
 from .._core._tables import Table, frame, render_html
 
 if TYPE_CHECKING:
@@ -71,7 +72,7 @@ def summary_tables(summary: FBetaSummary) -> list[Table]:
             f"{name} of averages": summary.fbeta_of_averages,
             "gap": summary.gap,
         }
-        if summary.average == "macro":
+        if summary.average in HAS_BOUND:
             cells["gap bound"] = summary.gap_bound
         cells.update(precision=summary.precision, recall=summary.recall)
         main = Table(
@@ -81,7 +82,7 @@ def summary_tables(summary: FBetaSummary) -> list[Table]:
             index="average",
         )
         main.add_row(summary.average, [_scalar(v) for v in cells.values()])
-        if summary.average == "macro":
+        if summary.average in HAS_BOUND:
             main.notes.append(
                 f"gap = {name} of averages - averaged {name}; gap bound: its "
                 f"supremum for {summary.n_classes} classes (Opitz & Burst, Macro F1 "
@@ -123,7 +124,7 @@ def summary_tables(summary: FBetaSummary) -> list[Table]:
 
 def _gap_pairs_note(summary: FBetaSummary) -> str:
     """The largest class-pair terms of the gap (macro or weighted, gap > 0)."""
-    if summary.average not in ("macro", "weighted") or not summary.gap > 0:
+    if summary.average not in CLASS_MEANS or not summary.gap > 0:
         return ""
     try:
         attribution = summary.gap_attribution()
@@ -163,7 +164,7 @@ def summary_frame(
             of_averages: float(summary.fbeta_of_averages),
             "gap": float(summary.gap),
         }
-        if summary.average == "macro":
+        if summary.average in HAS_BOUND:
             record["gap-bound"] = float(summary.gap_bound)
         if interval is not None:
             for key, ci in (
