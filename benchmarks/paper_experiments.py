@@ -38,8 +38,8 @@ import numpy as np
 from scipy import stats
 
 from sklearn_macrof1 import (
-    fbeta_summary,
     MacroF1Counts,
+    fbeta_summary,
     gap_supremum,
     supremum_confusion_matrix,
 )
@@ -566,7 +566,9 @@ def paper_tables() -> list[TableRow]:
     """Tables 1 and 2 (rows = predictions, as in the paper)."""
     rows = []
     for name, spec in PAPER_TABLES.items():
-        s = fbeta_summary(MacroF1Counts.from_confusion_matrix(spec["matrix"], rows="predicted"))
+        s = fbeta_summary(
+            MacroF1Counts.from_confusion_matrix(spec["matrix"], rows="predicted")
+        )
         ours = {
             "f1_of_averages": float(s.fbeta_of_averages),
             "averaged_f1": float(s.averaged_fbeta),
@@ -599,7 +601,11 @@ def supremum_table(
     closed = np.empty_like(gap)
     for i, n in enumerate(ns):
         for j, value in enumerate(zs):
-            s = fbeta_summary(MacroF1Counts.from_confusion_matrix(supremum_confusion_matrix(n, value), rows="predicted"))
+            s = fbeta_summary(
+                MacroF1Counts.from_confusion_matrix(
+                    supremum_confusion_matrix(n, value), rows="predicted"
+                )
+            )
             gap[i, j] = s.gap
             averaged[i, j] = s.averaged_fbeta
             closed[i, j] = s.gap_closed_form
@@ -619,7 +625,11 @@ def plot_supremum(result: Supremum, path: Path) -> Path:
     colors = plt.get_cmap("tab10")
     for k, n in enumerate(shown):
         gaps = [
-            fbeta_summary(MacroF1Counts.from_confusion_matrix(supremum_confusion_matrix(n, float(v)), rows="predicted")).gap
+            fbeta_summary(
+                MacroF1Counts.from_confusion_matrix(
+                    supremum_confusion_matrix(n, float(v)), rows="predicted"
+                )
+            ).gap
             for v in z
         ]
         label = f"n = {n}" + (" (and every even n)" if n == 2 else "")

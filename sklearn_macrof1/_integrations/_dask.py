@@ -199,7 +199,7 @@ def count_dask(
     moments: bool = False,
     caller: str = "this function",
 ) -> MacroF1Counts:
-    """:func:`~sklearn_macrof1._core._evaluation.prepare` for Dask collections."""
+    """:func:`~sklearn_macrof1._core._record.prepare` for Dask collections."""
     counts = counts_from_dask(
         y_true,
         y_pred,

@@ -32,7 +32,7 @@ g: NDArray[np.float64] = averaged_fbeta_score(y, y, beta=2.0, average=None)
 h: NDArray[np.float64] = fbeta_of_averages_score(y, y, beta=2.0, average=None)
 
 # The same verbs given a count record in place of y_true (y_pred omitted).
-counts = MacroF1Counts.from_predictions(y, y)
+counts = MacroF1Counts.from_predictions([0, 1, 1, 0], [0, 1, 0, 0])
 i: float = averaged_f1_score(counts)
 j: float = fbeta_of_averages_score(counts, beta=0.5, average=mode)
 k: NDArray[np.float64] = averaged_fbeta_score(counts, beta=2.0, average=None)
