@@ -28,6 +28,7 @@ from pyspark.sql import functions as F  # noqa: E402
 
 import sklearn_macrof1  # noqa: E402
 from sklearn_macrof1 import (  # noqa: E402
+    MacroF1Counts,
     averaged_f1_score,
     averaged_f1_score_spark,
     averaged_fbeta_score,
@@ -41,7 +42,6 @@ from sklearn_macrof1 import (  # noqa: E402
     fbeta_of_averages_score,
     fbeta_of_averages_score_spark,
     fbeta_summary,
-    fbeta_summary_from_confusion_matrix,
     fbeta_summary_spark,
 )
 from sklearn_macrof1._integrations import _spark  # noqa: E402
@@ -373,7 +373,7 @@ def test_large_dataframe_is_aggregated_in_spark(spark) -> None:
     expected = np.zeros((7, 7), dtype=np.int64)
     np.add.at(expected, (m % 7, (m % 7 + (m % 11 == 0)) % 7), times)
     assert_exact(summary.confusion_matrix, expected)
-    direct = fbeta_summary_from_confusion_matrix(expected, rows="true")
+    direct = fbeta_summary(MacroF1Counts.from_confusion_matrix(expected, rows="true"))
     assert summary.averaged_fbeta == direct.averaged_fbeta
     assert summary.fbeta_of_averages == direct.fbeta_of_averages
 
@@ -644,7 +644,8 @@ def test_label_sets_report_equals_numpy(spark) -> None:
 def _histogram_interval(T, P, options: dict, **interval) -> Any:
     """The in-memory interval from the histogram of per-sample counts (what
     the counts made where the data live keep)."""
-    from sklearn_macrof1._core._evaluation import Reading, check_options, prepare
+    from sklearn_macrof1._core._evaluation import check_options
+    from sklearn_macrof1._core._record import Reading, prepare
     from sklearn_macrof1._inference._intervals import evaluation_from, interval_of
 
     checked = check_options(caller="t", beta=1.0, pos_label=1, **options)

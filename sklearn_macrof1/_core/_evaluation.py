@@ -1,10 +1,14 @@
 """From user arguments to counts and averages: the path every entry point takes.
 
-``prepare`` validates the options, reads and counts the targets once (collections
-living elsewhere go to the counters the integrations layer registers); ``select``
-applies scikit-learn's ``labels`` / ``pos_label`` / ``average="binary"`` rules to
-the counts; ``evaluate`` runs the aggregation on the selection. The report, the
-scorers, the CLI and the streaming accumulator all go through these three.
+A verb takes ``(y_true, y_pred)`` or a count record in place of ``y_true``
+(:func:`check_form`); its options are checked once (:func:`check_options`); the
+arrays are read and counted once into a record
+(:func:`~sklearn_macrof1._core._record.read`, through :func:`read_for`), a
+record given is checked against the options (:func:`record_reading`);
+``select`` applies scikit-learn's ``labels`` / ``pos_label`` /
+``average="binary"`` rules to the record; ``evaluate`` runs the aggregation on
+the selection. The scores, the summary, the report, the intervals and the CLI
+all go through these.
 """
 
 from __future__ import annotations
@@ -14,26 +18,29 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
-import scipy.sparse as sp
 
 from ._aggregation import Averages, Ratios, aggregate, aggregate_many
 from ._averages import averages_of, ordered, spelled
-from ._counting import count_targets
 from ._pairs import JointCounts, PairCells, pair_cells
-from ._record import Counts
-from ._targets import (
-    Targets,
-    fixed_width_strings,
-    naming_prediction,
-    read_joint_targets,
-    read_targets,
+from ._record import (
+    MacroF1Counts,
+    Reading,
+    _check_arguments,
+    _multilabel_columns,
+    count_targets,
+    is_foreign,
+    read,
 )
+from ._sklearn_private import InvalidParameterError
+from ._targets import fixed_width_strings, naming_prediction, read_joint_targets
 from ._validation import (
     check_array_like,
     check_options_of,
     check_sample_weight,
     warn_user,
 )
+
+_MULTILABEL = "multilabel-indicator"
 
 
 @dataclass
@@ -76,155 +83,6 @@ def check_options(
     )
 
 
-def _multilabel_columns(labels: Any, n_columns: int) -> np.ndarray:
-    columns = np.asarray(labels)
-    if columns.ndim != 1:
-        raise ValueError(
-            f"labels must be a 1-D array-like; got an array of shape {columns.shape}."
-        )
-    numeric = columns.dtype.kind in "biuf"
-    if columns.size and not (
-        columns.dtype.kind in "biu"  # (bools are 0 and 1, as in scikit-learn)
-        or (numeric and (columns == np.trunc(columns)).all())
-    ):
-        raise (ValueError if numeric else TypeError)(
-            "For multilabel targets, labels are column indices: integers in "
-            f"[0, {n_columns}). Got {labels!r}."
-        )
-    columns = columns.astype(np.intp)
-    if columns.size and (columns.max() >= n_columns or columns.min() < 0):
-        bad = columns.max() if columns.max() >= n_columns else columns.min()
-        raise ValueError(
-            "All labels must be in [0, n labels) for multilabel targets: the "
-            f"indicator matrices have {n_columns} columns, got label {bad}."
-        )
-    return columns
-
-
-#: Counters of collections that live elsewhere (Dask, Spark), as (recognises,
-#: count) pairs: ``recognises(value)`` says whether ``value`` is such a
-#: collection (without importing its library), ``count`` takes the arguments of
-#: :func:`prepare` but ``class_counts`` (``moments`` included) and returns the
-#: merged count record. The integrations layer registers them
-#: (:func:`register_foreign_counter`) when the package is imported, so that the
-#: core imports nothing above it.
-FOREIGN_COUNTERS: list[tuple[Callable[[Any], bool], Callable[..., Counts]]] = []
-
-
-def register_foreign_counter(
-    recognises: Callable[[Any], bool], count: Callable[..., Counts]
-) -> None:
-    """Route inputs that ``recognises`` accepts to ``count`` in :func:`prepare`."""
-    if (recognises, count) not in FOREIGN_COUNTERS:
-        FOREIGN_COUNTERS.append((recognises, count))
-
-
-@dataclass
-class Reading:
-    """One reading of ``y_true`` / ``y_pred`` and its counts.
-
-    What an entry point builds once and derives everything from: the scores and
-    the report aggregate ``counts``; intervals and comparisons use ``counts``
-    and, where a method must resample samples, ``targets`` and ``weights``.
-    ``targets`` is None for Dask collections, which are counted where they live
-    and never gathered; ``weighted`` tells whether a ``sample_weight`` was given.
-    """
-
-    counts: Counts
-    targets: Targets | None = None
-    weights: np.ndarray | None = None
-    weighted: bool = False
-
-
-def prepare(y_true: Any, y_pred: Any, **options: Any) -> Counts:
-    """The count record of :func:`read` (same arguments)."""
-    return read(y_true, y_pred, **options).counts
-
-
-def _check_arguments(
-    y_true: Any,
-    y_preds: Sequence[Any],
-    names: Sequence[str],
-    sample_weight: Any,
-    caller: str,
-) -> None:
-    """The argument checks that come before any reading (array-likes of labels,
-    weights an array-like), each naming its argument."""
-    check_array_like(y_true, name="y_true", caller=caller, sparse=True)
-    for y, name in zip(y_preds, names, strict=True):
-        check_array_like(y, name=name, caller=caller, sparse=True)
-    for name, y in (("y_true", y_true), *zip(names, y_preds, strict=True)):
-        if isinstance(y, str | bytes | set | frozenset | dict) and not sp.issparse(y):
-            raise ValueError(
-                f"{name} must be an array-like of labels (an array or a non-string "
-                f"sequence); got a {type(y).__name__}: {y!r}."
-            )
-    if sample_weight is not None:  # a scalar is refused, as by sklearn's metrics
-        check_array_like(
-            sample_weight, name="sample_weight", caller=caller, sparse=False
-        )
-
-
-def read(
-    y_true: Any,
-    y_pred: Any,
-    *,
-    sample_weight: Any = None,
-    labels: Any = None,
-    samplewise: bool = False,
-    class_counts: bool = True,
-    moments: bool = False,
-    targets_kept: bool = True,
-    caller: str = "this function",
-) -> Reading:
-    """Read, validate and count ``y_true`` / ``y_pred`` in one pass.
-
-    ``samplewise`` asks for the per-sample counts of ``average="samples"``
-    (multilabel targets; over the columns named by ``labels``, when given);
-    ``class_counts=False`` then skips the per-class counts of multilabel targets;
-    ``moments`` adds the second moments of a delta-method interval (see
-    :func:`~sklearn_macrof1._core._counting.count_targets`); with
-    ``targets_kept`` (the caller keeps the targets of this reading, so the
-    delta method can take each sample's row from them) multilabel targets get
-    none: their 3L x 3L moments cost O(n L²), the rows O(n L) per gradient.
-    A batch counted where the data live (Dask) passes ``targets_kept=False``.
-    """
-    _check_arguments(y_true, (y_pred,), ("y_pred",), sample_weight, caller)
-    for recognises, count in FOREIGN_COUNTERS:  # Dask, Spark: counted where they live
-        if any(recognises(v) for v in (y_true, y_pred, sample_weight)):
-            counts = count(
-                y_true,
-                y_pred,
-                sample_weight=sample_weight,
-                labels=labels,
-                samplewise=samplewise,
-                moments=moments,
-                caller=caller,
-            )
-            return Reading(counts, weighted=sample_weight is not None)
-    try:
-        targets = read_targets(y_true, y_pred)
-    except (TypeError, ValueError) as exc:
-        renamed = naming_prediction(exc)
-        if renamed is exc:
-            raise
-        raise renamed from exc
-    weights = check_sample_weight(sample_weight, targets.n_samples)
-    columns = None
-    if targets.kind == "multilabel-indicator" and labels is not None:
-        columns = _multilabel_columns(labels, targets.code_labels.shape[0])
-    counts = count_targets(
-        targets,
-        weights,
-        samplewise=samplewise,
-        sample_columns=columns,
-        class_counts=class_counts,
-        moments=moments
-        and not (targets_kept and targets.kind == "multilabel-indicator"),
-    )
-    return Reading(counts, targets, weights, weights is not None)
-
-
 #: Counters of several prediction sets of collections that live elsewhere (Dask),
 #: as (recognises, count) pairs: ``count(y_true, y_preds, names=, sample_weight=,
 #: caller=)`` returns the merged :class:`~._pairs.JointCounts`.
@@ -239,13 +97,6 @@ def register_foreign_joint_counter(
     """Route inputs that ``recognises`` accepts to ``count`` in :func:`read_jointly`."""
     if (recognises, count) not in FOREIGN_JOINT_COUNTERS:
         FOREIGN_JOINT_COUNTERS.append((recognises, count))
-
-
-def is_foreign(*values: Any) -> bool:
-    """True when a value is a collection that lives elsewhere (Dask, Spark)."""
-    return any(
-        recognises(value) for recognises, _ in FOREIGN_COUNTERS for value in values
-    )
 
 
 @dataclass
@@ -389,7 +240,7 @@ def _contains(classes: np.ndarray, label: Any) -> bool:
         return False
 
 
-def select(counts: Counts, options: Options, *, caller: str) -> Selection:
+def select(counts: MacroF1Counts, options: Options, *, caller: str) -> Selection:
     """Apply ``average``, ``labels`` and ``pos_label`` as scikit-learn does."""
     average, labels, pos_label = options.average, options.labels, options.pos_label
     classes = counts.classes
@@ -441,7 +292,7 @@ def select(counts: Counts, options: Options, *, caller: str) -> Selection:
 
 
 def evaluate(
-    counts: Counts,
+    counts: MacroF1Counts,
     options: Options,
     *,
     warn_for: tuple[str, ...],
@@ -465,7 +316,7 @@ def evaluate(
 
 
 def evaluate_averages(
-    counts: Counts,
+    counts: MacroF1Counts,
     options: Options,
     averages: Sequence[str | None],
     *,
@@ -495,9 +346,39 @@ def evaluate_averages(
     return selection, shared, results
 
 
-def count_for(y_true: Any, y_pred: Any, options: Options, **kwargs: Any) -> Counts:
-    """The count record of :func:`read_for` (same arguments)."""
-    return read_for(y_true, y_pred, options, **kwargs).counts
+def check_form(
+    y_true: Any, y_pred: Any, sample_weight: Any, labels: Any, *, caller: str
+) -> Any:
+    """The form of a verb's call, checked before anything else; the ``labels``
+    to use.
+
+    A verb takes ``(y_true, y_pred)`` or a :class:`MacroF1Counts` in place of
+    ``y_true`` with ``y_pred`` omitted (a ``TypeError`` naming both forms
+    otherwise; arrays without ``y_pred`` are refused by :func:`read_for`, where
+    the arguments are checked). A record's weights were counted into it:
+    ``sample_weight`` with a record is a ``TypeError``. A record's fixed
+    ``labels`` are the labels of a call that gives none.
+    """
+    if not isinstance(y_true, MacroF1Counts):
+        return labels
+    if y_pred is not None:
+        raise TypeError(
+            f"{caller} takes (y_true, y_pred) or a MacroF1Counts in place of "
+            f"y_true with y_pred omitted ({caller}(counts, ...)); got a "
+            f"MacroF1Counts and y_pred={_short(y_pred)}."
+        )
+    if sample_weight is not None:
+        raise TypeError(
+            f"{caller} takes no sample_weight with a MacroF1Counts: the weights "
+            "were counted into it (MacroF1Counts.from_predictions(y_true, y_pred, "
+            "sample_weight=...))."
+        )
+    return y_true.labels if labels is None else labels
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def read_for(
@@ -509,13 +390,28 @@ def read_for(
     caller: str,
     class_counts: bool = True,
     moments: bool = False,
+    samplewise: bool | None = None,
 ) -> Reading:
-    """:func:`read` with the per-sample counts that ``options.average`` needs.
+    """The reading a verb computes from: the record given in place of
+    ``y_true`` (:func:`record_reading`), else ``y_true`` / ``y_pred`` read and
+    counted once by :func:`~._record.read`, with what the verb needs.
 
-    ``class_counts=False``: a lone score, which for ``average="samples"`` needs no
-    per-class counts; ``moments``: the second moments of a delta-method interval.
+    ``samplewise`` (default: for ``average="samples"``) asks multilabel targets
+    for their per-sample counts over ``options.labels``; ``class_counts=False``:
+    a lone score, which for ``average="samples"`` needs no per-class counts;
+    ``moments``: the second moments of a delta-method interval.
     """
-    samplewise = options.average == "samples"
+    if samplewise is None:
+        samplewise = options.average == "samples"
+    if isinstance(y_true, MacroF1Counts):
+        return record_reading(y_true, options, samplewise=samplewise, caller=caller)
+    if y_pred is None:
+        check_array_like(y_true, name="y_true", caller=caller, sparse=True)
+        raise InvalidParameterError(
+            f"The 'y_pred' parameter of {caller} must be an array-like or a sparse "
+            f"matrix. Got None instead. ({caller} takes (y_true, y_pred), or a "
+            "MacroF1Counts in place of y_true with y_pred omitted.)"
+        )
     return read(
         y_true,
         y_pred,
@@ -526,6 +422,47 @@ def read_for(
         moments=moments,
         caller=caller,
     )
+
+
+def record_reading(
+    counts: MacroF1Counts, options: Options, *, samplewise: bool, caller: str
+) -> Reading:
+    """A record given to a verb, as a reading, once checked against the
+    options: ``average="samples"`` needs per-sample counts over the columns
+    the verb averages over (``samplewise``: the verb has a samples row)."""
+    counts.check_weights()
+    if counts.kind != _MULTILABEL:
+        if options.average == "samples" and counts.n_samples is None:
+            raise ValueError(
+                "average='samples' needs per-sample predictions and cannot be "
+                "computed from a confusion matrix; use 'macro', 'micro', "
+                "'weighted', 'binary' or None."
+            )
+    elif samplewise:
+        if counts.samples is None:
+            raise ValueError(
+                f"{caller}: this multilabel record has no per-sample counts, "
+                "which average='samples' needs; count it with "
+                "MacroF1Counts.from_predictions."
+            )
+        fixed = counts.sample_columns
+        if fixed is None:
+            fixed = np.arange(counts.n_classes)
+        if options.labels is not None and not _same_values(options.labels, fixed):
+            raise ValueError(
+                "average='samples' uses the per-sample counts over the columns "
+                f"fixed when the record was counted ({fixed.tolist()!r}); got "
+                f"labels={np.asarray(options.labels).tolist()!r}. Count with "
+                "MacroF1Counts.from_predictions(..., labels=...) (or "
+                "MacroF1Accumulator(labels=...)) over these columns to average "
+                "over them per sample."
+            )
+    return Reading(counts, weighted=counts.weighted)
+
+
+def _same_values(a: Any, b: np.ndarray) -> bool:
+    a = np.asarray(a)
+    return a.shape == b.shape and bool(np.all(a == b))
 
 
 def score(
@@ -540,12 +477,13 @@ def score(
     average: Any,
     sample_weight: Any,
     zero_division: Any,
-) -> tuple[Counts, Selection, Averages, Options]:
+) -> tuple[MacroF1Counts, Selection, Averages, Options]:
     """Validate, count once and aggregate: the body of every score function.
 
     Only the two averages are wanted, so a multilabel ``average="samples"``
     score counts no per-class totals.
     """
+    labels = check_form(y_true, y_pred, sample_weight, labels, caller=caller)
     options = check_options(
         caller=caller,
         average=average,
@@ -554,13 +492,13 @@ def score(
         labels=labels,
         pos_label=pos_label,
     )
-    counts = count_for(
+    counts = read_for(
         y_true,
         y_pred,
         options,
         sample_weight=sample_weight,
         caller=caller,
         class_counts=False,
-    )
+    ).counts
     selection, averages = evaluate(counts, options, warn_for=warn_for, caller=caller)
     return counts, selection, averages, options

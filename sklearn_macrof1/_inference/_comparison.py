@@ -30,15 +30,9 @@ import numpy as np
 from scipy.special import ndtr
 
 from .._core._aggregation import ALL_METRICS
-from .._core._evaluation import (
-    Options,
-    Reading,
-    evaluate,
-    is_foreign,
-    read_jointly,
-)
+from .._core._evaluation import Options, evaluate, read_jointly
 from .._core._pairs import MAX_PAIR_CELLS, PairCells
-from .._core._record import union_labels
+from .._core._record import Reading, is_foreign, union_labels
 from .._core._sklearn_private import InvalidParameterError
 from .._core._tables import Table, ValueEquality, format_p_value, frame, render_html
 from ._intervals import (

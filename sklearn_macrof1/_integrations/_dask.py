@@ -22,13 +22,9 @@ from typing import Any
 
 import numpy as np
 
-from .._core._evaluation import (
-    read_jointly,
-    register_foreign_counter,
-    register_foreign_joint_counter,
-)
+from .._core._evaluation import read_jointly, register_foreign_joint_counter
 from .._core._pairs import JointCounts, merge_joint_counts
-from .._core._record import Counts, merge_counts
+from .._core._record import MacroF1Counts, merge_counts, register_foreign_counter
 from ._streaming import all_zero, count_batch, zero_weight_counts
 
 
@@ -171,7 +167,7 @@ def counts_from_dask(
     samplewise: bool = True,
     moments: bool = False,
     caller: str,
-) -> Counts | None:
+) -> MacroF1Counts | None:
     """Count aligned chunks on the workers and merge the records (None if empty).
 
     As :func:`~sklearn_macrof1._integrations._streaming.count_batch`, a record
@@ -202,8 +198,8 @@ def count_dask(
     samplewise: bool = False,
     moments: bool = False,
     caller: str = "this function",
-) -> Counts:
-    """:func:`~sklearn_macrof1._core._evaluation.prepare` for Dask collections."""
+) -> MacroF1Counts:
+    """:func:`~sklearn_macrof1._core._record.prepare` for Dask collections."""
     counts = counts_from_dask(
         y_true,
         y_pred,
