@@ -114,8 +114,10 @@ class MacroF1Counts:
         or a confusion matrix holds non-integer counts).
     class_order : ndarray or None
         The classes in the order of the rows of the confusion matrix they were
-        read from (:meth:`from_confusion_matrix` with ``labels``): the order of
-        the rows of :func:`classification_report`. None: sorted.
+        read from (:meth:`from_confusion_matrix`; ``0 .. k-1`` without
+        ``labels``): the order of the rows of :func:`classification_report`, and
+        the classes every resample of an interval keeps. None: counted from
+        predictions.
 
     Notes
     -----
@@ -284,9 +286,8 @@ matrix} of shape (n_samples, n_labels)
         """
         m = check_confusion_matrix(matrix, rows=rows)
         k = m.shape[0]
-        order = None
         if labels is None:
-            classes = np.arange(k)
+            classes = order = np.arange(k)
         else:
             order = np.asarray(labels)
             if order.shape != (k,):

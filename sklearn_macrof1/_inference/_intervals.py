@@ -1275,6 +1275,11 @@ shape (n_samples, n_labels) or MacroF1Counts
     """
     caller = "fbeta_confidence_interval"
     labels = check_form(y_true, y_pred, sample_weight, labels, caller=caller)
+    if labels is None and isinstance(y_true, MacroF1Counts):
+        if y_true.class_order is not None:
+            # Every row and column of a confusion matrix is a class, also in a
+            # resample that draws none of its samples (as its summary's interval).
+            labels = y_true.classes
     options, confidence, method, n_resamples, rng = check_call(
         caller, beta, labels, pos_label, average, zero_division,
         confidence, method, n_resamples, random_state,
