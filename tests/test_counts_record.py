@@ -418,3 +418,28 @@ def test_display_from_counts():
     import matplotlib.pyplot as plt
 
     plt.close("all")
+
+
+def test_a_matrix_records_bootstrap_keeps_every_class_in_each_resample() -> None:
+    # An empty class (its row and column all zero) is a class of the matrix: a
+    # resample keeps it, as the summary's own interval does.
+    matrix = [[4, 1, 0], [2, 3, 0], [0, 0, 0]]
+    record = MacroF1Counts.from_confusion_matrix(matrix, rows="true")
+    options = {"method": "bootstrap", "n_resamples": 200, "random_state": 0}
+    direct = fbeta_confidence_interval(record, zero_division=0.0, **options)
+    via_summary = fbeta_summary(record, zero_division=0.0).confidence_interval(
+        **options
+    )
+    assert direct == via_summary
+    assert direct.averaged_fbeta.low <= direct.averaged_fbeta.estimate
+    report = classification_report(
+        record,
+        confidence=0.9,
+        interval_method="bootstrap",
+        n_resamples=200,
+        random_state=0,
+        zero_division=0.0,
+        output_dict=True,
+    )
+    low, high = report["macro avg"]["f1-score-ci"]
+    assert low <= report["macro avg"]["f1-score"] <= high
