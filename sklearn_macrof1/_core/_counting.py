@@ -62,6 +62,10 @@ def count_targets(
     else:
         counts = _count_1d(targets, weights, moments and weights is not None)
     counts.n_samples = targets.n_samples
+    # weights that are all zero: valid for a part of the data only (_sources)
+    counts.zero_weight = bool(
+        weights is not None and targets.n_samples and not weights.any()
+    )
     return counts
 
 

@@ -1,7 +1,8 @@
 """From user arguments to counts and averages: the path every entry point takes.
 
-``prepare`` validates the options, reads and counts the targets once (collections
-living elsewhere go to the counters the integrations layer registers); ``select``
+``prepare`` validates the options, reads and counts the targets once (by the
+source of the data: :mod:`~._sources`, where Dask collections are counted on
+their workers); ``select``
 applies scikit-learn's ``labels`` / ``pos_label`` / ``average="binary"`` rules to
 the counts; ``evaluate`` runs the aggregation on the selection. The report, the
 scorers, the CLI and the streaming accumulator all go through these three.
@@ -9,7 +10,7 @@ scorers, the CLI and the streaming accumulator all go through these three.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -17,16 +18,22 @@ import numpy as np
 import scipy.sparse as sp
 
 from ._aggregation import Averages, Ratios, aggregate, aggregate_many
-from ._counting import count_targets
-from ._pairs import JointCounts, PairCells, pair_cells
 from ._record import Counts
-from ._targets import Targets, naming_prediction, read_joint_targets, read_targets
+from ._sources import (
+    CountRequest,
+    JointPredictions,
+    JointReading,
+    Predictions,
+    Reading,
+    count,
+    count_jointly,
+    multilabel_columns,
+)
 from ._validation import (
     check_array_like,
     check_average,
     check_beta,
     check_pos_label,
-    check_sample_weight,
     check_zero_division,
     warn_user,
 )
@@ -60,66 +67,6 @@ def check_options(
     average = check_average(average, caller=caller)
     zero_division = check_zero_division(zero_division, caller=caller)
     return Options(average, beta, zero_division, labels, pos_label)
-
-
-def _multilabel_columns(labels: Any, n_columns: int) -> np.ndarray:
-    columns = np.asarray(labels)
-    if columns.ndim != 1:
-        raise ValueError(
-            f"labels must be a 1-D array-like; got an array of shape {columns.shape}."
-        )
-    numeric = columns.dtype.kind in "biuf"
-    if columns.size and not (
-        columns.dtype.kind in "biu"  # (bools are 0 and 1, as in scikit-learn)
-        or (numeric and (columns == np.trunc(columns)).all())
-    ):
-        raise (ValueError if numeric else TypeError)(
-            "For multilabel targets, labels are column indices: integers in "
-            f"[0, {n_columns}). Got {labels!r}."
-        )
-    columns = columns.astype(np.intp)
-    if columns.size and (columns.max() >= n_columns or columns.min() < 0):
-        bad = columns.max() if columns.max() >= n_columns else columns.min()
-        raise ValueError(
-            "All labels must be in [0, n labels) for multilabel targets: the "
-            f"indicator matrices have {n_columns} columns, got label {bad}."
-        )
-    return columns
-
-
-#: Counters of collections that live elsewhere (Dask, Spark), as (recognises,
-#: count) pairs: ``recognises(value)`` says whether ``value`` is such a
-#: collection (without importing its library), ``count`` takes the arguments of
-#: :func:`prepare` but ``class_counts`` (``moments`` included) and returns the
-#: merged count record. The integrations layer registers them
-#: (:func:`register_foreign_counter`) when the package is imported, so that the
-#: core imports nothing above it.
-FOREIGN_COUNTERS: list[tuple[Callable[[Any], bool], Callable[..., Counts]]] = []
-
-
-def register_foreign_counter(
-    recognises: Callable[[Any], bool], count: Callable[..., Counts]
-) -> None:
-    """Route inputs that ``recognises`` accepts to ``count`` in :func:`prepare`."""
-    if (recognises, count) not in FOREIGN_COUNTERS:
-        FOREIGN_COUNTERS.append((recognises, count))
-
-
-@dataclass
-class Reading:
-    """One reading of ``y_true`` / ``y_pred`` and its counts.
-
-    What an entry point builds once and derives everything from: the scores and
-    the report aggregate ``counts``; intervals and comparisons use ``counts``
-    and, where a method must resample samples, ``targets`` and ``weights``.
-    ``targets`` is None for Dask collections, which are counted where they live
-    and never gathered; ``weighted`` tells whether a ``sample_weight`` was given.
-    """
-
-    counts: Counts
-    targets: Targets | None = None
-    weights: np.ndarray | None = None
-    weighted: bool = False
 
 
 def prepare(y_true: Any, y_pred: Any, **options: Any) -> Counts:
@@ -161,6 +108,7 @@ def read(
     class_counts: bool = True,
     moments: bool = False,
     targets_kept: bool = True,
+    part: bool = False,
     caller: str = "this function",
 ) -> Reading:
     """Read, validate and count ``y_true`` / ``y_pred`` in one pass.
@@ -174,94 +122,20 @@ def read(
     delta method can take each sample's row from them) multilabel targets get
     none: their 3L x 3L moments cost O(n L²), the rows O(n L) per gradient.
     A batch counted where the data live (Dask) passes ``targets_kept=False``.
+    ``part``: the data are a batch or a chunk of a whole, whose weights may all
+    be zero (the record says so; see :mod:`~._sources`).
     """
     _check_arguments(y_true, (y_pred,), ("y_pred",), sample_weight, caller)
-    for recognises, count in FOREIGN_COUNTERS:  # Dask, Spark: counted where they live
-        if any(recognises(v) for v in (y_true, y_pred, sample_weight)):
-            counts = count(
-                y_true,
-                y_pred,
-                sample_weight=sample_weight,
-                labels=labels,
-                samplewise=samplewise,
-                moments=moments,
-                caller=caller,
-            )
-            return Reading(counts, weighted=sample_weight is not None)
-    try:
-        targets = read_targets(y_true, y_pred)
-    except (TypeError, ValueError) as exc:
-        renamed = naming_prediction(exc)
-        if renamed is exc:
-            raise
-        raise renamed from exc
-    weights = check_sample_weight(sample_weight, targets.n_samples)
-    columns = None
-    if targets.kind == "multilabel-indicator" and labels is not None:
-        columns = _multilabel_columns(labels, targets.code_labels.shape[0])
-    counts = count_targets(
-        targets,
-        weights,
+    request = CountRequest(
+        labels=labels,
         samplewise=samplewise,
-        sample_columns=columns,
         class_counts=class_counts,
-        moments=moments
-        and not (targets_kept and targets.kind == "multilabel-indicator"),
+        moments=moments,
+        targets_kept=targets_kept,
+        part=part,
+        caller=caller,
     )
-    return Reading(counts, targets, weights, weights is not None)
-
-
-#: Counters of several prediction sets of collections that live elsewhere (Dask),
-#: as (recognises, count) pairs: ``count(y_true, y_preds, names=, sample_weight=,
-#: caller=)`` returns the merged :class:`~._pairs.JointCounts`.
-FOREIGN_JOINT_COUNTERS: list[
-    tuple[Callable[[Any], bool], Callable[..., JointCounts]]
-] = []
-
-
-def register_foreign_joint_counter(
-    recognises: Callable[[Any], bool], count: Callable[..., JointCounts]
-) -> None:
-    """Route inputs that ``recognises`` accepts to ``count`` in :func:`read_jointly`."""
-    if (recognises, count) not in FOREIGN_JOINT_COUNTERS:
-        FOREIGN_JOINT_COUNTERS.append((recognises, count))
-
-
-def is_foreign(*values: Any) -> bool:
-    """True when a value is a collection that lives elsewhere (Dask, Spark)."""
-    return any(
-        recognises(value) for recognises, _ in FOREIGN_COUNTERS for value in values
-    )
-
-
-@dataclass
-class JointReading:
-    """One reading of ``y_true`` with several prediction sets, and their counts.
-
-    ``readings[j]`` is prediction set ``j``'s reading: its own count record,
-    exactly as :func:`read` counts the pair. In memory their ``targets`` share
-    one encoding of ``y_true`` (:func:`~._targets.read_joint_targets`) and the
-    joint cells of a pair are counted from them when asked for
-    (:meth:`pair_cells`); collections that live elsewhere were counted there,
-    cells of every pair included (``pairs``), and have no ``targets``.
-    """
-
-    readings: list[Reading]
-    pairs: dict[tuple[int, int], PairCells] | None = None
-
-    @property
-    def n_samples(self) -> int:
-        counts = self.readings[0].counts
-        assert counts.n_samples is not None
-        return counts.n_samples
-
-    def pair_cells(self, i: int, j: int) -> PairCells:
-        """The joint (true, pred_i, pred_j) cells of 1-D targets, ``i < j``."""
-        if self.pairs is not None:
-            return self.pairs[i, j]
-        a, b = self.readings[i], self.readings[j]
-        assert a.targets is not None and b.targets is not None
-        return pair_cells(a.targets, b.targets, a.weights)
+    return count(Predictions(y_true, y_pred, sample_weight), request)
 
 
 def read_jointly(
@@ -272,6 +146,7 @@ def read_jointly(
     sample_weight: Any = None,
     labels: Any = None,
     samplewise: bool = False,
+    part: bool = False,
     caller: str = "this function",
 ) -> JointReading:
     """:func:`read` of ``y_true`` with several prediction sets: ``y_true`` and the
@@ -279,46 +154,11 @@ def read_jointly(
     into its own record. ``names`` are the predictions' argument names, for
     the errors."""
     _check_arguments(y_true, y_preds, names, sample_weight, caller)
-    values = (y_true, *y_preds, sample_weight)
-    for recognises, count in FOREIGN_JOINT_COUNTERS:  # Dask: counted where it lives
-        if any(recognises(v) for v in values):
-            joint = count(
-                y_true, y_preds, names=names, sample_weight=sample_weight, caller=caller
-            )
-            weighted = sample_weight is not None
-            return JointReading(
-                [Reading(counts, weighted=weighted) for counts in joint.counts],
-                joint.pairs,
-            )
-    if is_foreign(*values):
-        raise ValueError(
-            f"{caller} does not take collections of this kind ("
-            f"{', '.join(sorted({type(v).__name__ for v in values if is_foreign(v)}))}"
-            "); pass in-memory arrays (or Dask collections)."
-        )
-    try:
-        targets = read_joint_targets(y_true, y_preds, names)
-    except (TypeError, ValueError) as exc:
-        if any(name in str(exc) for name in ("y_true", *names)):
-            raise
-        raise naming_prediction(exc, " and ".join(names)) from exc
-    weights = check_sample_weight(sample_weight, targets[0].n_samples)
-    columns = None
-    if targets[0].kind == "multilabel-indicator" and labels is not None:
-        columns = _multilabel_columns(labels, targets[0].code_labels.shape[0])
-    return JointReading(
-        [
-            Reading(
-                count_targets(
-                    pair, weights, samplewise=samplewise, sample_columns=columns
-                ),
-                pair,
-                weights,
-                weights is not None,
-            )
-            for pair in targets
-        ]
+    request = CountRequest(
+        labels=labels, samplewise=samplewise, part=part, caller=caller
     )
+    data = JointPredictions(y_true, y_preds, names, sample_weight)
+    return count_jointly(data, request)
 
 
 @dataclass
@@ -416,7 +256,7 @@ def select(counts: Counts, options: Options, *, caller: str) -> Selection:
                 f"labels must be a 1-D array-like; got shape {wanted.shape}."
             )
     if counts.kind == "multilabel-indicator":
-        index = _multilabel_columns(wanted, classes.shape[0])
+        index = multilabel_columns(wanted, classes.shape[0])
     else:
         index = _positions(classes, wanted)
     return Selection(

@@ -31,6 +31,8 @@ from typing import Any
 
 import numpy as np
 
+from ._validation import zero_weights_error
+
 #: Largest number of classes for which a record keeps the confusion matrix.
 MAX_CONFUSION_CLASSES = 2048
 
@@ -226,10 +228,7 @@ class Counts:
     def check_weights(self) -> Counts:
         """Self; ValueError when every sample counted has weight 0."""
         if self.zero_weight:
-            raise ValueError(
-                "sample_weight must contain at least one non-zero number; all "
-                f"{self.n_samples} weights are zero."
-            )
+            raise zero_weights_error(self.n_samples)
         return self
 
     def compact(self) -> Counts:

@@ -34,12 +34,12 @@ from .._core._evaluation import (
     Options,
     Reading,
     evaluate,
-    is_foreign,
     read_jointly,
 )
 from .._core._pairs import MAX_PAIR_CELLS, PairCells
 from .._core._record import union_labels
 from .._core._sklearn_private import InvalidParameterError
+from .._core._sources import lives_elsewhere
 from .._core._tables import Table, ValueEquality, format_p_value, frame, render_html
 from ._intervals import (
     _BLOCK,
@@ -780,7 +780,7 @@ def _refuse_foreign_bootstrap(
 ) -> None:
     """The paired bootstrap of Dask collections serves two unweighted
     classifiers only (from their joint cells): refused before any counting."""
-    if not is_foreign(y_true, *predictions, sample_weight):
+    if not lives_elsewhere(y_true, *predictions, sample_weight):
         return
     why = (
         "sample_weight (each sample's weight)"

@@ -894,9 +894,9 @@ def _inject_shifted_codes() -> None:
     fuzz run must fail."""
     from dataclasses import replace
 
-    from sklearn_macrof1._core import _evaluation
+    from sklearn_macrof1._core import _sources
 
-    honest = _evaluation.read_targets
+    honest = _sources.read_targets
 
     def shifted(*args: Any, **kwargs: Any) -> Any:
         targets = honest(*args, **kwargs)
@@ -910,7 +910,7 @@ def _inject_shifted_codes() -> None:
             in_range=True,
         )
 
-    _evaluation.read_targets = shifted
+    _sources.read_targets = shifted
 
 
 def drive(
