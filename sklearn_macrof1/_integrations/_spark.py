@@ -33,6 +33,7 @@ from .._core._record import (
     Counts,
     _histogram,
 )
+from .._core._sources import Columns, CountRequest, Data, Reading, register_source
 from .._core._targets import read_targets
 
 #: Largest number of distinct (label, prediction) pairs brought to the driver.
@@ -60,12 +61,14 @@ def is_spark_dataframe(value: Any) -> bool:
     return any(cls.__name__ == "DataFrame" for cls in type(value).__mro__)
 
 
-def _check_dataframe(df: Any, caller: str) -> None:
+def check_dataframe(df: Any, caller: str) -> None:
+    """TypeError unless ``df`` is a Spark DataFrame."""
     if not is_spark_dataframe(df):
         raise TypeError(
-            f"{caller} scores a Spark DataFrame (pyspark.sql.DataFrame); got "
-            f"{type(df).__name__}. For arrays, lists, pandas or Dask objects use "
-            "the functions without the _spark suffix."
+            f"{caller} counts a Spark DataFrame (pyspark.sql.DataFrame); got "
+            f"{type(df).__name__}. Arrays, lists, pandas or Dask objects are "
+            "counted by MacroF1Counts.from_predictions and taken by every "
+            "function of sklearn_macrof1 as they are."
         )
 
 
@@ -174,7 +177,7 @@ def pair_query(
     squared weights too)."""
     from pyspark.sql import functions as F
 
-    _check_dataframe(df, caller)
+    check_dataframe(df, caller)
     true_field = _check_column(df, label_col, "label_col", caller)
     pred_field = _check_column(df, prediction_col, "prediction_col", caller)
     kinds = (
@@ -568,7 +571,46 @@ def is_label_sets(df: Any, label_col: Any, prediction_col: Any) -> bool:
     )
 
 
+class _Spark:
+    """The columns of a Spark DataFrame: counted by aggregation queries in
+    Spark; only the aggregated tables reach this process (no per-row
+    targets, no joint counts for comparisons)."""
+
+    name = "Spark"
+    count_jointly = None
+
+    def recognises(self, data: Data) -> bool:
+        return isinstance(data, Columns) and is_spark_dataframe(data.frame)
+
+    def count(self, data: Columns, request: CountRequest) -> Reading:
+        df, label_col, prediction_col = data.frame, data.label_col, data.prediction_col
+        if is_label_sets(df, label_col, prediction_col):
+            counts = count_spark_sets(
+                df,
+                label_col=label_col,
+                prediction_col=prediction_col,
+                weight_col=data.weight_col,
+                labels=request.labels,
+                samplewise=request.samplewise,
+                caller=request.caller,
+                moments=request.moments,
+            )
+        else:
+            counts = count_spark(
+                df,
+                label_col=label_col,
+                prediction_col=prediction_col,
+                weight_col=data.weight_col,
+                caller=request.caller,
+                moments=request.moments,
+            )
+        return Reading(counts, weighted=data.weight_col is not None)
+
+
+register_source(_Spark())
+
 __all__ = [
+    "check_dataframe",
     "count_spark_sets",
     "is_label_sets",
     "count_spark",
