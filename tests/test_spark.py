@@ -26,7 +26,6 @@ if shutil.which("java") is None:  # pragma: no cover - depends on the machine
 from pyspark.sql import SparkSession  # noqa: E402
 from pyspark.sql import functions as F  # noqa: E402
 
-import sklearn_macrof1  # noqa: E402
 from sklearn_macrof1 import (  # noqa: E402
     MacroF1Counts,
     averaged_f1_score,
