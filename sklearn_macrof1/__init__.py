@@ -109,18 +109,3 @@ __all__ = [
     "supremum_confusion_matrix",
 ]
 
-
-def __getattr__(name: str) -> object:
-    # MacroF1Evaluator subclasses pyspark's Evaluator, so defining it imports
-    # pyspark (the [spark] extra): it is loaded on first use. It is left out of
-    # __all__ so that ``from sklearn_macrof1 import *`` works without pyspark.
-    if name == "MacroF1Evaluator":
-        try:
-            from ._presentation._spark_evaluator import MacroF1Evaluator
-        except ImportError as exc:
-            raise ImportError(
-                "MacroF1Evaluator needs pyspark: pip install "
-                '"sklearn-macrof1[spark]" (and Java 17 or later).'
-            ) from exc
-        return MacroF1Evaluator
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
