@@ -108,4 +108,3 @@ __all__ = [
     "make_macro_f1_scoring",
     "supremum_confusion_matrix",
 ]
-

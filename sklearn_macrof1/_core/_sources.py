@@ -3,9 +3,9 @@
 A *source* knows one kind of data: in-memory arrays (the built-in source), Dask
 collections (counted chunk by chunk on the workers), Spark DataFrames (counted
 by an aggregation query in Spark). Every entry point asks :func:`count` (or
-:func:`count_jointly`) for the record of its data; the first registered source
-that recognises the data counts it, and the in-memory source counts everything
-no registered source recognises. Nothing above the record knows where the data
+:func:`count_jointly`) for the record of its data; the source that claims the
+type of one of its values counts it, and the in-memory source counts everything
+no registered source claims. Nothing above the record knows where the data
 lived: the scores, the summary, the report, the intervals and the comparisons
 read the :class:`Reading` a source returns.
 
@@ -28,10 +28,13 @@ A source is an object with
 
 ``name: str``
     Names the source in errors ("Dask", "Spark").
-``recognises(data) -> bool``
-    Whether this source counts ``data``. Called on every call, so it must cost
-    O(1): look at types and dtypes, never at values, and never import the
-    source's library (a Dask collection is recognised by its type's module).
+``claims(cls) -> bool``
+    Whether this source counts data holding a value of type ``cls`` (any of
+    ``y_true``, a prediction, the weights; a table's frame). Recognition is by
+    type only, so that the registry decides once per type (a cache: a call
+    costs three dictionary look-ups, not a call per source and value); it
+    must not import the source's library (a Dask collection is recognised by
+    its type's module).
 ``count(data, request) -> Reading``
     The :class:`Reading` of ``data``: its count record (with what ``request``
     asks for), and the per-sample targets and weights when they are in this
@@ -46,12 +49,14 @@ A source is an object with
 
 Sources register with :func:`register_source` (the integrations layer does, on
 import; a source registered again under the same name replaces the old one).
-They are consulted in registration order, which is why recognition must be
-exact: a source for device arrays (objects with ``__array_namespace__`` that
-are not NumPy arrays) would count on the device and bring back the record;
-a dense-integer path would recognise NumPy integer arrays by their dtype and
-count them with one ``bincount`` (falling back to :data:`IN_MEMORY`'s counting
-when the label range is too wide), both without touching a verb.
+A type goes to the first registered source that claims it; the values are
+looked at in order (``y_true``, the predictions, the weights) and the first
+claimed one decides. The sources that come next plug in the same way, without
+touching a verb: a source for device arrays claims the array types that have
+``__array_namespace__`` and are not NumPy's, counts on the device and brings
+back the record; a dense-integer path claims ``numpy.ndarray``, counts integer
+labels with one ``bincount`` and hands anything else (other dtypes, a label
+range too wide) to :data:`IN_MEMORY`'s ``count``.
 
 All-zero weights
 ----------------
@@ -83,7 +88,7 @@ from ._validation import check_sample_weight
 # ---------------------------------------------------------------- the data
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Predictions:
     """One prediction set: the arguments ``y_true, y_pred, sample_weight``."""
 
@@ -95,7 +100,7 @@ class Predictions:
         return (self.y_true, self.y_pred, self.sample_weight)
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class JointPredictions:
     """Several prediction sets of the same samples; ``names`` are their
     argument names, for the errors."""
@@ -109,7 +114,7 @@ class JointPredictions:
         return (self.y_true, *self.y_preds, self.sample_weight)
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Columns:
     """Columns of a table: true labels, predictions and optional weights."""
 
@@ -125,7 +130,7 @@ class Columns:
 Data = Predictions | JointPredictions | Columns
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class CountRequest:
     """What a source counts besides the per-class counts.
 
@@ -218,7 +223,7 @@ class Source(Protocol):
 
     name: str
 
-    def recognises(self, data: Data) -> bool: ...
+    def claims(self, cls: type) -> bool: ...
 
     def count(self, data: Any, request: CountRequest) -> Reading: ...
 
@@ -232,36 +237,56 @@ class Source(Protocol):
 
 _lock = threading.Lock()
 _sources: tuple[Source, ...] = ()
+#: The source of each type seen (IN_MEMORY: none claims it). Written under
+#: ``_lock``; read without it (a dict look-up is atomic, and a missing entry is
+#: only computed again).
+_by_type: dict[type, Source] = {}
 
 
 def register_source(source: Source) -> None:
     """Consult ``source`` for every count from now on (after the sources
     registered before it; one registered under the same name is replaced)."""
     global _sources
-    with _lock:  # readers iterate over the tuple they found: never torn
+    with _lock:
         kept = tuple(s for s in _sources if s.name != source.name)
         _sources = (*kept, source)
+        _by_type.clear()
+
+
+def _source_of_type(cls: type) -> Source:
+    source = _by_type.get(cls)
+    if source is None:
+        with _lock:
+            source = next((s for s in _sources if s.claims(cls)), IN_MEMORY)
+            _by_type[cls] = source
+    return source
 
 
 def source_of(data: Data) -> Source:
-    """The source that counts ``data``: the first registered one that
-    recognises it, else the in-memory source."""
-    for source in _sources:
-        if source.recognises(data):
+    """The source that counts ``data``: that of its first value whose type a
+    registered source claims, else the in-memory source."""
+    for value in data.values():
+        source = _source_of_type(type(value))
+        if source is not IN_MEMORY:
             return source
     return IN_MEMORY
 
 
 def lives_elsewhere(*values: Any) -> bool:
-    """True when a registered source recognises arrays among ``values`` (a
-    Dask collection: the data are counted where they live)."""
-    data = JointPredictions(values[0], values[1:], ()) if values else None
-    return data is not None and source_of(data) is not IN_MEMORY
+    """True when a registered source claims one of ``values`` (a Dask
+    collection: the data are counted where they live)."""
+    return any(_source_of_type(type(value)) is not IN_MEMORY for value in values)
 
 
 def count(data: Predictions | Columns, request: CountRequest) -> Reading:
     """The reading of ``data``, by its source."""
-    return source_of(data).count(data, request)
+    source = source_of(data)
+    if source is IN_MEMORY and isinstance(data, Columns):
+        raise TypeError(
+            f"{request.caller} counts the columns of a DataFrame of a kind it "
+            f"knows (a Spark DataFrame); got {type(data.frame).__name__}."
+        )
+    return source.count(data, request)
 
 
 def count_jointly(data: JointPredictions, request: CountRequest) -> JointReading:
@@ -313,8 +338,8 @@ class _InMemory:
 
     name = "in-memory arrays"
 
-    def recognises(self, data: Data) -> bool:
-        return not isinstance(data, Columns)
+    def claims(self, cls: type) -> bool:
+        return True
 
     def count(self, data: Predictions, request: CountRequest) -> Reading:
         try:

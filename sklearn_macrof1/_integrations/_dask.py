@@ -26,7 +26,6 @@ from .._core._pairs import JointCounts, merge_joint_counts
 from .._core._record import Counts, merge_counts
 from .._core._sources import (
     CountRequest,
-    Data,
     JointPredictions,
     JointReading,
     Predictions,
@@ -38,8 +37,10 @@ from ._streaming import count_batch
 
 def is_dask_collection(value: Any) -> bool:
     """True for Dask arrays, Series, DataFrames (checked without importing Dask)."""
-    module = type(value).__module__
-    return module.split(".", 1)[0] in ("dask", "dask_expr")
+    return _DASK.claims(type(value))
+
+
+_DASK_MODULES = ("dask.", "dask_expr.")
 
 
 def _as_dask_array(value: Any, name: str) -> Any:
@@ -283,8 +284,9 @@ class _Dask:
 
     name = "Dask"
 
-    def recognises(self, data: Data) -> bool:
-        return any(is_dask_collection(value) for value in data.values())
+    def claims(self, cls: type) -> bool:
+        module = cls.__module__
+        return module.startswith(_DASK_MODULES) or module in ("dask", "dask_expr")
 
     def count(self, data: Predictions, request: CountRequest) -> Reading:
         counts = counts_from_dask(
@@ -319,7 +321,8 @@ class _Dask:
         )
 
 
-register_source(_Dask())
+_DASK = _Dask()
+register_source(_DASK)
 
 __all__ = [
     "count_joint_batch",

@@ -33,7 +33,7 @@ from .._core._record import (
     Counts,
     _histogram,
 )
-from .._core._sources import Columns, CountRequest, Data, Reading, register_source
+from .._core._sources import Columns, CountRequest, Reading, register_source
 from .._core._targets import read_targets
 
 #: Largest number of distinct (label, prediction) pairs brought to the driver.
@@ -55,10 +55,7 @@ _DTYPES = {"int": np.int64, "float": np.float64, "bool": bool, "string": str}
 def is_spark_dataframe(value: Any) -> bool:
     """True for a pyspark DataFrame (classic or Spark Connect), without importing
     pyspark."""
-    module = type(value).__module__
-    if not module.startswith("pyspark."):
-        return False
-    return any(cls.__name__ == "DataFrame" for cls in type(value).__mro__)
+    return _SPARK.claims(type(value))
 
 
 def check_dataframe(df: Any, caller: str) -> None:
@@ -579,10 +576,19 @@ class _Spark:
     name = "Spark"
     count_jointly = None
 
-    def recognises(self, data: Data) -> bool:
-        return isinstance(data, Columns) and is_spark_dataframe(data.frame)
+    def claims(self, cls: type) -> bool:
+        return cls.__module__.startswith("pyspark.") and any(
+            base.__name__ == "DataFrame" for base in cls.__mro__
+        )
 
-    def count(self, data: Columns, request: CountRequest) -> Reading:
+    def count(self, data: Any, request: CountRequest) -> Reading:
+        if not isinstance(data, Columns):  # a DataFrame given as y_true or y_pred
+            raise TypeError(
+                f"{request.caller} takes a Spark DataFrame as the count record "
+                "of its columns: sklearn_macrof1.spark.counts_from_dataframe(df, "
+                "label_col=..., prediction_col=...); pass that record in place "
+                "of y_true, without y_pred."
+            )
         df, label_col, prediction_col = data.frame, data.label_col, data.prediction_col
         if is_label_sets(df, label_col, prediction_col):
             counts = count_spark_sets(
@@ -607,7 +613,8 @@ class _Spark:
         return Reading(counts, weighted=data.weight_col is not None)
 
 
-register_source(_Spark())
+_SPARK = _Spark()
+register_source(_SPARK)
 
 __all__ = [
     "check_dataframe",
