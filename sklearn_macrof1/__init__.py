@@ -13,6 +13,7 @@ They can differ by up to 0.5 and rank classifiers differently (Opitz & Burst,
 """
 
 from ._core._paper import gap_closed_form, gap_supremum, supremum_confusion_matrix
+from ._core._record import MacroF1Counts
 from ._inference._comparison import (
     ClassifierComparison,
     MultipleComparison,
@@ -26,15 +27,8 @@ from ._inference._intervals import (
 )
 from ._presentation._accumulator import MacroF1Accumulator
 from ._presentation._attribution import GapAttribution
-from ._presentation._confusion import (
-    fbeta_summary_from_confusion_matrix,
-    gap_attribution_from_confusion_matrix,
-)
 from ._presentation._display import MacroF1Display
-from ._presentation._report import (
-    classification_report,
-    classification_report_from_confusion_matrix,
-)
+from ._presentation._report import classification_report
 from ._presentation._scorers import (
     MACRO_F1_SCORING,
     get_scorer,
@@ -78,6 +72,7 @@ __all__ = [
     "SearchAnalysisDisplay",
     "MACRO_F1_SCORING",
     "MacroF1Accumulator",
+    "MacroF1Counts",
     "MacroF1Display",
     "MultipleComparison",
     "analyze_search",
@@ -86,7 +81,6 @@ __all__ = [
     "averaged_fbeta_score",
     "averaged_fbeta_score_spark",
     "classification_report",
-    "classification_report_from_confusion_matrix",
     "classification_report_spark",
     "compare_classifiers",
     "f1_of_averages_score",
@@ -96,9 +90,7 @@ __all__ = [
     "fbeta_confidence_interval",
     "fbeta_confidence_interval_spark",
     "fbeta_summary",
-    "fbeta_summary_from_confusion_matrix",
     "fbeta_summary_spark",
-    "gap_attribution_from_confusion_matrix",
     "gap_closed_form",
     "gap_supremum",
     "get_scorer",

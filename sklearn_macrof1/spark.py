@@ -21,6 +21,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
+
 try:
     from pyspark import keyword_only
     from pyspark.ml.evaluation import Evaluator
@@ -33,8 +35,9 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
         "(and Java 17 or later)."
     ) from exc
 
-from ._core._record import Counts
-from ._core._sources import Columns, CountRequest, count
+from ._core._record import MacroF1Counts
+from ._core._sklearn_private import InvalidParameterError
+from ._core._sources import Columns, CountRequest, source_of
 from ._core._validation import check_array_like
 from ._integrations._spark import check_dataframe
 from ._presentation._scores import averaged_fbeta_score, fbeta_of_averages_score
@@ -48,7 +51,7 @@ def counts_from_dataframe(
     weight_col: str | None = None,
     labels: Any = None,
     moments: bool = False,
-) -> Counts:
+) -> MacroF1Counts:
     """The count record of a Spark DataFrame's label and prediction columns.
 
     The DataFrame is not collected: Spark aggregates it into one row per
@@ -104,11 +107,18 @@ def counts_from_dataframe(
     check_dataframe(df, caller)
     if labels is not None:
         check_array_like(labels, name="labels", caller=caller, sparse=False)
+    if not isinstance(moments, bool | np.bool_):
+        raise InvalidParameterError(
+            f"The 'moments' parameter of {caller} must be an instance of "
+            f"'bool'. Got {moments!r} instead."
+        )
+    data = Columns(df, label_col, prediction_col, weight_col)
+    source = source_of(data)  # the Spark source
+    assert source is not None
     request = CountRequest(
         labels=labels, samplewise=True, moments=bool(moments), caller=caller
     )
-    data = Columns(df, label_col, prediction_col, weight_col)
-    return count(data, request).counts
+    return source.count(data, request).counts
 
 
 FORMULAS = ("averaged", "of_averages")

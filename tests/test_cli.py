@@ -21,8 +21,8 @@ import pytest
 from sklearn.metrics import f1_score, precision_score, recall_score
 
 from sklearn_macrof1 import (
+    MacroF1Counts,
     fbeta_summary,
-    fbeta_summary_from_confusion_matrix,
     gap_closed_form,
 )
 from sklearn_macrof1._presentation._cli import (
@@ -128,7 +128,9 @@ def test_paper_appendix_text_prints_figures_and_orientation():
 def test_matrix_orientation_is_explicit_and_changes_the_result():
     # the same numbers read with rows = true labels is the transposed matrix
     as_true = cli_json(["matrix", *PAPER_SKEWED, "--rows", "true"])
-    ref = fbeta_summary_from_confusion_matrix([[100, 10000], [0, 100]], rows="true")
+    ref = fbeta_summary(
+        MacroF1Counts.from_confusion_matrix([[100, 10000], [0, 100]], rows="true")
+    )
     assert as_true["input"]["rows"] == "true"
     assert as_true["classes"][0]["support"] == 10100
     assert as_true["scores"]["averaged_fbeta"] == pytest.approx(ref.averaged_fbeta)
@@ -157,7 +159,7 @@ def test_matrix_file_forms(tmp_path, kind):
     else:
         path, text = "-", "5 1 0\n2 7 1\n0 3 9\n"
     doc = cli_json(["matrix", "--file", str(path), "--rows", "true"], text or "")
-    ref = fbeta_summary_from_confusion_matrix(m, rows="true")
+    ref = fbeta_summary(MacroF1Counts.from_confusion_matrix(m, rows="true"))
     assert doc["scores"]["averaged_fbeta"] == pytest.approx(ref.averaged_fbeta)
     assert doc["scores"]["fbeta_of_averages"] == pytest.approx(ref.fbeta_of_averages)
     assert doc["confusion_matrix"]["matrix"] == m.tolist()
@@ -168,10 +170,10 @@ def test_matrix_class_names_labels_and_average():
     m = [[5, 1, 0], [2, 7, 1], [0, 3, 9]]
     argv = ["matrix", "3", *map(str, np.ravel(m)), "--class-names", "a,b,c"]
     doc = cli_json([*argv, "--labels", "c,a", "--average", "weighted"])
-    ref = fbeta_summary_from_confusion_matrix(
-        m,
-        rows="predicted",
-        class_names=["a", "b", "c"],
+    ref = fbeta_summary(
+        MacroF1Counts.from_confusion_matrix(
+            m, rows="predicted", labels=["a", "b", "c"]
+        ),
         labels=["c", "a"],
         average="weighted",
     )

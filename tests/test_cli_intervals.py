@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 
 from sklearn_macrof1 import (
+    MacroF1Counts,
     fbeta_confidence_interval,
-    fbeta_summary_from_confusion_matrix,
+    fbeta_summary,
 )
 from sklearn_macrof1._presentation._cli import run
 
@@ -88,8 +89,8 @@ def test_matrix_json_intervals_equal_summary():
                           "--format", "json"])  # fmt: skip
     assert status == 0
     doc = json.loads(out)
-    summary = fbeta_summary_from_confusion_matrix(
-        [[100, 10000], [0, 100]], rows="predicted"
+    summary = fbeta_summary(
+        MacroF1Counts.from_confusion_matrix([[100, 10000], [0, 100]], rows="predicted")
     )
     ci = summary.confidence_interval(confidence=0.95)
     assert doc["intervals"]["fbeta_of_averages"]["low"] == ci.fbeta_of_averages.low

@@ -14,7 +14,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sklearn_macrof1 import fbeta_summary_from_confusion_matrix
+from sklearn_macrof1 import (
+    MacroF1Counts,
+    fbeta_summary,
+)
 from sklearn_macrof1._presentation._cli import run
 
 HUGE = "99999999999999999999"  # beyond int64
@@ -128,8 +131,9 @@ def test_beta_inf_in_json():
     assert status == 0
     document = json.loads(out)
     assert document["options"]["beta"] == "inf"
-    expected = fbeta_summary_from_confusion_matrix(
-        [[1, 2], [3, 4]], rows="predicted", beta=np.inf
+    expected = fbeta_summary(
+        MacroF1Counts.from_confusion_matrix([[1, 2], [3, 4]], rows="predicted"),
+        beta=np.inf,
     )
     assert document["scores"]["averaged_fbeta"] == pytest.approx(
         expected.averaged_fbeta
@@ -157,7 +161,9 @@ def test_pandas_confusion_matrix_csv_uses_its_names(tmp_path, frame):
     document = json.loads(out)
     names = [str(c) for c in frame.columns]
     assert [str(c["label"]) for c in document["classes"]] == sorted(names)
-    expected = fbeta_summary_from_confusion_matrix(CM, rows="true", class_names=names)
+    expected = fbeta_summary(
+        MacroF1Counts.from_confusion_matrix(CM, rows="true", labels=names)
+    )
     assert document["scores"]["averaged_fbeta"] == pytest.approx(
         expected.averaged_fbeta
     )

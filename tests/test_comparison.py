@@ -351,7 +351,8 @@ def test_joint_reading_counts_each_pair_as_read_alone(data):
     """read_jointly (y_true read once) gives every prediction set the count
     record that reading the pair alone gives, and each pair's joint cells sum
     to both classifiers' confusion matrices."""
-    from sklearn_macrof1._core._evaluation import read, read_jointly
+    from sklearn_macrof1._core._evaluation import read_jointly
+    from sklearn_macrof1._core._record import read
 
     y, predictions, weights = data
     names = [f"y_pred_{c}" for c in "abcd"[: len(predictions)]]

@@ -11,7 +11,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from sklearn.metrics import confusion_matrix
 
-from sklearn_macrof1 import fbeta_summary, fbeta_summary_from_confusion_matrix
+from sklearn_macrof1 import (
+    MacroF1Counts,
+    fbeta_summary,
+)
 
 pytestmark = [
     pytest.mark.filterwarnings("ignore::sklearn.exceptions.UndefinedMetricWarning"),
@@ -67,8 +70,8 @@ def test_matrix_input_equals_label_input(data, labels_subset):
     from_labels = fbeta_summary(y_true, y_pred, sample_weight=weight, **kw)
     m = confusion_matrix(y_true, y_pred, labels=classes, sample_weight=weight)
     for rows, matrix in [("true", m), ("predicted", m.T)]:
-        from_matrix = fbeta_summary_from_confusion_matrix(
-            matrix, rows=rows, class_names=classes, **kw
+        from_matrix = fbeta_summary(
+            MacroF1Counts.from_confusion_matrix(matrix, rows=rows, labels=classes), **kw
         )
         for name in FIELDS:
             assert_same_value(getattr(from_matrix, name), getattr(from_labels, name))
@@ -82,7 +85,7 @@ def test_float_matrix_equals_sample_weight_input():
     w = [0.5, 2.0, 1.5, 0.25, 3.0, 1.0, 0.75]
     m = confusion_matrix(y_true, y_pred, sample_weight=w)
     assert m.dtype.kind == "f"
-    a = fbeta_summary_from_confusion_matrix(m, rows="true")
+    a = fbeta_summary(MacroF1Counts.from_confusion_matrix(m, rows="true"))
     b = fbeta_summary(y_true, y_pred, sample_weight=w)
     assert a.averaged_fbeta == pytest.approx(b.averaged_fbeta, abs=1e-12)
     assert a.fbeta_of_averages == pytest.approx(b.fbeta_of_averages, abs=1e-12)
@@ -91,7 +94,9 @@ def test_float_matrix_equals_sample_weight_input():
 def test_matrix_with_empty_class_keeps_it():
     """An all-zero row and column is a class, as in confusion_matrix(labels=...)."""
     m = np.array([[3, 1, 0], [2, 4, 0], [0, 0, 0]])
-    s = fbeta_summary_from_confusion_matrix(m, rows="true", zero_division=0)
+    s = fbeta_summary(
+        MacroF1Counts.from_confusion_matrix(m, rows="true"), zero_division=0
+    )
     assert s.n_classes == 3
     y_true, y_pred = [0, 0, 0, 0, 1, 1, 1, 1, 1, 1], [0, 0, 0, 1, 0, 0, 1, 1, 1, 1]
     t = fbeta_summary(y_true, y_pred, labels=[0, 1, 2], zero_division=0)
@@ -101,9 +106,13 @@ def test_matrix_with_empty_class_keeps_it():
 
 def test_sparse_and_list_matrices():
     m = [[5, 1], [2, 7]]
-    a = fbeta_summary_from_confusion_matrix(m, rows="true")
-    b = fbeta_summary_from_confusion_matrix(sp.csr_matrix(m), rows="true")
-    c = fbeta_summary_from_confusion_matrix(np.array(m, dtype=np.int32), rows="true")
+    a = fbeta_summary(MacroF1Counts.from_confusion_matrix(m, rows="true"))
+    b = fbeta_summary(
+        MacroF1Counts.from_confusion_matrix(sp.csr_matrix(m), rows="true")
+    )
+    c = fbeta_summary(
+        MacroF1Counts.from_confusion_matrix(np.array(m, dtype=np.int32), rows="true")
+    )
     assert a.averaged_fbeta == b.averaged_fbeta == c.averaged_fbeta
 
 
@@ -124,44 +133,47 @@ def test_sparse_and_list_matrices():
 )
 def test_bad_matrix(matrix, words):
     with pytest.raises(ValueError, match=words) as info:
-        fbeta_summary_from_confusion_matrix(matrix, rows="true")
+        fbeta_summary(MacroF1Counts.from_confusion_matrix(matrix, rows="true"))
     assert "matrix" in str(info.value)
 
 
 @pytest.mark.parametrize("rows", ["rows", "TRUE", "pred", None, 0, "gold"])
 def test_invalid_rows(rows):
     with pytest.raises(ValueError, match="rows"):
-        fbeta_summary_from_confusion_matrix([[1, 0], [0, 1]], rows=rows)
+        fbeta_summary(MacroF1Counts.from_confusion_matrix([[1, 0], [0, 1]], rows=rows))
 
 
 def test_rows_is_required():
     with pytest.raises(TypeError, match="rows"):
-        fbeta_summary_from_confusion_matrix([[1, 0], [0, 1]])  # type: ignore[call-arg]
+        fbeta_summary(MacroF1Counts.from_confusion_matrix([[1, 0], [0, 1]]))  # type: ignore[call-arg]
 
 
 def test_samples_average_refused():
     with pytest.raises(ValueError, match="samples"):
-        fbeta_summary_from_confusion_matrix(
-            [[1, 0], [0, 1]], rows="true", average="samples"
+        fbeta_summary(
+            MacroF1Counts.from_confusion_matrix([[1, 0], [0, 1]], rows="true"),
+            average="samples",
         )
 
 
 @pytest.mark.parametrize(
     "class_names, words",
-    [([0, 1, 2], "class_names"), ([1, 1], "distinct"), ([[0, 1]], "class_names")],
+    [([0, 1, 2], "labels must name"), ([1, 1], "distinct"), ([[0, 1]], "labels")],
 )
 def test_bad_class_names(class_names, words):
     with pytest.raises(ValueError, match=words):
-        fbeta_summary_from_confusion_matrix(
-            [[1, 0], [0, 1]], rows="true", class_names=class_names
+        fbeta_summary(
+            MacroF1Counts.from_confusion_matrix(
+                [[1, 0], [0, 1]], rows="true", labels=class_names
+            )
         )
 
 
 def test_class_names_reorder_consistently():
     m = np.array([[5, 1, 0], [2, 7, 1], [0, 3, 4]])
     names = ["c", "a", "b"]  # rows/columns in this order
-    s = fbeta_summary_from_confusion_matrix(
-        m, rows="true", class_names=names, average=None
+    s = fbeta_summary(
+        MacroF1Counts.from_confusion_matrix(m, rows="true", labels=names), average=None
     )
     np.testing.assert_array_equal(s.labels, ["a", "b", "c"])
     # class "c" is row/column 0: P = 5/7, R = 5/6

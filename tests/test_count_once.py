@@ -1,8 +1,8 @@
 """Every public entry point reads and counts its targets once, whatever its options.
 
 The target reading (``read_targets``), the counting core (``count_targets``) and
-the matrix reading (``counts_from_confusion_matrix``) are wrapped wherever the
-package bound them, and each public call must go through them exactly once:
+the matrix reading (``MacroF1Counts.from_confusion_matrix``) are wrapped wherever
+the package bound them, and each public call must go through them exactly once:
 intervals, comparison, the report's interval columns and every CLI command
 derive everything from that one reading. (Dask collections:
 ``tests/test_dask.py`` counts the counting tasks on the cluster.)
@@ -18,16 +18,14 @@ import numpy as np
 import pytest
 
 import sklearn_macrof1 as mf
-from sklearn_macrof1._core import _counting, _targets
-from sklearn_macrof1._presentation import _confusion
+from sklearn_macrof1._core import _record, _targets
 from sklearn_macrof1._presentation._cli import run
 
 #: The functions counted, by the name the package binds them to.
 WATCHED = {
     "read_targets": _targets.read_targets,
     "read_joint_targets": _targets.read_joint_targets,
-    "count_targets": _counting.count_targets,
-    "counts_from_confusion_matrix": _confusion.counts_from_confusion_matrix,
+    "count_targets": _record.count_targets,
 }
 
 
@@ -50,6 +48,12 @@ def calls(monkeypatch) -> Counter:
         for name, function in originals.items():
             if getattr(module, name, None) is function:
                 monkeypatch.setattr(module, name, watched(name, function))
+    reader = mf.MacroF1Counts.from_confusion_matrix.__func__
+    monkeypatch.setattr(
+        mf.MacroF1Counts,
+        "from_confusion_matrix",
+        classmethod(watched("MacroF1Counts.from_confusion_matrix", reader)),
+    )
     return counter
 
 
@@ -225,11 +229,12 @@ def test_cli_score_multilabel_bootstrap(calls, tmp_path):
 @pytest.mark.parametrize("extra", [[], ["--confidence", "0.9"]])
 def test_cli_matrix(calls, extra):
     _cli(["matrix", "2", "100", "10000", "0", "100", "--format", "json", *extra])
-    assert calls == Counter({"counts_from_confusion_matrix": 1}), calls
+    assert calls == Counter({"MacroF1Counts.from_confusion_matrix": 1}), calls
 
 
 def test_report_from_confusion_matrix_with_intervals(calls):
-    mf.classification_report_from_confusion_matrix(
-        [[50, 3], [7, 40]], rows="true", confidence=0.9
+    mf.classification_report(
+        mf.MacroF1Counts.from_confusion_matrix([[50, 3], [7, 40]], rows="true"),
+        confidence=0.9,
     )
-    assert calls == Counter({"counts_from_confusion_matrix": 1}), calls
+    assert calls == Counter({"MacroF1Counts.from_confusion_matrix": 1}), calls

@@ -13,18 +13,19 @@ from hypothesis.extra import numpy as hnp
 
 from sklearn_macrof1 import (
     GapAttribution,
+    MacroF1Counts,
     fbeta_summary,
-    fbeta_summary_from_confusion_matrix,
-    gap_attribution_from_confusion_matrix,
 )
 
 TABLE_1 = [[100, 10000], [0, 100]]  # rows are predictions (the paper's orientation)
 
 
 def test_table_1_one_pair_holds_the_whole_gap():
-    att = gap_attribution_from_confusion_matrix(
-        TABLE_1, rows="predicted", class_names=["a", "b"]
-    )
+    att = fbeta_summary(
+        MacroF1Counts.from_confusion_matrix(
+            TABLE_1, rows="predicted", labels=["a", "b"]
+        )
+    ).gap_attribution()
     assert att.gap == pytest.approx(0.485342651912250, abs=1e-12)
     assert att.direct_gap == pytest.approx(0.485342651912250, abs=1e-12)
     half = 0.485342651912250 / 2
@@ -33,15 +34,19 @@ def test_table_1_one_pair_holds_the_whole_gap():
     assert att.top_pairs() == [("a", "b", pytest.approx(2 * half))]
     assert att.headline() == "largest gap contributors: a & b 0.4853 (100%)"
     # the same matrix read the other way round is a different classifier
-    other = gap_attribution_from_confusion_matrix(TABLE_1, rows="true")
+    other = fbeta_summary(
+        MacroF1Counts.from_confusion_matrix(TABLE_1, rows="true")
+    ).gap_attribution()
     assert other.gap == pytest.approx(0.485342651912250, abs=1e-12)
     np.testing.assert_allclose(other.class_precision, [1.0, 100 / 10100])
 
 
 def test_table_2_balanced_errors_give_no_gap():
-    att = gap_attribution_from_confusion_matrix(
-        [[100, 5000], [5000, 100]], rows="predicted"
-    )
+    att = fbeta_summary(
+        MacroF1Counts.from_confusion_matrix(
+            [[100, 5000], [5000, 100]], rows="predicted"
+        )
+    ).gap_attribution()
     assert att.gap == 0.0
     assert att.top_pairs() == []
     assert att.headline() == "gap contributors: none (the gap is 0)"
@@ -65,7 +70,7 @@ def test_macro_f1_table_is_the_lemma_term_by_term():
     m = np.array([[30, 5, 0, 2], [10, 40, 3, 0], [0, 20, 5, 1], [0, 0, 0, 0]])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        s = fbeta_summary_from_confusion_matrix(m, rows="true")
+        s = fbeta_summary(MacroF1Counts.from_confusion_matrix(m, rows="true"))
     att = s.gap_attribution()
     lemma = lemma_terms(s.class_precision, s.class_recall)
     np.testing.assert_allclose(att.pair_contributions, lemma, rtol=1e-12, atol=0)
@@ -105,8 +110,11 @@ def check_decomposition(m, beta, average, zero_division):
         return
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        s = fbeta_summary_from_confusion_matrix(
-            m, rows="true", beta=beta, average=average, zero_division=zero_division
+        s = fbeta_summary(
+            MacroF1Counts.from_confusion_matrix(m, rows="true"),
+            beta=beta,
+            average=average,
+            zero_division=zero_division,
         )
     att = s.gap_attribution()
     t = att.pair_contributions
@@ -174,9 +182,9 @@ def test_multilabel_and_label_subsets():
 
 def test_beta_zero_and_infinity_have_no_gap():
     for beta in (0.0, np.inf):
-        att = gap_attribution_from_confusion_matrix(
-            TABLE_1, rows="predicted", beta=beta
-        )
+        att = fbeta_summary(
+            MacroF1Counts.from_confusion_matrix(TABLE_1, rows="predicted"), beta=beta
+        ).gap_attribution()
         assert att.gap == 0.0
         assert att.direct_gap == pytest.approx(0.0, abs=1e-12)
 
@@ -192,34 +200,40 @@ def test_other_averages_are_refused(average):
         s.gap_attribution()
     if average in ("micro", None):
         with pytest.raises(ValueError, match="average"):
-            gap_attribution_from_confusion_matrix(
-                [[1, 2], [3, 4]], rows="true", average=average
-            )
+            fbeta_summary(
+                MacroF1Counts.from_confusion_matrix([[1, 2], [3, 4]], rows="true"),
+                average=average,
+            ).gap_attribution()
 
 
 def test_nan_zero_division_with_undefined_values_is_refused():
     m = [[5, 0, 0], [2, 3, 0], [0, 0, 0]]
     with pytest.raises(ValueError, match="zero_division"):
-        gap_attribution_from_confusion_matrix(m, rows="true", zero_division=np.nan)
+        fbeta_summary(
+            MacroF1Counts.from_confusion_matrix(m, rows="true"), zero_division=np.nan
+        ).gap_attribution()
     # without undefined values, nan changes nothing
-    att = gap_attribution_from_confusion_matrix(
-        [[5, 1], [2, 3]], rows="true", zero_division=np.nan
-    )
+    att = fbeta_summary(
+        MacroF1Counts.from_confusion_matrix([[5, 1], [2, 3]], rows="true"),
+        zero_division=np.nan,
+    ).gap_attribution()
     assert att.gap > 0
 
 
 def test_orientation_is_required():
     with pytest.raises(TypeError):
-        gap_attribution_from_confusion_matrix(TABLE_1)  # type: ignore[call-arg]
+        fbeta_summary(MacroF1Counts.from_confusion_matrix(TABLE_1)).gap_attribution()  # type: ignore[call-arg]
     with pytest.raises(ValueError, match="rows must say"):
-        gap_attribution_from_confusion_matrix(TABLE_1, rows="gold")
+        fbeta_summary(
+            MacroF1Counts.from_confusion_matrix(TABLE_1, rows="gold")
+        ).gap_attribution()
 
 
 def test_views():
     m = [[50, 10, 0], [0, 30, 20], [5, 0, 40]]
-    att = gap_attribution_from_confusion_matrix(
-        m, rows="true", class_names=["x", "y", "z"]
-    )
+    att = fbeta_summary(
+        MacroF1Counts.from_confusion_matrix(m, rows="true", labels=["x", "y", "z"])
+    ).gap_attribution()
     assert isinstance(att, GapAttribution)
     text = str(att)
     assert text.splitlines()[0].endswith(f"gap {att.gap:.6f}")
@@ -244,19 +258,26 @@ def test_views():
     with pytest.raises(ValueError, match="by must be"):
         att.to_frame(by="classes")
     # result objects compare without raising
-    assert att != gap_attribution_from_confusion_matrix(m, rows="true")
+    assert (
+        att
+        != fbeta_summary(
+            MacroF1Counts.from_confusion_matrix(m, rows="true")
+        ).gap_attribution()
+    )
     assert att == att
 
 
 def test_report_cli_and_notebook_name_the_largest_pairs(capsys):
     from sklearn_macrof1 import (
         classification_report,
-        classification_report_from_confusion_matrix,
     )
     from sklearn_macrof1._presentation._cli import main
 
-    text = classification_report_from_confusion_matrix(
-        TABLE_1, rows="predicted", class_names=["a", "b"], digits=4
+    text = classification_report(
+        MacroF1Counts.from_confusion_matrix(
+            TABLE_1, rows="predicted", labels=["a", "b"]
+        ),
+        digits=4,
     )
     assert text.rstrip("\n").splitlines()[-1] == "gap by pair:    a & b 0.4853 (100%)"
     # pairs named by target names, largest first, shares of the macro gap
@@ -270,8 +291,10 @@ def test_report_cli_and_notebook_name_the_largest_pairs(capsys):
     (x, y, v), *_ = att.top_pairs(1)
     assert line.startswith(f"gap by pair:    {x.upper()} & {y.upper()} {v:.4f} (")
     # no line when there is no gap, nor in the dict output
-    balanced = classification_report_from_confusion_matrix(
-        [[100, 5000], [5000, 100]], rows="predicted"
+    balanced = classification_report(
+        MacroF1Counts.from_confusion_matrix(
+            [[100, 5000], [5000, 100]], rows="predicted"
+        )
     )
     assert "gap by pair" not in balanced
     report = classification_report(y_true, y_pred, output_dict=True)

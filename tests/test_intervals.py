@@ -8,15 +8,14 @@ import scipy.sparse as sp
 from sklearn.metrics import f1_score
 
 from sklearn_macrof1 import (
+    MacroF1Counts,
     averaged_fbeta_score,
     fbeta_confidence_interval,
     fbeta_of_averages_score,
     fbeta_summary,
-    fbeta_summary_from_confusion_matrix,
 )
 from sklearn_macrof1._core._aggregation import aggregate, aggregate_rows, nan_average
 from sklearn_macrof1._core._evaluation import Options, evaluate
-from sklearn_macrof1._core._record import Counts
 from sklearn_macrof1._inference._intervals import (
     _scatter,
     _silent_select,
@@ -33,7 +32,7 @@ def _data(n, k=4, accuracy=0.7, seed=0, skew=0.0):
 
 
 def _cells_score(cells, options, which):
-    counts = Counts(
+    counts = MacroF1Counts(
         "binary" if cells.shape[0] <= 2 else "multiclass",
         np.arange(cells.shape[0]),
         np.diagonal(cells).copy(),
@@ -240,8 +239,9 @@ def test_random_state_kinds_and_confusion_matrix_summary():
     )
     assert a == b
     # the paper's Table 1 matrix (rows predicted): both intervals, both methods
-    s = fbeta_summary_from_confusion_matrix(
-        [[100, 10000], [0, 100]], rows="predicted", zero_division=0
+    s = fbeta_summary(
+        MacroF1Counts.from_confusion_matrix([[100, 10000], [0, 100]], rows="predicted"),
+        zero_division=0,
     )
     for method in ("delta", "bootstrap"):
         ci = s.confidence_interval(method=method, random_state=0)
@@ -294,7 +294,7 @@ def test_coverage_of_a_small_simulation():
 
 
 def test_intervals_for_report_rows():
-    from sklearn_macrof1._core._evaluation import read
+    from sklearn_macrof1._core._record import read
     from sklearn_macrof1._inference._intervals import intervals_for_averages
 
     y, p = _data(900, k=3, seed=10)

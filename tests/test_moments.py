@@ -10,14 +10,14 @@ import pytest
 import scipy.sparse as sp
 
 import sklearn_macrof1 as mf
-from sklearn_macrof1._core import _sources
-from sklearn_macrof1._core._counting import count_targets
-from sklearn_macrof1._core._evaluation import Reading, check_options, read_for
-from sklearn_macrof1._core._record import (
+from sklearn_macrof1._core import _record
+from sklearn_macrof1._core._counting import (
     MAX_CONFUSION_CLASSES,
     MAX_MOMENT_LABELS,
     SampleCounts,
 )
+from sklearn_macrof1._core._evaluation import check_options, read_for
+from sklearn_macrof1._core._record import Reading, count_targets
 from sklearn_macrof1._core._targets import read_targets
 from sklearn_macrof1._inference._intervals import (
     evaluation_from,
@@ -250,13 +250,13 @@ def test_moments_are_counted_only_when_a_delta_interval_asks(monkeypatch):
     """Plain scoring (and the bootstrap) count no moments; delta intervals count
     them in their one counting pass."""
     asked: list[bool] = []
-    original = _sources.count_targets
+    original = _record.count_targets
 
     def spy(*args, **kwargs):
         asked.append(kwargs.get("moments", False))
         return original(*args, **kwargs)
 
-    monkeypatch.setattr(_sources, "count_targets", spy)
+    monkeypatch.setattr(_record, "count_targets", spy)
     y, p = _labels(seed=11)
     w = np.linspace(0.5, 2.0, y.shape[0])
     mf.averaged_f1_score(y, p, sample_weight=w)

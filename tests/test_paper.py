@@ -16,12 +16,12 @@ from sklearn.exceptions import UndefinedMetricWarning
 from sklearn.metrics import confusion_matrix, f1_score
 
 from sklearn_macrof1 import (
+    MacroF1Counts,
     averaged_f1_score,
     averaged_fbeta_score,
     f1_of_averages_score,
     fbeta_of_averages_score,
     fbeta_summary,
-    fbeta_summary_from_confusion_matrix,
     gap_closed_form,
     gap_supremum,
     supremum_confusion_matrix,
@@ -44,7 +44,7 @@ def labels_from_predicted_rows(matrix):
 
 
 def test_table_1():
-    s = fbeta_summary_from_confusion_matrix(TABLE_1, rows="predicted")
+    s = fbeta_summary(MacroF1Counts.from_confusion_matrix(TABLE_1, rows="predicted"))
     assert s.fbeta_of_averages == pytest.approx(0.504950495049505, abs=1e-12)
     assert s.averaged_fbeta == pytest.approx(0.0196078431372549, abs=1e-12)
     assert s.gap == pytest.approx(0.485342651912250, abs=1e-12)
@@ -66,7 +66,7 @@ def test_table_1():
 
 
 def test_table_2():
-    s = fbeta_summary_from_confusion_matrix(TABLE_2, rows="predicted")
+    s = fbeta_summary(MacroF1Counts.from_confusion_matrix(TABLE_2, rows="predicted"))
     assert s.fbeta_of_averages == pytest.approx(100 / 5100, abs=1e-12)
     assert s.averaged_fbeta == pytest.approx(100 / 5100, abs=1e-12)
     assert s.gap == pytest.approx(0.0, abs=1e-15)
@@ -158,7 +158,9 @@ def test_gap_zero_exactly_when_precision_equals_recall(m, symmetrise):
     m = m + np.diag(1 + np.diag(m))  # tp > 0 for every class
     if symmetrise:  # row sums equal column sums: P_i = R_i for every class
         m = m + m.T
-    s = fbeta_summary_from_confusion_matrix(m, rows="true", zero_division=0)
+    s = fbeta_summary(
+        MacroF1Counts.from_confusion_matrix(m, rows="true"), zero_division=0
+    )
     equal = np.allclose(s.class_precision, s.class_recall, rtol=0, atol=1e-12)
     if equal:
         assert abs(s.gap) <= 1e-12
@@ -174,7 +176,9 @@ def test_gap_zero_exactly_when_precision_equals_recall(m, symmetrise):
 def test_gap_zero_exactly_when_lemma_terms_vanish(m, zero_division):
     """In general (classes with tp = 0 allowed) the Lemma gives the exact
     condition: P_x R_y = P_y R_x for every pair of classes with P + R > 0."""
-    s = fbeta_summary_from_confusion_matrix(m, rows="true", zero_division=zero_division)
+    s = fbeta_summary(
+        MacroF1Counts.from_confusion_matrix(m, rows="true"), zero_division=zero_division
+    )
     p, r = s.class_precision, s.class_recall
     keep = p + r > 0
     p, r = p[keep], r[keep]
@@ -185,8 +189,9 @@ def test_gap_zero_exactly_when_lemma_terms_vanish(m, zero_division):
 def test_gap_zero_although_precision_differs_from_recall():
     """A class with tp = 0 (P = R = 0) drops out of the Lemma: one class left,
     no gap, although that class has P = 1 and R = 0.5."""
-    s = fbeta_summary_from_confusion_matrix(
-        [[1, 1], [0, 0]], rows="true", zero_division=0
+    s = fbeta_summary(
+        MacroF1Counts.from_confusion_matrix([[1, 1], [0, 0]], rows="true"),
+        zero_division=0,
     )
     np.testing.assert_allclose(s.class_precision, [1.0, 0.0])
     np.testing.assert_allclose(s.class_recall, [0.5, 0.0])
@@ -196,7 +201,9 @@ def test_gap_zero_although_precision_differs_from_recall():
 def test_gap_zero_with_equal_precision_and_recall_but_imbalance():
     # P_i = R_i for all classes but very different per-class values
     m = np.array([[90, 5, 5], [5, 1, 0], [5, 0, 0]])
-    s = fbeta_summary_from_confusion_matrix(m, rows="true", zero_division=0)
+    s = fbeta_summary(
+        MacroF1Counts.from_confusion_matrix(m, rows="true"), zero_division=0
+    )
     np.testing.assert_allclose(s.class_precision, s.class_recall)
     assert s.gap == pytest.approx(0.0, abs=1e-15)
 
@@ -206,7 +213,9 @@ def test_gap_zero_with_equal_precision_and_recall_but_imbalance():
 
 @given(count_matrices(max_classes=8), st.sampled_from([0, 1, "warn"]))
 def test_closed_form_gap_equals_direct_difference(m, zero_division):
-    s = fbeta_summary_from_confusion_matrix(m, rows="true", zero_division=zero_division)
+    s = fbeta_summary(
+        MacroF1Counts.from_confusion_matrix(m, rows="true"), zero_division=zero_division
+    )
     direct = s.fbeta_of_averages - s.averaged_fbeta
     assert gap_closed_form(s.class_precision, s.class_recall) == pytest.approx(
         direct, abs=1e-12
@@ -247,8 +256,11 @@ def test_supremum_approached_by_the_papers_matrices(n):
     bound = gap_supremum(n)
     gaps = []
     for z in [1.0, 10.0, 1e3, 1e5, 1e7]:
-        s = fbeta_summary_from_confusion_matrix(
-            supremum_confusion_matrix(n, z), rows="predicted", zero_division=0
+        s = fbeta_summary(
+            MacroF1Counts.from_confusion_matrix(
+                supremum_confusion_matrix(n, z), rows="predicted"
+            ),
+            zero_division=0,
         )
         assert s.gap < bound
         assert s.gap_closed_form == pytest.approx(s.gap, abs=1e-12)
@@ -264,7 +276,9 @@ def test_supremum_never_exceeded(m, zero_division):
     ratio counts 0 ("warn", 0); with zero_division=1 an empty class counts as
     perfect precision or recall and the bound is reached, never exceeded:
     [[0, 0], [1, 0]] (rows true) has averaged F1 0 and P = R = 0.5."""
-    s = fbeta_summary_from_confusion_matrix(m, rows="true", zero_division=zero_division)
+    s = fbeta_summary(
+        MacroF1Counts.from_confusion_matrix(m, rows="true"), zero_division=zero_division
+    )
     if zero_division == 1:
         assert s.gap <= gap_supremum(m.shape[0]) + 1e-15
     else:
@@ -273,8 +287,9 @@ def test_supremum_never_exceeded(m, zero_division):
 
 
 def test_supremum_is_reached_with_zero_division_1():
-    s = fbeta_summary_from_confusion_matrix(
-        [[0, 0], [1, 0]], rows="true", zero_division=1
+    s = fbeta_summary(
+        MacroF1Counts.from_confusion_matrix([[0, 0], [1, 0]], rows="true"),
+        zero_division=1,
     )
     assert s.averaged_fbeta == 0.0 and s.fbeta_of_averages == 0.5
     assert s.gap == gap_supremum(2) == 0.5
@@ -287,7 +302,9 @@ def test_supremum_never_exceeded_by_skewed_random_matrices():
         m = rng.integers(0, 3, size=(n, n)) * 10.0 ** rng.integers(0, 6, size=(n, n))
         if m.sum() == 0:
             continue
-        s = fbeta_summary_from_confusion_matrix(m, rows="true", zero_division=0)
+        s = fbeta_summary(
+            MacroF1Counts.from_confusion_matrix(m, rows="true"), zero_division=0
+        )
         assert s.gap < gap_supremum(n)
 
 
@@ -319,8 +336,10 @@ def test_binary_and_none_coincide(m, zero_division, beta):
 
 def test_confusion_matrix_orientation_matters():
     """Reading Table 1 with the wrong orientation swaps precision and recall."""
-    pred_rows = fbeta_summary_from_confusion_matrix(TABLE_1, rows="predicted")
-    true_rows = fbeta_summary_from_confusion_matrix(TABLE_1, rows="true")
+    pred_rows = fbeta_summary(
+        MacroF1Counts.from_confusion_matrix(TABLE_1, rows="predicted")
+    )
+    true_rows = fbeta_summary(MacroF1Counts.from_confusion_matrix(TABLE_1, rows="true"))
     np.testing.assert_allclose(pred_rows.class_precision, true_rows.class_recall)
     y_true, y_pred = labels_from_predicted_rows(TABLE_1)
     np.testing.assert_array_equal(

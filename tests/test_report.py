@@ -11,14 +11,13 @@ import scipy.sparse as sp
 from sklearn import metrics
 
 from sklearn_macrof1 import (
+    MacroF1Counts,
     averaged_f1_score,
     classification_report,
-    classification_report_from_confusion_matrix,
     f1_of_averages_score,
     gap_supremum,
 )
-from sklearn_macrof1._core._evaluation import prepare
-from sklearn_macrof1._core._record import Counts
+from sklearn_macrof1._core._record import prepare
 from sklearn_macrof1._presentation._report import EXTRA_HEADERS, report_from_counts
 
 RNG = np.random.default_rng(0)
@@ -186,8 +185,9 @@ def test_new_values_are_the_two_scores(case, averages):
 
 def test_paper_table_1_report():
     """The paper's Table 1: sklearn's macro F1 0.0196, F1 of averages 0.505."""
-    report = classification_report_from_confusion_matrix(
-        [[100, 10000], [0, 100]], rows="predicted", output_dict=True
+    report = classification_report(
+        MacroF1Counts.from_confusion_matrix([[100, 10000], [0, 100]], rows="predicted"),
+        output_dict=True,
     )
     macro = report["macro avg"]
     assert macro["f1-score"] == pytest.approx(0.0196078431, abs=1e-9)
@@ -204,18 +204,19 @@ def test_confusion_matrix_report_equals_report_of_the_samples(rows):
     matrix = metrics.confusion_matrix(y_true, y_pred, labels=names)
     given = matrix if rows == "true" else matrix.T
     for output_dict in (True, False):
-        from_matrix = classification_report_from_confusion_matrix(
-            given, rows=rows, class_names=names, output_dict=output_dict
+        from_matrix = classification_report(
+            MacroF1Counts.from_confusion_matrix(given, rows=rows, labels=names),
+            output_dict=output_dict,
         )
         direct = classification_report(
             y_true, y_pred, labels=names, output_dict=output_dict
         )
         assert from_matrix == direct
-    text = classification_report_from_confusion_matrix(given, rows=rows)
+    text = classification_report(MacroF1Counts.from_confusion_matrix(given, rows=rows))
     assert [line.split()[0] for line in text.splitlines()[2:5]] == ["0", "1", "2"]
     # matrix order is kept, not sorted
-    text = classification_report_from_confusion_matrix(
-        given, rows=rows, class_names=names
+    text = classification_report(
+        MacroF1Counts.from_confusion_matrix(given, rows=rows, labels=names)
     )
     assert [line.split()[0] for line in text.splitlines()[2:5]] == list(names)
 
@@ -228,7 +229,7 @@ def test_report_from_counts_is_the_report():
     no_samples = prepare(Y_TRUE_ML, Y_PRED_ML, samplewise=False)
     with pytest.raises(ValueError, match="per-sample counts"):
         report_from_counts(no_samples)
-    assert isinstance(no_samples, Counts)
+    assert isinstance(no_samples, MacroF1Counts)
 
 
 def _column_ends(header: str) -> list[int]:
@@ -283,8 +284,9 @@ def test_target_names_mismatch():
             [0, 1, 2], [0, 1, 1], labels=[0, 1], target_names=["a", "b", "c"]
         )
     with pytest.raises(ValueError, match="target_names"):
-        classification_report_from_confusion_matrix(
-            np.eye(3), rows="true", target_names=["a", "b"]
+        classification_report(
+            MacroF1Counts.from_confusion_matrix(np.eye(3), rows="true"),
+            target_names=["a", "b"],
         )
 
 
@@ -306,7 +308,9 @@ def test_bad_options(kwargs, match):
 
 def test_bad_matrix_orientation():
     with pytest.raises(ValueError, match="rows must say"):
-        classification_report_from_confusion_matrix(np.eye(2), rows="gold")
+        classification_report(
+            MacroF1Counts.from_confusion_matrix(np.eye(2), rows="gold")
+        )
 
 
 def test_warns_like_sklearn():

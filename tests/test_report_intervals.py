@@ -7,10 +7,10 @@ import pytest
 from sklearn.metrics import classification_report as sk_report
 
 from sklearn_macrof1 import (
+    MacroF1Counts,
     classification_report,
-    classification_report_from_confusion_matrix,
     fbeta_confidence_interval,
-    fbeta_summary_from_confusion_matrix,
+    fbeta_summary,
 )
 
 RNG = np.random.default_rng(3)
@@ -108,10 +108,12 @@ def test_multilabel_has_samples_row_interval():
 
 def test_matrix_report_intervals_equal_summary_intervals():
     matrix = [[50, 5, 3], [4, 40, 6], [2, 8, 30]]
-    report = classification_report_from_confusion_matrix(
-        matrix, rows="true", output_dict=True, confidence=0.95
+    report = classification_report(
+        MacroF1Counts.from_confusion_matrix(matrix, rows="true"),
+        output_dict=True,
+        confidence=0.95,
     )
-    summary = fbeta_summary_from_confusion_matrix(matrix, rows="true")
+    summary = fbeta_summary(MacroF1Counts.from_confusion_matrix(matrix, rows="true"))
     ci = summary.confidence_interval(confidence=0.95)
     assert report["macro avg"]["f1-score-ci"] == [
         ci.averaged_fbeta.low,
@@ -132,8 +134,9 @@ def test_matrix_report_intervals_equal_summary_intervals():
 
 def test_weighted_matrix_is_refused():
     with pytest.raises(ValueError, match="non-integer"):
-        classification_report_from_confusion_matrix(
-            [[1.5, 0.5], [0.25, 2]], rows="true", confidence=0.95
+        classification_report(
+            MacroF1Counts.from_confusion_matrix([[1.5, 0.5], [0.25, 2]], rows="true"),
+            confidence=0.95,
         )
 
 
@@ -142,8 +145,9 @@ def test_bad_confidence_raises(bad):
     with pytest.raises(ValueError, match="'confidence' parameter"):
         classification_report(Y_TRUE, Y_PRED, confidence=bad)
     with pytest.raises(ValueError, match="'confidence' parameter"):
-        classification_report_from_confusion_matrix(
-            [[1, 2], [3, 4]], rows="true", confidence=bad
+        classification_report(
+            MacroF1Counts.from_confusion_matrix([[1, 2], [3, 4]], rows="true"),
+            confidence=bad,
         )
 
 

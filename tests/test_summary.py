@@ -19,8 +19,8 @@ from sklearn.metrics import (
 
 from sklearn_macrof1 import (
     FBetaSummary,
+    MacroF1Counts,
     fbeta_summary,
-    fbeta_summary_from_confusion_matrix,
     gap_closed_form,
     gap_supremum,
 )
@@ -189,6 +189,8 @@ def test_summary_is_frozen():
 
 
 def test_summary_from_matrix_equals_summary_from_labels_table1():
-    s = fbeta_summary_from_confusion_matrix([[100, 10000], [0, 100]], rows="predicted")
+    s = fbeta_summary(
+        MacroF1Counts.from_confusion_matrix([[100, 10000], [0, 100]], rows="predicted")
+    )
     assert math.isclose(s.gap, 0.4853426519122496, abs_tol=1e-12)
     assert s.to_dict()["gap"] == s.gap

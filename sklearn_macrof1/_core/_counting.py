@@ -9,64 +9,158 @@ sums, plus row sums over the selected columns when ``average="samples"`` needs
 per-sample counts.
 
 When a delta-method interval asks for them (``moments=True``), the same pass also
-counts the second moments of the record (``Counts.moments``): the squared weights
-summed per confusion cell (weighted 1-D targets), or the ``3L x 3L`` matrix of
-squared-weight-weighted products of each sample's ``(tp | true | pred)`` row
-(multilabel targets, at most :data:`~._record.MAX_MOMENT_LABELS` columns).
+counts the second moments of the record (``MacroF1Counts.moments``): the squared
+weights summed per confusion cell (weighted 1-D targets), or the ``3L x 3L`` matrix
+of squared-weight-weighted products of each sample's ``(tp | true | pred)`` row
+(multilabel targets, at most :data:`MAX_MOMENT_LABELS` columns).
 
-The result is the count record, :class:`~sklearn_macrof1._core._record.Counts`,
-which merges with the records of other samples (streaming, Dask, Spark).
+The kernels return arrays (and :class:`SampleCounts`, the per-sample counts);
+:func:`~sklearn_macrof1._core._record.count_targets` puts them into the count
+record, :class:`~sklearn_macrof1._core._record.MacroF1Counts`.
 """
 
 from __future__ import annotations
 
 import threading
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
 
 from ._aggregation import table_counts
-from ._record import MAX_CONFUSION_CLASSES, MAX_MOMENT_LABELS, Counts, SampleCounts
 from ._targets import MAX_JOINT_CELLS, Targets, as_bool, unsigned_max
 
+#: Largest number of classes for which a record keeps the confusion matrix.
+MAX_CONFUSION_CLASSES = 2048
 
-def count_targets(
-    targets: Targets,
-    weights: np.ndarray | None,
-    *,
-    samplewise: bool = False,
-    sample_columns: np.ndarray | None = None,
-    class_counts: bool = True,
-    moments: bool = False,
-) -> Counts:
-    """Count validated targets in one pass.
+#: Largest number of multilabel columns for which the second moments (a
+#: ``3L x 3L`` matrix) are counted.
+MAX_MOMENT_LABELS = 256
 
-    ``weights`` are validated sample weights (or None). ``samplewise`` asks for
-    per-sample counts over ``sample_columns`` (all columns when None); 1-D targets
-    have none (``average="samples"`` is rejected when the counts are selected).
-    ``class_counts=False`` (with ``samplewise``) skips the per-column counts of
-    multilabel targets, which a lone ``average="samples"`` score does not use.
-    ``moments`` also counts the second moments the delta method needs
-    (``Counts.moments``; nothing for unweighted 1-D targets, whose confusion
-    matrix is its own second moment).
+
+@dataclass
+class SampleCounts:
+    """Per-sample counts over the selected labels (multilabel ``samples`` average).
+
+    Either one row per sample (``count`` is None) or a histogram: one row per
+    distinct triple, ``count`` samples each (:meth:`histogram`).
+
+    Attributes
+    ----------
+    tp, true, pred : ndarray of shape (n_rows,)
+        Unweighted true positives, true and predicted labels of each sample (in a
+        histogram, zero-weight samples are counted as ``(0, 0, 0)``: their
+        weighted counts).
+    weight : ndarray of shape (n_rows,) or None
+        Each sample's weight (in a histogram, the sum of the weights of its
+        samples), or None for unweighted per-sample rows. As in scikit-learn the
+        per-sample counts are multiplied by the weight, and the weights are also
+        the weights of the final mean.
+    count : ndarray of shape (n_rows,) or None
+        Samples per row of a histogram; None for per-sample rows.
+    weight2 : ndarray of shape (n_rows,) or None
+        In a histogram, the sum of the squared weights of each row's samples
+        (equal to ``count`` without weights); None for per-sample rows (each
+        row's is ``weight**2``) and for a histogram made without it.
     """
-    if targets.kind == "multilabel-indicator":
-        class_counts = class_counts or not samplewise
-        counts = _count_multilabel(
-            targets, weights, samplewise, sample_columns, class_counts
+
+    tp: np.ndarray
+    true: np.ndarray
+    pred: np.ndarray
+    weight: np.ndarray | None
+    count: np.ndarray | None = None
+    weight2: np.ndarray | None = None
+
+    def moments(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """Per row, the sums of the weights and of the squared weights (the
+        first and second moments of a sample's weight on that row); None for a
+        histogram made without its squared weights."""
+        if self.count is None:
+            w = np.ones(self.tp.shape[0]) if self.weight is None else self.weight
+            return w, w * w
+        if self.weight2 is None:
+            return None
+        assert self.weight is not None  # a histogram always carries its weights
+        return self.weight, self.weight2
+
+    def arrays(
+        self,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
+        """``(tp, true, pred, weight)`` as the aggregation takes them."""
+        tp, true, pred, weight = self.tp, self.true, self.pred, self.weight
+        if self.count is None:
+            if weight is not None:
+                tp, true, pred = tp * weight, true * weight, pred * weight
+            return tp, true, pred, weight
+        assert weight is not None  # a histogram always carries its weights
+        if tp.shape[0] == 1 and int(self.count[0]) > 1:
+            # Keep two rows so that warnings speak of "samples" (plural) exactly
+            # as for the per-sample arrays.
+            two = (np.repeat(tp, 2), np.repeat(true, 2), np.repeat(pred, 2))
+            return (*two, np.repeat(weight / 2, 2))
+        return tp, true, pred, weight
+
+    def histogram(self) -> SampleCounts:
+        """The same counts as a histogram of distinct triples (self if one)."""
+        if self.count is not None:
+            return self
+        triples = np.stack([self.tp, self.true, self.pred], axis=1).astype(np.int64)
+        weight2 = None
+        if self.weight is not None:
+            triples[self.weight == 0] = 0
+            weight2 = self.weight * self.weight
+        return _histogram(triples, self.weight, None, weight2)
+
+    def merge(self, other: SampleCounts) -> SampleCounts:
+        """The histogram of both (with squared weights when both have them)."""
+        a, b = self.histogram(), other.histogram()
+        triples = np.concatenate(
+            [np.stack([s.tp, s.true, s.pred], axis=1) for s in (a, b)]
         )
-        counts.sample_columns = sample_columns if samplewise else None
-        if moments and targets.code_labels.shape[0] <= MAX_MOMENT_LABELS:
-            counts.moments = _indicator_moments(targets, weights)
+        assert a.weight is not None and b.weight is not None
+        assert a.count is not None and b.count is not None
+        weight2 = None
+        if a.weight2 is not None and b.weight2 is not None:
+            weight2 = np.concatenate([a.weight2, b.weight2])
+        return _histogram(
+            triples,
+            np.concatenate([a.weight, b.weight]),
+            np.concatenate([a.count, b.count]),
+            weight2,
+        )
+
+
+def _histogram(
+    triples: np.ndarray,
+    weight: np.ndarray | None,
+    count: np.ndarray | None,
+    weight2: np.ndarray | None = None,
+) -> SampleCounts:
+    """Distinct rows of ``triples`` with their weight sums, multiplicities and
+    squared-weight sums.
+
+    ``weight``, ``count`` and ``weight2`` are per input row (None: 1 per
+    sample; the input row stands for ``count`` samples whose weights sum to
+    ``weight`` and whose squared weights sum to ``weight2``). Without weights
+    the squared weights are the counts; with weights but no ``weight2`` the
+    histogram has none.
+    """
+    distinct, inverse = np.unique(triples, axis=0, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    size = distinct.shape[0]
+    counts = np.bincount(inverse, weights=count, minlength=size).astype(np.int64)
+    weights: np.ndarray
+    squared: np.ndarray | None = None
+    if weight is None:
+        weights = counts.astype(np.float64)
+        squared = weights.copy()
     else:
-        counts = _count_1d(targets, weights, moments and weights is not None)
-    counts.n_samples = targets.n_samples
-    # weights that are all zero: valid for a part of the data only (_sources)
-    counts.zero_weight = bool(
-        weights is not None and targets.n_samples and not weights.any()
-    )
-    return counts
+        weights = np.bincount(inverse, weights=weight, minlength=size)
+        if weight2 is not None:
+            squared = np.bincount(inverse, weights=weight2, minlength=size)
+    tp, true, pred = distinct.T.copy()
+    return SampleCounts(tp, true, pred, weights, counts, squared)
 
 
 #: Samples counted per ``np.bincount`` call.
@@ -127,9 +221,15 @@ def _joint_table(
     return table.reshape(k, k)
 
 
-def _count_1d(
+def count_1d(
     targets: Targets, weights: np.ndarray | None, squares: bool = False
-) -> Counts:
+) -> tuple[
+    np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray | None, np.ndarray | None
+]:
+    """``(classes, tp, true, pred, confusion, moments)`` of 1-D targets: the
+    classes present and their counts; the confusion matrix (None above
+    :data:`MAX_CONFUSION_CLASSES` classes) and, with ``squares``, each cell's
+    sum of squared weights (None without the confusion matrix)."""
     k = targets.code_labels.shape[0]
     true, pred = targets.true, targets.pred
     if not targets.in_range and not all(0 <= unsigned_max(c) < k for c in (true, pred)):
@@ -175,10 +275,9 @@ def _count_1d(
         classes = targets.code_labels[present]
         tp, true_sum, pred_sum = tp[present], true_sum[present], pred_sum[present]
         confusion = None
-    kind = "binary" if classes.shape[0] <= 2 else "multiclass"
     if confusion is None:
         moments = None
-    return Counts(kind, classes, tp, true_sum, pred_sum, confusion, moments=moments)
+    return classes, tp, true_sum, pred_sum, confusion, moments
 
 
 def _column_counts(y: np.ndarray) -> np.ndarray:
@@ -224,18 +323,21 @@ def _row_sums(y: Any) -> np.ndarray:
     return y.view(np.uint8).sum(axis=1, dtype=small).astype(np.int64)
 
 
-#: The per-class counts of a Counts with ``class_counts=False``.
+#: The per-class counts of a record with ``class_counts=False``.
 _NO_COUNTS = np.zeros(0, dtype=np.int64)
 _NO_COUNTS.flags.writeable = False
 
 
-def _count_multilabel(
+def count_multilabel(
     targets: Targets,
     weights: np.ndarray | None,
     samplewise: bool,
     sample_columns: np.ndarray | None,
     class_counts: bool,
-) -> Counts:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, SampleCounts | None]:
+    """``(tp, true, pred, samples)`` of multilabel targets: per-column counts
+    (empty without ``class_counts``) and, when ``samplewise``, the per-sample
+    counts over ``sample_columns`` (all columns when None)."""
     true, pred = targets.true, targets.pred
     if sp.issparse(true):
         true, pred = as_bool(true), as_bool(pred)
@@ -257,16 +359,7 @@ def _count_multilabel(
         samples = SampleCounts(
             _row_sums(both), _row_sums(true), _row_sums(pred), weights
         )
-    return Counts(
-        "multilabel-indicator",
-        targets.code_labels,
-        tp,
-        true_sum,
-        pred_sum,
-        None,
-        samples,
-        class_counts,
-    )
+    return tp, true_sum, pred_sum, samples
 
 
 #: Most samples and most entries per block of the multilabel second moments
@@ -275,7 +368,7 @@ _MOMENT_BLOCK = 1 << 14
 _MOMENT_ENTRIES = 1 << 20
 
 
-def _indicator_moments(targets: Targets, weights: np.ndarray | None) -> np.ndarray:
+def indicator_moments(targets: Targets, weights: np.ndarray | None) -> np.ndarray:
     """``sum_i w_i**2 x_i x_i'`` of the rows ``x_i = (tp | true | pred)``.
 
     Shape ``(3L, 3L)``, as ``(w x)' (w x)`` over blocks of samples (one

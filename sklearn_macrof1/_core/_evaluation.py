@@ -1,11 +1,14 @@
 """From user arguments to counts and averages: the path every entry point takes.
 
-``prepare`` validates the options, reads and counts the targets once (by the
-source of the data: :mod:`~._sources`, where Dask collections are counted on
-their workers); ``select``
-applies scikit-learn's ``labels`` / ``pos_label`` / ``average="binary"`` rules to
-the counts; ``evaluate`` runs the aggregation on the selection. The report, the
-scorers, the CLI and the streaming accumulator all go through these three.
+A verb takes ``(y_true, y_pred)`` or a count record in place of ``y_true``
+(:func:`check_form`); its options are checked once (:func:`check_options`); the
+arrays are read and counted once into a record
+(:func:`~sklearn_macrof1._core._record.read`, through :func:`read_for`), a
+record given is checked against the options (:func:`record_reading`);
+``select`` applies scikit-learn's ``labels`` / ``pos_label`` /
+``average="binary"`` rules to the record; ``evaluate`` runs the aggregation on
+the selection. The scores, the summary, the report, the intervals and the CLI
+all go through these.
 """
 
 from __future__ import annotations
@@ -15,28 +18,31 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
-import scipy.sparse as sp
 
 from ._aggregation import Averages, Ratios, aggregate, aggregate_many
-from ._record import Counts
-from ._sources import (
-    CountRequest,
-    JointPredictions,
-    JointReading,
-    Predictions,
+from ._pairs import PairCells, pair_cells
+from ._record import (
+    MacroF1Counts,
     Reading,
-    count,
-    count_jointly,
-    multilabel_columns,
+    _check_arguments,
+    _multilabel_columns,
+    count_targets,
+    read,
 )
+from ._sklearn_private import InvalidParameterError
+from ._sources import CountRequest, JointPredictions, source_of
+from ._targets import naming_prediction, read_joint_targets
 from ._validation import (
     check_array_like,
     check_average,
     check_beta,
     check_pos_label,
+    check_sample_weight,
     check_zero_division,
     warn_user,
 )
+
+_MULTILABEL = "multilabel-indicator"
 
 
 @dataclass
@@ -69,73 +75,34 @@ def check_options(
     return Options(average, beta, zero_division, labels, pos_label)
 
 
-def prepare(y_true: Any, y_pred: Any, **options: Any) -> Counts:
-    """The count record of :func:`read` (same arguments)."""
-    return read(y_true, y_pred, **options).counts
+@dataclass
+class JointReading:
+    """One reading of ``y_true`` with several prediction sets, and their counts.
 
-
-def _check_arguments(
-    y_true: Any,
-    y_preds: Sequence[Any],
-    names: Sequence[str],
-    sample_weight: Any,
-    caller: str,
-) -> None:
-    """The argument checks that come before any reading (array-likes of labels,
-    weights an array-like), each naming its argument."""
-    check_array_like(y_true, name="y_true", caller=caller, sparse=True)
-    for y, name in zip(y_preds, names, strict=True):
-        check_array_like(y, name=name, caller=caller, sparse=True)
-    for name, y in (("y_true", y_true), *zip(names, y_preds, strict=True)):
-        if isinstance(y, str | bytes | set | frozenset | dict) and not sp.issparse(y):
-            raise ValueError(
-                f"{name} must be an array-like of labels (an array or a non-string "
-                f"sequence); got a {type(y).__name__}: {y!r}."
-            )
-    if sample_weight is not None:  # a scalar is refused, as by sklearn's metrics
-        check_array_like(
-            sample_weight, name="sample_weight", caller=caller, sparse=False
-        )
-
-
-def read(
-    y_true: Any,
-    y_pred: Any,
-    *,
-    sample_weight: Any = None,
-    labels: Any = None,
-    samplewise: bool = False,
-    class_counts: bool = True,
-    moments: bool = False,
-    targets_kept: bool = True,
-    part: bool = False,
-    caller: str = "this function",
-) -> Reading:
-    """Read, validate and count ``y_true`` / ``y_pred`` in one pass.
-
-    ``samplewise`` asks for the per-sample counts of ``average="samples"``
-    (multilabel targets; over the columns named by ``labels``, when given);
-    ``class_counts=False`` then skips the per-class counts of multilabel targets;
-    ``moments`` adds the second moments of a delta-method interval (see
-    :func:`~sklearn_macrof1._core._counting.count_targets`); with
-    ``targets_kept`` (the caller keeps the targets of this reading, so the
-    delta method can take each sample's row from them) multilabel targets get
-    none: their 3L x 3L moments cost O(n L²), the rows O(n L) per gradient.
-    A batch counted where the data live (Dask) passes ``targets_kept=False``.
-    ``part``: the data are a batch or a chunk of a whole, whose weights may all
-    be zero (the record says so; see :mod:`~._sources`).
+    ``readings[j]`` is prediction set ``j``'s reading: its own count record,
+    exactly as :func:`read` counts the pair. In memory their ``targets`` share
+    one encoding of ``y_true`` (:func:`~._targets.read_joint_targets`) and the
+    joint cells of a pair are counted from them when asked for
+    (:meth:`pair_cells`); collections that live elsewhere were counted there,
+    cells of every pair included (``pairs``), and have no ``targets``.
     """
-    _check_arguments(y_true, (y_pred,), ("y_pred",), sample_weight, caller)
-    request = CountRequest(
-        labels=labels,
-        samplewise=samplewise,
-        class_counts=class_counts,
-        moments=moments,
-        targets_kept=targets_kept,
-        part=part,
-        caller=caller,
-    )
-    return count(Predictions(y_true, y_pred, sample_weight), request)
+
+    readings: list[Reading]
+    pairs: dict[tuple[int, int], PairCells] | None = None
+
+    @property
+    def n_samples(self) -> int:
+        counts = self.readings[0].counts
+        assert counts.n_samples is not None
+        return counts.n_samples
+
+    def pair_cells(self, i: int, j: int) -> PairCells:
+        """The joint (true, pred_i, pred_j) cells of 1-D targets, ``i < j``."""
+        if self.pairs is not None:
+            return self.pairs[i, j]
+        a, b = self.readings[i], self.readings[j]
+        assert a.targets is not None and b.targets is not None
+        return pair_cells(a.targets, b.targets, a.weights)
 
 
 def read_jointly(
@@ -152,13 +119,50 @@ def read_jointly(
     """:func:`read` of ``y_true`` with several prediction sets: ``y_true`` and the
     weights are read and validated once, each prediction set is counted once
     into its own record. ``names`` are the predictions' argument names, for
-    the errors."""
+    the errors; ``part`` as in :func:`read`. Data that a registered source
+    claims (Dask) are counted by it, with the joint cells of every pair."""
     _check_arguments(y_true, y_preds, names, sample_weight, caller)
-    request = CountRequest(
-        labels=labels, samplewise=samplewise, part=part, caller=caller
-    )
     data = JointPredictions(y_true, y_preds, names, sample_weight)
-    return count_jointly(data, request)
+    source = source_of(data)
+    if source is not None:
+        counter = source.count_jointly
+        if counter is None:
+            raise ValueError(
+                f"{caller} does not take collections of this kind "
+                f"({source.name}); pass in-memory arrays (or Dask collections)."
+            )
+        request = CountRequest(
+            labels=labels, samplewise=samplewise, part=part, caller=caller
+        )
+        joint = counter(data, request)
+        weighted = sample_weight is not None
+        return JointReading(
+            [Reading(counts, weighted=weighted) for counts in joint.counts],
+            joint.pairs,
+        )
+    try:
+        targets = read_joint_targets(y_true, y_preds, names)
+    except (TypeError, ValueError) as exc:
+        if any(name in str(exc) for name in ("y_true", *names)):
+            raise
+        raise naming_prediction(exc, " and ".join(names)) from exc
+    weights = check_sample_weight(sample_weight, targets[0].n_samples, zero=part)
+    columns = None
+    if targets[0].kind == "multilabel-indicator" and labels is not None:
+        columns = _multilabel_columns(labels, targets[0].code_labels.shape[0])
+    return JointReading(
+        [
+            Reading(
+                count_targets(
+                    pair, weights, samplewise=samplewise, sample_columns=columns
+                ),
+                pair,
+                weights,
+                weights is not None,
+            )
+            for pair in targets
+        ]
+    )
 
 
 @dataclass
@@ -215,7 +219,16 @@ def _contains(classes: np.ndarray, label: Any) -> bool:
         return False
 
 
-def select(counts: Counts, options: Options, *, caller: str) -> Selection:
+def _column_indices(classes: np.ndarray) -> bool:
+    """Whether multilabel classes are the column indices ``0 .. n-1`` of
+    indicator matrices (``labels`` select them by index), not the label values
+    of label sets (selected by value, as class labels are)."""
+    return classes.dtype.kind in "iu" and bool(
+        np.array_equal(classes, np.arange(classes.shape[0]))
+    )
+
+
+def select(counts: MacroF1Counts, options: Options, *, caller: str) -> Selection:
     """Apply ``average``, ``labels`` and ``pos_label`` as scikit-learn does."""
     average, labels, pos_label = options.average, options.labels, options.pos_label
     classes = counts.classes
@@ -255,9 +268,9 @@ def select(counts: Counts, options: Options, *, caller: str) -> Selection:
             raise ValueError(
                 f"labels must be a 1-D array-like; got shape {wanted.shape}."
             )
-    if counts.kind == "multilabel-indicator":
-        index = multilabel_columns(wanted, classes.shape[0])
-    else:
+    if counts.kind == "multilabel-indicator" and _column_indices(classes):
+        index = _multilabel_columns(wanted, classes.shape[0])
+    else:  # class labels, and the label values of label sets (Spark)
         index = _positions(classes, wanted)
     return Selection(
         wanted,
@@ -268,7 +281,7 @@ def select(counts: Counts, options: Options, *, caller: str) -> Selection:
 
 
 def evaluate(
-    counts: Counts,
+    counts: MacroF1Counts,
     options: Options,
     *,
     warn_for: tuple[str, ...],
@@ -292,7 +305,7 @@ def evaluate(
 
 
 def evaluate_averages(
-    counts: Counts,
+    counts: MacroF1Counts,
     options: Options,
     averages: Sequence[str | None],
     *,
@@ -322,9 +335,39 @@ def evaluate_averages(
     return selection, shared, results
 
 
-def count_for(y_true: Any, y_pred: Any, options: Options, **kwargs: Any) -> Counts:
-    """The count record of :func:`read_for` (same arguments)."""
-    return read_for(y_true, y_pred, options, **kwargs).counts
+def check_form(
+    y_true: Any, y_pred: Any, sample_weight: Any, labels: Any, *, caller: str
+) -> Any:
+    """The form of a verb's call, checked before anything else; the ``labels``
+    to use.
+
+    A verb takes ``(y_true, y_pred)`` or a :class:`MacroF1Counts` in place of
+    ``y_true`` with ``y_pred`` omitted (a ``TypeError`` naming both forms
+    otherwise; arrays without ``y_pred`` are refused by :func:`read_for`, where
+    the arguments are checked). A record's weights were counted into it:
+    ``sample_weight`` with a record is a ``TypeError``. A record's fixed
+    ``labels`` are the labels of a call that gives none.
+    """
+    if not isinstance(y_true, MacroF1Counts):
+        return labels
+    if y_pred is not None:
+        raise TypeError(
+            f"{caller} takes (y_true, y_pred) or a MacroF1Counts in place of "
+            f"y_true with y_pred omitted ({caller}(counts, ...)); got a "
+            f"MacroF1Counts and y_pred={_short(y_pred)}."
+        )
+    if sample_weight is not None:
+        raise TypeError(
+            f"{caller} takes no sample_weight with a MacroF1Counts: the weights "
+            "were counted into it (MacroF1Counts.from_predictions(y_true, y_pred, "
+            "sample_weight=...))."
+        )
+    return y_true.labels if labels is None else labels
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def read_for(
@@ -336,13 +379,28 @@ def read_for(
     caller: str,
     class_counts: bool = True,
     moments: bool = False,
+    samplewise: bool | None = None,
 ) -> Reading:
-    """:func:`read` with the per-sample counts that ``options.average`` needs.
+    """The reading a verb computes from: the record given in place of
+    ``y_true`` (:func:`record_reading`), else ``y_true`` / ``y_pred`` read and
+    counted once by :func:`~._record.read`, with what the verb needs.
 
-    ``class_counts=False``: a lone score, which for ``average="samples"`` needs no
-    per-class counts; ``moments``: the second moments of a delta-method interval.
+    ``samplewise`` (default: for ``average="samples"``) asks multilabel targets
+    for their per-sample counts over ``options.labels``; ``class_counts=False``:
+    a lone score, which for ``average="samples"`` needs no per-class counts;
+    ``moments``: the second moments of a delta-method interval.
     """
-    samplewise = options.average == "samples"
+    if samplewise is None:
+        samplewise = options.average == "samples"
+    if isinstance(y_true, MacroF1Counts):
+        return record_reading(y_true, options, samplewise=samplewise, caller=caller)
+    if y_pred is None:
+        check_array_like(y_true, name="y_true", caller=caller, sparse=True)
+        raise InvalidParameterError(
+            f"The 'y_pred' parameter of {caller} must be an array-like or a sparse "
+            f"matrix. Got None instead. ({caller} takes (y_true, y_pred), or a "
+            "MacroF1Counts in place of y_true with y_pred omitted.)"
+        )
     return read(
         y_true,
         y_pred,
@@ -353,6 +411,47 @@ def read_for(
         moments=moments,
         caller=caller,
     )
+
+
+def record_reading(
+    counts: MacroF1Counts, options: Options, *, samplewise: bool, caller: str
+) -> Reading:
+    """A record given to a verb, as a reading, once checked against the
+    options: ``average="samples"`` needs per-sample counts over the columns
+    the verb averages over (``samplewise``: the verb has a samples row)."""
+    counts.check_weights()
+    if counts.kind != _MULTILABEL:
+        if options.average == "samples" and counts.n_samples is None:
+            raise ValueError(
+                "average='samples' needs per-sample predictions and cannot be "
+                "computed from a confusion matrix; use 'macro', 'micro', "
+                "'weighted', 'binary' or None."
+            )
+    elif samplewise:
+        if counts.samples is None:
+            raise ValueError(
+                f"{caller}: this multilabel record has no per-sample counts, "
+                "which average='samples' needs; count it with "
+                "MacroF1Counts.from_predictions."
+            )
+        fixed = counts.sample_columns
+        if fixed is None:
+            fixed = np.arange(counts.n_classes)
+        if options.labels is not None and not _same_values(options.labels, fixed):
+            raise ValueError(
+                "average='samples' uses the per-sample counts over the columns "
+                f"fixed when the record was counted ({fixed.tolist()!r}); got "
+                f"labels={np.asarray(options.labels).tolist()!r}. Count with "
+                "MacroF1Counts.from_predictions(..., labels=...) (or "
+                "MacroF1Accumulator(labels=...)) over these columns to average "
+                "over them per sample."
+            )
+    return Reading(counts, weighted=counts.weighted)
+
+
+def _same_values(a: Any, b: np.ndarray) -> bool:
+    a = np.asarray(a)
+    return a.shape == b.shape and bool(np.all(a == b))
 
 
 def score(
@@ -367,12 +466,13 @@ def score(
     average: Any,
     sample_weight: Any,
     zero_division: Any,
-) -> tuple[Counts, Selection, Averages, Options]:
+) -> tuple[MacroF1Counts, Selection, Averages, Options]:
     """Validate, count once and aggregate: the body of every score function.
 
     Only the two averages are wanted, so a multilabel ``average="samples"``
     score counts no per-class totals.
     """
+    labels = check_form(y_true, y_pred, sample_weight, labels, caller=caller)
     options = check_options(
         caller=caller,
         average=average,
@@ -381,13 +481,13 @@ def score(
         labels=labels,
         pos_label=pos_label,
     )
-    counts = count_for(
+    counts = read_for(
         y_true,
         y_pred,
         options,
         sample_weight=sample_weight,
         caller=caller,
         class_counts=False,
-    )
+    ).counts
     selection, averages = evaluate(counts, options, warn_for=warn_for, caller=caller)
     return counts, selection, averages, options

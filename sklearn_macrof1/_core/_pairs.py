@@ -8,7 +8,7 @@ through its joint cell ``(t, a, b)`` and its weight, so the delta method needs,
 per joint cell, the sum of the weights and of their squares, and a bootstrap
 of unweighted samples the number of samples: a :class:`PairCells` record, of
 at most ``k**3`` cells whatever the number of samples. Records of disjoint
-samples merge by label, as :class:`~._record.Counts` do, so they can be counted
+samples merge by label, as :class:`~._record.MacroF1Counts` do, so they can be counted
 where the data live (Dask) and only the cells moved.
 """
 
@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from ._record import Counts, union_labels
+from ._record import MacroF1Counts, union_labels
 from ._targets import Targets
 
 #: Largest joint table ``k**3`` counted densely (k = 128 classes, about 50 MB
@@ -135,7 +135,7 @@ class JointCounts:
     """The count record of each prediction set and the joint cells of each pair
     ``(i, j)``, ``i < j``, of one set of samples (mergeable, for Dask)."""
 
-    counts: list[Counts]
+    counts: list[MacroF1Counts]
     pairs: dict[tuple[int, int], PairCells]
 
     def merge(self, other: JointCounts) -> JointCounts:

@@ -183,6 +183,66 @@ def check_sample_weight(
 _PACKAGE_DIR = str(Path(__file__).resolve().parents[1])
 
 
+ORIENTATIONS = ("true", "predicted")
+
+#: Largest total of a float matrix: the aggregation multiplies counts by small
+#: constants ((1 + beta**2) tp + ...), which must stay finite for beta <= ~1e4.
+_MAX_FLOAT_TOTAL = 1e300
+
+
+def check_confusion_matrix(matrix: Any, *, rows: Any) -> np.ndarray:
+    """Validate a square matrix of counts; return it with rows = true labels."""
+    if rows not in ORIENTATIONS:
+        raise ValueError(
+            "rows must say what the rows of the matrix are: 'true' (rows are true "
+            "labels, as in sklearn.metrics.confusion_matrix) or 'predicted' (rows "
+            f"are predictions, as in the reference paper); got {rows!r}."
+        )
+    if hasattr(matrix, "toarray"):
+        matrix = matrix.toarray()
+    try:
+        m = np.asarray(matrix, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(
+            "matrix must be a square 2-D array of non-negative counts; it holds "
+            "values that are not numbers."
+        ) from exc
+    if m.ndim != 2 or m.shape[0] != m.shape[1]:
+        raise ValueError(
+            "matrix must be a square 2-D array of non-negative counts (one row and "
+            f"one column per class); got shape {m.shape}."
+        )
+    if m.shape[0] == 0:
+        raise ValueError("matrix is empty; it needs at least one class.")
+    if not np.isfinite(m).all():
+        raise ValueError("matrix must hold finite counts; it contains NaN or inf.")
+    if (m < 0).any():
+        raise ValueError("matrix must hold non-negative counts; it has negatives.")
+    with np.errstate(over="ignore"):
+        total = float(m.sum())
+    if total == 0:
+        raise ValueError("matrix holds no samples (all counts are zero).")
+    raw = np.asarray(matrix)
+    if raw.dtype.kind in "biu":
+        # Counted exactly in int64: every sum of cells is at most the total.
+        if total >= 2.0**63:
+            raise ValueError(
+                f"matrix counts are too large: they sum to about {total:.3g}, "
+                "beyond int64 (2**63 - 1), where the row and column sums would "
+                "overflow. F-scores do not change when every count is divided by "
+                "the same number: scale the matrix down."
+            )
+        m = raw.astype(np.int64)
+    elif not total <= _MAX_FLOAT_TOTAL:
+        raise ValueError(
+            f"matrix counts are too large: they sum to {total:.3g}, where "
+            "the ratios behind the scores would overflow float64 (the limit is "
+            f"{_MAX_FLOAT_TOTAL:.3g}). F-scores do not change when every count is "
+            "divided by the same number: scale the matrix down."
+        )
+    return m if rows == "true" else m.T
+
+
 def warn_user(message: str, category: type[Warning]) -> None:
     """``warnings.warn`` attributed to the first caller outside this package."""
     import sys

@@ -30,14 +30,9 @@ import numpy as np
 from scipy.special import ndtr
 
 from .._core._aggregation import ALL_METRICS
-from .._core._evaluation import (
-    Options,
-    Reading,
-    evaluate,
-    read_jointly,
-)
+from .._core._evaluation import Options, evaluate, read_jointly
 from .._core._pairs import MAX_PAIR_CELLS, PairCells
-from .._core._record import union_labels
+from .._core._record import Reading, union_labels
 from .._core._sklearn_private import InvalidParameterError
 from .._core._sources import lives_elsewhere
 from .._core._tables import Table, ValueEquality, format_p_value, frame, render_html

@@ -46,7 +46,7 @@ import math
 import numbers
 import warnings
 from dataclasses import asdict, dataclass, replace
-from typing import Any, cast
+from typing import Any, cast, overload
 
 import numpy as np
 import scipy.sparse as sp
@@ -63,17 +63,18 @@ from .._core._aggregation import (
     ratios,
     table_counts,
 )
+from .._core._counting import MAX_CONFUSION_CLASSES, MAX_MOMENT_LABELS
 from .._core._evaluation import (
     Options,
-    Reading,
     Selection,
+    check_form,
     check_options,
     evaluate,
     evaluate_averages,
     read_for,
     select,
 )
-from .._core._record import MAX_CONFUSION_CLASSES, MAX_MOMENT_LABELS, Counts
+from .._core._record import MacroF1Counts, Reading
 from .._core._sklearn_private import InvalidParameterError
 from .._core._tables import Table, ValueEquality, frame, render_html
 from .._core._targets import Targets, as_bool
@@ -562,14 +563,14 @@ def _mean_influence(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
 # -------------------------------------------------------------------- the evaluation
 
 
-def _silent_select(counts: Counts, options: Options, caller: str) -> np.ndarray:
+def _silent_select(counts: MacroF1Counts, options: Options, caller: str) -> np.ndarray:
     """Index into ``counts.classes`` of each selected label (-1: absent).
 
     Runs :func:`select` itself on counts that number the classes 1..k, so the
     labels / pos_label / binary rules are exactly those of the scores.
     """
     k = counts.n_classes
-    numbered = Counts(counts.kind, counts.classes, *(np.arange(1, k + 1),) * 3)
+    numbered = MacroF1Counts(counts.kind, counts.classes, *(np.arange(1, k + 1),) * 3)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return np.asarray(select(numbered, options, caller=caller).tp) - 1
@@ -606,7 +607,7 @@ class Evaluation:
     was given.
     """
 
-    counts: Counts
+    counts: MacroF1Counts
     options: Options
     selection: Selection
     averages: Averages
@@ -826,7 +827,7 @@ def draw_multiplicities(
 
 
 def _design_1d(
-    targets: Targets, counts: Counts, weights: np.ndarray | None
+    targets: Targets, counts: MacroF1Counts, weights: np.ndarray | None
 ) -> sp.csr_matrix:
     k_codes = targets.code_labels.shape[0]
     present = np.zeros(k_codes, dtype=bool)
@@ -1134,9 +1135,46 @@ def interval_of(
     )
 
 
+@overload
+def fbeta_confidence_interval(
+    y_true: MacroF1Counts,
+    y_pred: None = None,
+    *,
+    beta: float = 1.0,
+    labels: Any = None,
+    pos_label: Any = 1,
+    average: str = "macro",
+    zero_division: Any = "warn",
+    confidence: float = 0.95,
+    method: str = "delta",
+    n_resamples: int = 1000,
+    random_state: Any = None,
+    verbose: int = 0,
+) -> FBetaInterval: ...
+
+
+@overload
 def fbeta_confidence_interval(
     y_true: Any,
     y_pred: Any,
+    *,
+    beta: float = 1.0,
+    labels: Any = None,
+    pos_label: Any = 1,
+    average: str = "macro",
+    sample_weight: Any = None,
+    zero_division: Any = "warn",
+    confidence: float = 0.95,
+    method: str = "delta",
+    n_resamples: int = 1000,
+    random_state: Any = None,
+    verbose: int = 0,
+) -> FBetaInterval: ...
+
+
+def fbeta_confidence_interval(
+    y_true: Any,
+    y_pred: Any = None,
     *,
     beta: float = 1.0,
     labels: Any = None,
@@ -1158,11 +1196,13 @@ def fbeta_confidence_interval(
 
     Parameters
     ----------
-    y_true : array-like of shape (n_samples,) or {array-like, sparse matrix} of \
-shape (n_samples, n_labels)
-        Ground truth: class labels, or a 0/1 indicator matrix (multilabel).
-    y_pred : same kind as ``y_true``
-        Predicted labels.
+    y_true : array-like of shape (n_samples,), {array-like, sparse matrix} of \
+shape (n_samples, n_labels) or MacroF1Counts
+        Ground truth: class labels, or a 0/1 indicator matrix (multilabel). Or
+        a count record (:class:`MacroF1Counts`), with ``y_pred`` omitted: see
+        the Notes for the intervals a record gives.
+    y_pred : same kind as ``y_true``, default=None
+        Predicted labels; omitted with a record.
     beta : float, default=1.0
         Weight of recall against precision (1 gives F1).
     labels : array-like, default=None
@@ -1172,7 +1212,8 @@ shape (n_samples, n_labels)
     average : {"macro", "micro", "weighted", "binary", "samples"}, default="macro"
         The averaging mode (scikit-learn's meaning); None is not accepted.
     sample_weight : array-like of shape (n_samples,), default=None
-        Sample weights; the pairs (sample, weight) are treated as the draws.
+        Sample weights; the pairs (sample, weight) are treated as the draws
+        (not with a record: its weights were counted into it).
     zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
         Value of an ill-defined ratio, as in the score functions.
     confidence : float, default=0.95
@@ -1205,13 +1246,18 @@ shape (n_samples, n_labels)
     (a class never predicted) count as constants. See ``docs/uncertainty.md``
     for the coverage measured by simulation.
 
-    Dask collections are counted on the workers and never gathered: the
-    intervals come from the confusion matrix and the histogram of per-sample
-    counts made there and, for the delta method, from the second moments
+    A count record keeps no samples, and neither are Dask collections
+    gathered (they are counted on the workers): the intervals come from the
+    confusion matrix (1-D targets up to 2048 classes) and the histogram of
+    per-sample counts and, for the delta method, from the second moments
     counted with them (``sample_weight``, multilabel targets up to 256
-    labels). The bootstrap with ``sample_weight`` or of multilabel targets
-    (but unweighted ``average="samples"``) redraws every sample and raises
-    ``ValueError`` for them, offering ``method="delta"``.
+    labels: ``MacroF1Counts.from_predictions(..., moments=True)``). The
+    bootstrap redraws the confusion-matrix cells (unweighted 1-D targets) or
+    the histogram's rows (unweighted ``average="samples"``); with
+    ``sample_weight`` or for the other averages of multilabel targets it
+    would redraw every sample and raises ``ValueError``, offering
+    ``method="delta"``. A record read from a confusion matrix takes its cells
+    as counts of independent samples.
 
     Examples
     --------
@@ -1227,6 +1273,7 @@ shape (n_samples, n_labels)
     0.03
     """
     caller = "fbeta_confidence_interval"
+    labels = check_form(y_true, y_pred, sample_weight, labels, caller=caller)
     options, confidence, method, n_resamples, rng = check_call(
         caller, beta, labels, pos_label, average, zero_division,
         confidence, method, n_resamples, random_state,
@@ -1240,9 +1287,89 @@ shape (n_samples, n_labels)
         caller=caller,
         moments=method == "delta",
     )
+    if isinstance(y_true, MacroF1Counts):
+        check_record_interval(
+            y_true, (str(options.average),), method=method, caller=caller
+        )
     evaluation = evaluation_from(reading, options, caller=caller, method=method)
     progress = _progress(verbose, method, n_resamples, caller)
     return interval_of(evaluation, confidence, method, n_resamples, rng, progress)
+
+
+def check_record_interval(
+    counts: MacroF1Counts,
+    averages: Any,
+    *,
+    method: str,
+    caller: str,
+    method_name: str = "method",
+) -> None:
+    """Refuse the intervals a count record cannot give (it keeps no samples).
+
+    The delta method reads the confusion matrix (unweighted 1-D targets) or
+    the second moments counted with the record (weighted 1-D targets,
+    multilabel targets), and the histogram of per-sample counts for
+    ``average="samples"``. The bootstrap redraws the confusion-matrix cells
+    (unweighted 1-D targets) or the histogram's rows (unweighted
+    ``average="samples"``); anything else would redraw every sample.
+    ``averages`` are the averages of the intervals to come.
+    """
+    advice = (
+        f"use {method_name}='delta' (computed from the record's counts and "
+        "their second moments), or compute the interval from the predictions "
+        f"with {caller}(y_true, y_pred, ...)."
+    )
+    per_label = [a for a in averages if a != "samples"]
+    if counts.kind != _MULTILABEL:
+        if counts.confusion is None:
+            raise ValueError(
+                f"{caller} computes the intervals of a record of 1-D targets "
+                f"from its confusion matrix; above {MAX_CONFUSION_CLASSES} "
+                "classes it has none. Compute the interval from the predictions "
+                f"with {caller}(y_true, y_pred, ...)."
+            )
+        if counts.weighted and counts.n_samples is None:
+            raise ValueError(
+                "The record's confusion matrix holds non-integer (sample-weighted) "
+                "counts; the interval needs the samples and their weights: use "
+                f"{caller}(y_true, y_pred, sample_weight=...)."
+            )
+        if not counts.weighted:
+            return  # the cells are counts of samples: both methods
+        if method != "delta":
+            raise ValueError(
+                f"{caller}: the bootstrap with sample weights redraws every sample "
+                "with its weight, which the record keeps only summed per (label, "
+                f"prediction) cell; {advice}"
+            )
+    elif method != "delta":
+        if per_label:
+            raise ValueError(
+                f"{caller}: the bootstrap of multilabel targets for average="
+                f"{per_label[0]!r} redraws every sample's labels, which the record "
+                "does not keep (it resamples the histogram of per-sample counts "
+                f"for average='samples' only); {advice}"
+            )
+        if counts.weighted:
+            raise ValueError(
+                f"{caller}: the bootstrap with sample weights redraws every sample "
+                "with its weight, which the histogram of per-sample (tp, true, "
+                f"pred) counts keeps only summed; {advice}"
+            )
+        return
+    elif not per_label:
+        return  # average="samples": the histogram and its squared weights
+    if counts.moments is None:
+        beyond = ""
+        if counts.kind == _MULTILABEL and counts.n_classes > MAX_MOMENT_LABELS:
+            beyond = f" (they are counted for at most {MAX_MOMENT_LABELS} labels)"
+        raise ValueError(
+            f"{caller}: the delta method for "
+            f"{'multilabel' if counts.kind == _MULTILABEL else 'weighted'} "
+            "targets needs the second moments of the counts, which this record "
+            f"does not carry{beyond}; count it with "
+            "MacroF1Counts.from_predictions(..., moments=True)."
+        )
 
 
 def _progress(
@@ -1318,7 +1445,7 @@ def summary_confidence_interval(
             "fbeta_confidence_interval(y_true, y_pred, sample_weight=...)."
         )
     classes = summary.classes
-    counts = Counts(summary.target_type, classes, *table_counts(matrix), matrix)
+    counts = MacroF1Counts(summary.target_type, classes, *table_counts(matrix), matrix)
     if summary.average == "binary":
         options = Options(
             "binary", summary.beta, summary.zero_division, None, summary.labels[0]

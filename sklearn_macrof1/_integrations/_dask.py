@@ -17,19 +17,18 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
 from .._core._evaluation import read_jointly
 from .._core._pairs import JointCounts, merge_joint_counts
-from .._core._record import Counts, merge_counts
+from .._core._record import MacroF1Counts, Reading, merge_counts
 from .._core._sources import (
     CountRequest,
     JointPredictions,
-    JointReading,
     Predictions,
-    Reading,
     register_source,
 )
 from ._streaming import count_batch
@@ -176,7 +175,7 @@ def counts_from_dask(
     samplewise: bool = True,
     moments: bool = False,
     caller: str,
-) -> Counts | None:
+) -> MacroF1Counts | None:
     """Count aligned chunks on the workers and merge the records (None if empty).
 
     As :func:`~sklearn_macrof1._integrations._streaming.count_batch`, a record
@@ -301,23 +300,21 @@ class _Dask:
         counts = _nonempty(counts, ["y_pred"])
         if not request.part:
             counts.check_weights()
-        return Reading(counts, weighted=data.sample_weight is not None)
+        weighted = data.sample_weight is not None
+        if weighted and not counts.weighted:
+            counts = replace(counts, weighted=True)
+        return Reading(counts, weighted=weighted)
 
     def count_jointly(
         self, data: JointPredictions, request: CountRequest
-    ) -> JointReading:
-        joint = count_joint_dask(
+    ) -> JointCounts:
+        return count_joint_dask(
             data.y_true,
             data.y_preds,
             names=data.names,
             sample_weight=data.sample_weight,
             part=request.part,
             caller=request.caller,
-        )
-        weighted = data.sample_weight is not None
-        return JointReading(
-            [Reading(counts, weighted=weighted) for counts in joint.counts],
-            joint.pairs,
         )
 
 

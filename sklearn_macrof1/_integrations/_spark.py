@@ -11,7 +11,7 @@ distinct (label, prediction) pair, reaches the driver: at most ``k**2`` rows for
 That table is a weighted list of (true, pred) samples: its two label columns are
 read by the same target reader as in-memory labels (so labels of each type,
 mixes and bad values are accepted or refused as for numpy arrays), and it is
-turned into the same count record (:class:`~sklearn_macrof1._core._counting.Counts`)
+turned into the same count record (:class:`~sklearn_macrof1.MacroF1Counts`)
 that the counting core gives for the full arrays: the confusion matrix is the
 table itself. Everything above the record (selection, aggregation, summary,
 report, intervals) is the code every other entry point runs.
@@ -27,13 +27,9 @@ from typing import Any
 
 import numpy as np
 
-from .._core._record import (
-    MAX_CONFUSION_CLASSES,
-    MAX_MOMENT_LABELS,
-    Counts,
-    _histogram,
-)
-from .._core._sources import Columns, CountRequest, Reading, register_source
+from .._core._counting import MAX_CONFUSION_CLASSES, MAX_MOMENT_LABELS, _histogram
+from .._core._record import MacroF1Counts, Reading
+from .._core._sources import Columns, CountRequest, register_source
 from .._core._targets import read_targets
 
 #: Largest number of distinct (label, prediction) pairs brought to the driver.
@@ -203,7 +199,7 @@ def count_spark(
     weight_col: str | None = None,
     caller: str,
     moments: bool = False,
-) -> Counts:
+) -> MacroF1Counts:
     """Count a Spark DataFrame's label and prediction columns in Spark: the
     count record of its rows (``n_samples`` is the number of rows). With
     ``moments`` and ``weight_col``, the record's second moments (each cell's
@@ -258,7 +254,7 @@ def count_spark(
 
 def _counts_from_pairs(
     targets: Any, values: np.ndarray, weight2: np.ndarray | None, n_samples: int
-) -> Counts:
+) -> MacroF1Counts:
     """The count record of the (true, pred) pairs ``targets`` read, each
     standing for ``values`` samples (rows, or their summed weights), as the
     counting core would count the full label arrays."""
@@ -285,7 +281,7 @@ def _counts_from_pairs(
             np.bincount(codes, weights=w, minlength=k).astype(values.dtype)
             for codes, w in ((t[hit], values[hit]), (t, values), (p, values))
         )
-    return Counts(
+    return MacroF1Counts(
         "binary" if k <= 2 else "multiclass",
         classes,
         tp,
@@ -403,7 +399,7 @@ def count_spark_sets(
     samplewise: bool,
     caller: str,
     moments: bool = False,
-) -> Counts:
+) -> MacroF1Counts:
     """The multilabel count record of two label-set (array) columns.
 
     The classes are the sorted union of the labels (those of ``labels``, in its
@@ -481,7 +477,7 @@ def count_spark_sets(
             _floats(rows, "n"),
             _floats(rows, "w2") if weighted and moments else None,
         )
-    return Counts(
+    return MacroF1Counts(
         "multilabel-indicator",
         classes,
         sums[0].copy(),
@@ -601,6 +597,8 @@ class _Spark:
                 caller=request.caller,
                 moments=request.moments,
             )
+            # the columns are the label values: the per-row counts cover them
+            counts.sample_columns = counts.classes
         else:
             counts = count_spark(
                 df,
@@ -610,7 +608,10 @@ class _Spark:
                 caller=request.caller,
                 moments=request.moments,
             )
-        return Reading(counts, weighted=data.weight_col is not None)
+        if request.labels is not None:
+            counts.labels = np.asarray(request.labels)
+        counts.weighted = data.weight_col is not None
+        return Reading(counts, weighted=counts.weighted)
 
 
 _SPARK = _Spark()

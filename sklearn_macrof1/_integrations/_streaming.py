@@ -3,11 +3,11 @@
 Every score of the package is a function of additive counts, so a stream of
 batches (or the chunks of a Dask array, see
 :mod:`~sklearn_macrof1._integrations._dask`) can be counted piece by piece
-into :class:`~sklearn_macrof1._core._record.Counts` records that merge exactly
-(:meth:`~sklearn_macrof1._core._record.Counts.merge`): per-class counts aligned by
-label over the union of the classes seen and, for ``average="samples"``, a
-histogram of the per-sample ``(tp, true, pred)`` triples, whose size is bounded by
-the number of distinct triples, not by the number of samples.
+into :class:`~sklearn_macrof1.MacroF1Counts` records that merge exactly
+(:meth:`~sklearn_macrof1.MacroF1Counts.merge`): per-class counts aligned by label
+over the union of the classes seen and, for ``average="samples"``, a histogram of
+the per-sample ``(tp, true, pred)`` triples, whose size is bounded by the number of
+distinct triples, not by the number of samples.
 
 :func:`count_batch` counts one batch with the counting core; the public
 :class:`~sklearn_macrof1.MacroF1Accumulator` merges them and scores the result.
@@ -17,8 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._core._evaluation import prepare
-from .._core._record import Counts
+from .._core._record import MacroF1Counts, prepare
 
 
 def _n_rows(y: Any) -> int | None:
@@ -40,12 +39,12 @@ def count_batch(
     samplewise: bool = True,
     moments: bool = False,
     caller: str,
-) -> Counts | None:
+) -> MacroF1Counts | None:
     """The count record of one in-memory batch (None for an empty batch).
 
     ``columns`` are the multilabel columns of the per-sample counts (the
     ``labels`` of a one-shot call; ignored for 1-D targets). The per-sample counts
-    come as a histogram (:meth:`~sklearn_macrof1._core._record.Counts.compact`).
+    come as a histogram (:meth:`~sklearn_macrof1.MacroF1Counts.compact`).
     A batch is a part of the stream: its weights may all be zero (its record
     says so; only the whole stream must have a non-zero weight, as one call).
     ``moments`` adds the second moments of a delta-method interval to the

@@ -3,25 +3,23 @@
 :meth:`MacroF1Accumulator.update` counts each batch where it lives (in memory with
 :func:`~sklearn_macrof1._integrations._streaming.count_batch`, Dask collections on
 their workers with :func:`~sklearn_macrof1._integrations._dask.counts_from_dask`)
-and merges the records (:meth:`~sklearn_macrof1._core._record.Counts.merge`); the
-scores, summary and report read the merged record exactly as a one-shot call reads
-its own.
+and merges the records (:meth:`~sklearn_macrof1._core._record.MacroF1Counts.merge`);
+every verb takes the merged record (``acc.counts``) exactly as it takes a one-shot
+call's own.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
-from .._core._aggregation import ALL_METRICS
-from .._core._evaluation import Options, check_options, evaluate
-from .._core._record import Counts, merge_counts, union_labels
+from .._core._record import MacroF1Counts, merge_counts, union_labels
 from .._core._validation import check_array_like
 from .._integrations._dask import counts_from_dask, is_dask_collection
 from .._integrations._streaming import count_batch
-from ._report import report_from_counts
-from ._summary import FBetaSummary, build_summary
+from ._scores import fbeta_summary
 from ._views import accumulator_html
 
 _MULTILABEL = "multilabel-indicator"
@@ -50,11 +48,13 @@ class MacroF1Accumulator:
     """Both macro F1s (and everything else) over data that arrives in batches.
 
     Counts are additive: :meth:`update` counts one batch with the same counting
-    core as :func:`fbeta_summary`, and the scores, the summary and the
-    classification report computed from the accumulated counts are those of a
-    single call on all the batches concatenated, for every ``average``
-    (``"samples"`` included, in memory bounded by the number of distinct
-    per-sample counts). Accumulators merge (:meth:`merge` or ``+``, associative and
+    core as :func:`fbeta_summary`, and every verb given the accumulated record
+    (:attr:`counts`: ``fbeta_summary(acc.counts)``, the four scores,
+    :func:`classification_report`, :func:`fbeta_confidence_interval`,
+    :meth:`MacroF1Display.from_counts`) gives what a single call on all the
+    batches concatenated gives, for every ``average`` (``"samples"`` included,
+    in memory bounded by the number of distinct per-sample counts).
+    Accumulators merge (:meth:`merge` or ``+``, associative and
     order-independent), pickle, and accept Dask arrays and Series, which are
     counted chunk by chunk on the workers.
 
@@ -68,7 +68,8 @@ class MacroF1Accumulator:
         multilabel targets, the indicator columns scored (the one-shot
         ``labels``), which also fixes the columns of the per-sample counts of
         ``average="samples"``. None: classes are discovered as batches arrive
-        (every column for multilabel targets).
+        (every column for multilabel targets). The record :attr:`counts`
+        carries them as its fixed ``labels``.
 
     Attributes
     ----------
@@ -76,8 +77,10 @@ class MacroF1Accumulator:
         The ``labels`` given.
     n_samples : int
         Number of samples counted so far.
-    counts : Counts
-        The accumulated counts (what one counting pass over all batches gives).
+    counts : MacroF1Counts
+        The accumulated record (what one counting pass over all batches gives),
+        with the accumulator's ``labels`` as its fixed labels: give it to any
+        verb.
 
     See Also
     --------
@@ -85,26 +88,27 @@ class MacroF1Accumulator:
 
     Examples
     --------
-    >>> from sklearn_macrof1 import MacroF1Accumulator, averaged_f1_score
+    >>> from sklearn_macrof1 import (
+    ...     MacroF1Accumulator, averaged_f1_score, f1_of_averages_score)
     >>> acc = MacroF1Accumulator()
     >>> acc.update(["cat", "dog"], ["cat", "cat"]).update(["bird"], ["bird"])
     MacroF1Accumulator(labels=None, n_samples=3, kind='multiclass', n_classes=3)
-    >>> round(acc.averaged_f1_score(), 4)
+    >>> round(averaged_f1_score(acc.counts), 4)
     0.5556
     >>> round(averaged_f1_score(["cat", "dog", "bird"], ["cat", "cat", "bird"]), 4)
     0.5556
     >>> other = MacroF1Accumulator().update(["dog"], ["dog"])
-    >>> round((acc + other).f1_of_averages_score(), 4)
+    >>> round(f1_of_averages_score((acc + other).counts), 4)
     0.8333
     """
 
     def __init__(self, *, labels: Any = None) -> None:
         self.labels = _check_labels(labels)
-        self._counts: Counts | None = None
+        self._counts: MacroF1Counts | None = None
 
     # -- accumulating -------------------------------------------------------
 
-    def _check_fixed_labels(self, counts: Counts) -> None:
+    def _check_fixed_labels(self, counts: MacroF1Counts) -> None:
         if self.labels is None:
             return
         try:
@@ -201,14 +205,15 @@ class MacroF1Accumulator:
         return 0 if self._counts is None else int(self._counts.n_samples or 0)
 
     @property
-    def counts(self) -> Counts:
-        """The accumulated :class:`~sklearn_macrof1._core._record.Counts`."""
+    def counts(self) -> MacroF1Counts:
+        """The accumulated record, :class:`MacroF1Counts`, with the
+        accumulator's ``labels`` as its fixed labels."""
         if self._counts is None:
             raise ValueError(
                 "This MacroF1Accumulator has no samples yet; call update() with at "
                 "least one non-empty batch first."
             )
-        return self._counts.check_weights()
+        return replace(self._counts.check_weights(), labels=self.labels)
 
     def __repr__(self) -> str:
         labels = _plain(self.labels)
@@ -220,184 +225,8 @@ class MacroF1Accumulator:
             f"kind={counts.kind!r}, n_classes={counts.n_classes})"
         )
 
-    # -- scores ------------------------------------------------------------
-
-    def _options(
-        self,
-        caller: str,
-        beta: Any,
-        labels: Any,
-        pos_label: Any,
-        average: Any,
-        zero_division: Any,
-    ) -> tuple[Counts, Options]:
-        options = check_options(
-            caller=caller,
-            average=average,
-            beta=beta,
-            zero_division=zero_division,
-            labels=self.labels if labels is None else labels,
-            pos_label=pos_label,
-        )
-        counts = self.counts
-        samplewise = options.average == "samples" and counts.kind == _MULTILABEL
-        if samplewise and labels is not None:
-            fixed = np.arange(counts.n_classes) if self.labels is None else self.labels
-            wanted = np.asarray(labels)
-            if not _same_columns(wanted, fixed):
-                raise ValueError(
-                    "average='samples' uses the per-sample counts over the columns "
-                    f"fixed when the accumulator was created ({fixed.tolist()!r}); "
-                    f"got labels={wanted.tolist()!r}. Create "
-                    "MacroF1Accumulator(labels=...) with these columns to average "
-                    "over them per sample."
-                )
-        return counts, options
-
-    def summary(
-        self,
-        *,
-        beta: float = 1.0,
-        labels: Any = None,
-        pos_label: Any = 1,
-        average: str | None = "macro",
-        zero_division: Any = "warn",
-    ) -> FBetaSummary:
-        """Both F-beta scores, their gap and the per-class figures.
-
-        The :class:`FBetaSummary` that :func:`fbeta_summary` returns for all the
-        batches concatenated; the options mean the same (``labels`` defaults to
-        the accumulator's labels).
-        """
-        caller = "MacroF1Accumulator.summary"
-        counts, options = self._options(
-            caller, beta, labels, pos_label, average, zero_division
-        )
-        return build_summary(counts, options, caller=caller, warn_for=ALL_METRICS)
-
-    def _score(
-        self,
-        name: str,
-        beta: Any,
-        labels: Any,
-        pos_label: Any,
-        average: Any,
-        zero_division: Any,
-    ) -> Any:
-        """The score method ``name`` (which also says which of the two scores)."""
-        caller = f"MacroF1Accumulator.{name}"
-        counts, options = self._options(
-            caller, beta, labels, pos_label, average, zero_division
-        )
-        averaged = name.startswith("averaged")
-        warn_for = ("f-score",) if averaged else ("precision", "recall")
-        _, averages = evaluate(counts, options, warn_for=warn_for, caller=caller)
-        return averages.averaged_fbeta if averaged else averages.fbeta_of_averages
-
-    def averaged_fbeta_score(
-        self,
-        *,
-        beta: float,
-        labels: Any = None,
-        pos_label: Any = 1,
-        average: str | None = "macro",
-        zero_division: Any = "warn",
-    ) -> Any:
-        """:func:`averaged_fbeta_score` of all the batches concatenated."""
-        return self._score(
-            "averaged_fbeta_score", beta, labels, pos_label, average, zero_division
-        )
-
-    def averaged_f1_score(
-        self,
-        *,
-        labels: Any = None,
-        pos_label: Any = 1,
-        average: str | None = "macro",
-        zero_division: Any = "warn",
-    ) -> Any:
-        """:func:`averaged_f1_score` of all the batches concatenated."""
-        return self._score(
-            "averaged_f1_score", 1.0, labels, pos_label, average, zero_division
-        )
-
-    def fbeta_of_averages_score(
-        self,
-        *,
-        beta: float,
-        labels: Any = None,
-        pos_label: Any = 1,
-        average: str | None = "macro",
-        zero_division: Any = "warn",
-    ) -> Any:
-        """:func:`fbeta_of_averages_score` of all the batches concatenated."""
-        return self._score(
-            "fbeta_of_averages_score", beta, labels, pos_label, average, zero_division
-        )
-
-    def f1_of_averages_score(
-        self,
-        *,
-        labels: Any = None,
-        pos_label: Any = 1,
-        average: str | None = "macro",
-        zero_division: Any = "warn",
-    ) -> Any:
-        """:func:`f1_of_averages_score` of all the batches concatenated."""
-        return self._score(
-            "f1_of_averages_score", 1.0, labels, pos_label, average, zero_division
-        )
-
-    def classification_report(
-        self,
-        *,
-        labels: Any = None,
-        target_names: Any = None,
-        digits: int = 2,
-        output_dict: bool = False,
-        zero_division: Any = "warn",
-        as_frame: bool = False,
-    ) -> Any:
-        """:func:`classification_report` of all the batches concatenated.
-
-        ``as_frame=True`` returns it as a ``pandas.DataFrame`` (needs pandas).
-        """
-        caller = "MacroF1Accumulator.classification_report"
-        counts, options = self._options(
-            caller, 1.0, labels, None, "samples", zero_division
-        )
-        return report_from_counts(
-            counts,
-            labels=options.labels,
-            target_names=target_names,
-            digits=digits,
-            output_dict=output_dict,
-            zero_division=zero_division,
-            caller=caller,
-            as_frame=as_frame,
-        )
-
-    # -- views -------------------------------------------------------------
-
-    def to_frame(
-        self,
-        *,
-        beta: float = 1.0,
-        average: str | None = "macro",
-        zero_division: Any = "warn",
-    ) -> Any:
-        """The summary of all the batches as a ``pandas.DataFrame``.
-
-        ``self.summary(beta=..., average=..., zero_division=...).to_frame()``:
-        one row per class, then the average's row (see
-        :meth:`FBetaSummary.to_frame`). Needs pandas.
-        """
-        return self.summary(
-            beta=beta, average=average, zero_division=zero_division
-        ).to_frame()
-
     def _repr_html_(self) -> str:
-        return accumulator_html(self)
+        return accumulator_html(self, fbeta_summary)
 
 
 def _plain(labels: np.ndarray | None) -> Any:

@@ -40,8 +40,8 @@ class GapAttribution:
     (``P_x / R_x != P_y / R_y``); ``class_contributions`` (row sums: half of
     each pair's term to each of its classes) also add up to the gap.
 
-    Returned by :meth:`FBetaSummary.gap_attribution` and
-    :func:`gap_attribution_from_confusion_matrix`.
+    Returned by :meth:`FBetaSummary.gap_attribution` (of a confusion matrix:
+    ``fbeta_summary(MacroF1Counts.from_confusion_matrix(m, rows=...))``).
 
     Attributes
     ----------

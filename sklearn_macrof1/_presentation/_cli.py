@@ -563,8 +563,10 @@ def _options(args: argparse.Namespace, labels: Any, pos_label: Any) -> dict[str,
 
 def score_predictions(args: argparse.Namespace, stdin: Any = None) -> Scored:
     """The ``score`` command: the targets are read and counted once, and the
-    summary, the report and the intervals all come from that one reading."""
-    from .._core._evaluation import check_options, read
+    summary, the report and the intervals all come from that one reading (which
+    keeps the targets, for the bootstraps that redraw samples)."""
+    from .._core._evaluation import check_options
+    from .._core._record import read
     from ._report import report_from_reading
     from ._summary import build_summary
 
@@ -631,8 +633,11 @@ def score_predictions(args: argparse.Namespace, stdin: Any = None) -> Scored:
 
 
 def score_matrix(args: argparse.Namespace, stdin: Any = None) -> Scored:
-    from ._confusion import summary_and_counts_from_confusion_matrix
-    from ._report import report_from_matrix_counts
+    """The ``matrix`` command: the matrix's record, given to the verbs."""
+    from .._core._record import MacroF1Counts
+    from .._inference._intervals import fbeta_confidence_interval
+    from ._report import classification_report
+    from ._scores import fbeta_summary
 
     file_names = None
     if args.file is not None:
@@ -663,33 +668,27 @@ def score_matrix(args: argparse.Namespace, stdin: Any = None) -> Scored:
     )
     labels, pos_label = _label_options(args, known)
     zero_division = ZERO_DIVISIONS[args.zero_division]
-    caller = "classification_report_from_confusion_matrix"
-    request = _interval_request(args, caller=caller)
-    summary, counts = summary_and_counts_from_confusion_matrix(
-        matrix,
-        rows=rows,
-        beta=args.beta,
-        class_names=class_names,
-        labels=labels,
-        pos_label=pos_label,
-        average=_average(args),
-        zero_division=zero_division,
+    _interval_request(args, caller="classification_report")  # before the matrix
+    counts = MacroF1Counts.from_confusion_matrix(matrix, rows=rows, labels=class_names)
+    options = {"beta": args.beta, "labels": labels, "zero_division": zero_division}
+    summary = fbeta_summary(
+        counts, pos_label=pos_label, average=_average(args), **options
     )
-    report = report_from_matrix_counts(
+    report = classification_report(
         counts,
-        class_names=class_names,
         labels=labels,
-        target_names=None,
         digits=args.digits,
-        output_dict=False,
         zero_division=zero_division,
-        caller=caller,
-        request=request,
+        **_interval_options(args) if args.confidence is not None else {},
     )
     interval = None
     if args.confidence is not None and summary.average is not None:
-        interval = summary.confidence_interval(
-            **_interval_options(args, method_key="method")
+        interval = fbeta_confidence_interval(
+            counts,
+            pos_label=pos_label,
+            average=summary.average,
+            **options,
+            **_interval_options(args, method_key="method"),
         )
     described["rows"] = rows
     described["shape"] = list(matrix.shape)

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from .._core._record import MacroF1Counts
 from ._scores import summary_of
 from ._summary import FBetaSummary
 from ._views import fbeta_name
@@ -226,9 +227,8 @@ class MacroF1Display:
         Parameters
         ----------
         summary : FBetaSummary
-            From :func:`fbeta_summary` or
-            :func:`fbeta_summary_from_confusion_matrix`, with ``average``
-            "macro" or "weighted".
+            From :func:`fbeta_summary`, with ``average`` "macro" or
+            "weighted".
         display_labels : array-like of shape (n_classes,), default=None
             Names of the classes; ``summary.labels`` when None.
         ax, iso_levels, annotate, explain, scatter_kwargs, mean_kwargs, compact
@@ -363,6 +363,88 @@ class MacroF1Display:
             pos_label=1,
             average=average,
             sample_weight=sample_weight,
+            zero_division=zero_division,
+        )
+        return cls.from_summary(
+            summary,
+            display_labels=display_labels,
+            ax=ax,
+            iso_levels=iso_levels,
+            annotate=annotate,
+            explain=explain,
+            compact=compact,
+            scatter_kwargs=scatter_kwargs,
+            mean_kwargs=mean_kwargs,
+        )
+
+    @classmethod
+    def from_counts(
+        cls,
+        counts: MacroF1Counts,
+        *,
+        beta: float = 1.0,
+        labels: Any = None,
+        average: str = "macro",
+        zero_division: Any = "warn",
+        display_labels: Any = None,
+        ax: Any = None,
+        iso_levels: Any = (0.2, 0.4, 0.6, 0.8),
+        annotate: bool | None = None,
+        explain: bool | None = None,
+        compact: bool | None = None,
+        scatter_kwargs: dict | None = None,
+        mean_kwargs: dict | None = None,
+    ) -> MacroF1Display:
+        """Plot both macro F-betas of a count record.
+
+        The display :meth:`from_predictions` draws for the predictions the
+        record counted (a confusion matrix's record, an accumulator's
+        ``counts``, Dask or Spark counts).
+
+        Parameters
+        ----------
+        counts : MacroF1Counts
+            From :meth:`MacroF1Counts.from_predictions`,
+            :meth:`MacroF1Counts.from_confusion_matrix` or
+            ``MacroF1Accumulator.counts``.
+        beta, labels, average, zero_division, display_labels, ax, iso_levels, \
+annotate, explain, compact, scatter_kwargs, mean_kwargs
+            See :meth:`from_predictions` (``labels`` defaults to the record's
+            fixed labels).
+
+        Returns
+        -------
+        display : MacroF1Display
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> from sklearn_macrof1 import MacroF1Counts, MacroF1Display
+        >>> counts = MacroF1Counts.from_confusion_matrix(
+        ...     [[1, 0], [1, 3]], rows="true", labels=["a", "b"])
+        >>> round(MacroF1Display.from_counts(counts).gap, 4)
+        0.0458
+        """
+        caller = f"{cls.__name__}.from_counts"
+        check_matplotlib(caller)
+        if not isinstance(counts, MacroF1Counts):
+            raise TypeError(
+                f"{caller} needs a MacroF1Counts (from "
+                "MacroF1Counts.from_predictions or from_confusion_matrix); got "
+                f"{type(counts).__name__}. For predictions use "
+                f"{cls.__name__}.from_predictions."
+            )
+        _check_average(average, caller)
+        summary = summary_of(
+            counts,
+            None,
+            caller=caller,
+            beta=beta,
+            labels=labels,
+            pos_label=1,
+            average=average,
+            sample_weight=None,
             zero_division=zero_division,
         )
         return cls.from_summary(

@@ -5,30 +5,27 @@ rows, accuracy or micro avg, macro avg, weighted avg, samples avg), plus, for
 each averaged row, the F1 of averages beside the averaged F1, and for the macro
 row the gap between them and Theorem 3's bound on it.
 
-Everything comes from one counting pass: :func:`classification_report` counts
-the targets once and :func:`report_from_counts` runs the aggregation
-(:func:`~sklearn_macrof1._presentation._summary.build_summary`) once per row on
-those counts.
-The CLI and the streaming accumulator call :func:`report_from_counts` with
-counts they built themselves.
+Everything comes from one count record: :func:`classification_report` counts
+the targets once (or takes a record) and :func:`report_from_counts` runs the
+aggregation (:func:`~sklearn_macrof1._presentation._summary.build_summaries`)
+once for all the rows on that record. The CLI and the Spark report call
+:func:`report_from_reading` with readings they made themselves.
 """
 
 from __future__ import annotations
 
 import numbers
-import warnings
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, overload
 
 import numpy as np
 
 from .._core._aggregation import ALL_METRICS
-from .._core._evaluation import Reading, check_options, read
-from .._core._record import Counts
+from .._core._evaluation import Options, check_form, check_options, read_for
+from .._core._record import MacroF1Counts, Reading
 from .._core._sklearn_private import InvalidParameterError
 from .._core._validation import check_array_like, warn_user
 from .._inference._progress import check_verbose
-from ._confusion import counts_from_confusion_matrix
 from ._summary import FBetaSummary, build_summaries
 from ._views import report_frame
 
@@ -56,7 +53,7 @@ ACCURACY_CI = "accuracy-ci"
 INTERVAL_METHODS = ("delta", "bootstrap")
 
 
-def _averages(counts: Counts) -> list[str]:
+def _averages(counts: MacroF1Counts) -> list[str]:
     """The averaged rows of a report of ``counts``."""
     averages = ["micro", "macro", "weighted"]
     if counts.kind == "multilabel-indicator":
@@ -131,7 +128,7 @@ def _target_names(
 
 
 def _rows(
-    counts: Counts,
+    counts: MacroF1Counts,
     *,
     labels: Any,
     labels_given: bool,
@@ -146,7 +143,7 @@ def _rows(
     if "samples" in averages and counts.samples is None:
         raise ValueError(
             "The counts of multilabel targets need per-sample counts "
-            "(Counts.samples) for the 'samples avg' row; count them with "
+            "(MacroF1Counts.samples) for the 'samples avg' row; count them with "
             "samplewise=True over the reported label columns."
         )
     options = check_options(
@@ -380,8 +377,7 @@ def check_report_call(
     interval options when ``confidence`` is given (the checked
     :data:`IntervalRequest` is returned, else None), and the score options the
     rows share (``zero_division``, ``labels``). Used by
-    :func:`classification_report`,
-    :func:`classification_report_from_confusion_matrix` and the Spark report.
+    :func:`classification_report` and the Spark report.
     """
     _check_report_options(digits, output_dict, caller=caller, as_frame=as_frame)
     request = None
@@ -428,7 +424,7 @@ def _warn_zero_width(intervals: list[FBetaInterval]) -> None:
 
 
 def report_from_counts(
-    counts: Counts,
+    counts: MacroF1Counts,
     *,
     labels: Any = None,
     target_names: Any = None,
@@ -442,9 +438,10 @@ def report_from_counts(
 ) -> Any:
     """The report of :func:`classification_report` from ready counts.
 
-    ``counts`` is a :class:`~sklearn_macrof1._core._record.Counts`; for multilabel
-    targets it must carry the per-sample counts (``Counts.samples``, counted over
-    the columns named by ``labels`` when given) for the samples avg row. The
+    ``counts`` is a :class:`~sklearn_macrof1.MacroF1Counts`; for multilabel
+    targets it must carry the per-sample counts (``MacroF1Counts.samples``,
+    counted over the columns named by ``labels`` when given) for the samples avg
+    row. The
     options mean what they mean in :func:`classification_report`. ``caller``
     names the public function in error messages; ``labels_given`` (default:
     ``labels is not None``) says whether the user chose ``labels``, which makes
@@ -472,9 +469,48 @@ def report_from_counts(
     return _as_text(names, class_rows, average_rows, int(digits), legend)
 
 
+@overload
+def classification_report(
+    y_true: MacroF1Counts,
+    y_pred: None = None,
+    *,
+    labels: Any = None,
+    target_names: Any = None,
+    digits: int = 2,
+    output_dict: bool = False,
+    zero_division: Any = "warn",
+    confidence: float | None = None,
+    interval_method: str = "delta",
+    n_resamples: int = 1000,
+    random_state: Any = None,
+    as_frame: bool = False,
+    verbose: int = 0,
+) -> Any: ...
+
+
+@overload
 def classification_report(
     y_true: Any,
     y_pred: Any,
+    *,
+    labels: Any = None,
+    target_names: Any = None,
+    sample_weight: Any = None,
+    digits: int = 2,
+    output_dict: bool = False,
+    zero_division: Any = "warn",
+    confidence: float | None = None,
+    interval_method: str = "delta",
+    n_resamples: int = 1000,
+    random_state: Any = None,
+    as_frame: bool = False,
+    verbose: int = 0,
+) -> Any: ...
+
+
+def classification_report(
+    y_true: Any,
+    y_pred: Any = None,
     *,
     labels: Any = None,
     target_names: Any = None,
@@ -507,11 +543,14 @@ def classification_report(
 
     Parameters
     ----------
-    y_true : array-like of shape (n_samples,) or {array-like, sparse matrix} of \
-shape (n_samples, n_labels)
+    y_true : array-like of shape (n_samples,), {array-like, sparse matrix} of \
+shape (n_samples, n_labels) or MacroF1Counts
         Ground truth labels, or a 0/1 indicator matrix for multilabel targets.
-    y_pred : same kind as ``y_true``
-        Predicted labels.
+        Or a count record (:class:`MacroF1Counts`), with ``y_pred`` omitted:
+        the report of the predictions it counted (a record read from a
+        confusion matrix reports its classes in the matrix's order).
+    y_pred : same kind as ``y_true``, default=None
+        Predicted labels; omitted with a record.
     labels : array-like of shape (n_labels,), default=None
         The labels to report, in order (column indices for multilabel targets).
         With labels that leave out a present class, the accuracy row becomes a
@@ -519,7 +558,7 @@ shape (n_samples, n_labels)
     target_names : array-like of str, default=None
         Display names of ``labels`` (same length, same order).
     sample_weight : array-like of shape (n_samples,), default=None
-        Sample weights.
+        Sample weights (not with a record: its weights were counted into it).
     digits : int, default=2
         Number of digits of the floating-point values in the text report
         (``output_dict`` values are not rounded). Columns widen where a value
@@ -571,7 +610,8 @@ shape (n_samples, n_labels)
 
     See Also
     --------
-    classification_report_from_confusion_matrix : The same report from a matrix.
+    MacroF1Counts.from_confusion_matrix : The record of a confusion matrix, to
+        report.
     fbeta_summary : Both scores and everything behind them for one average.
 
     Examples
@@ -622,6 +662,8 @@ shape (n_samples, n_labels)
     weighted avg    0.6133          0.6462     NaN
     """  # noqa: E501
     caller = "classification_report"
+    labels_given = labels is not None
+    labels = check_form(y_true, y_pred, sample_weight, labels, caller=caller)
     request = check_report_call(
         digits=digits,
         output_dict=output_dict,
@@ -635,15 +677,30 @@ shape (n_samples, n_labels)
         as_frame=as_frame,
     )
     verbose = check_verbose(verbose, caller=caller)
-    reading = read(
+    reading = read_for(
         y_true,
         y_pred,
+        Options(None, 1.0, zero_division, labels, None),  # checked above
         sample_weight=sample_weight,
-        labels=labels,
+        caller=caller,
         samplewise=True,  # per-sample counts for multilabel targets only
         moments=request is not None and request[1] == "delta",
-        caller=caller,
     )
+    if isinstance(y_true, MacroF1Counts):
+        # the record's fixed labels are the user's; a matrix's names order rows
+        labels_given = labels_given or y_true.labels is not None
+        if labels is None:
+            labels = y_true.class_order
+        if request is not None:
+            from .._inference._intervals import check_record_interval
+
+            check_record_interval(
+                y_true,
+                _averages(y_true),
+                method=request[1],
+                caller=caller,
+                method_name="interval_method",
+            )
     return report_from_reading(
         reading,
         labels=labels,
@@ -655,6 +712,7 @@ shape (n_samples, n_labels)
         request=request,
         as_frame=as_frame,
         verbose=verbose,
+        labels_given=labels_given,
     )
 
 
@@ -709,142 +767,4 @@ def report_from_reading(
         interval=interval,
         as_frame=as_frame,
         labels_given=labels_given,
-    )
-
-
-def classification_report_from_confusion_matrix(
-    matrix: Any,
-    *,
-    rows: str,
-    class_names: Any = None,
-    labels: Any = None,
-    target_names: Any = None,
-    digits: int = 2,
-    output_dict: bool = False,
-    zero_division: Any = "warn",
-    confidence: float | None = None,
-    interval_method: str = "delta",
-    n_resamples: int = 1000,
-    random_state: Any = None,
-    as_frame: bool = False,
-) -> Any:
-    """:func:`classification_report` from a confusion matrix.
-
-    Parameters
-    ----------
-    matrix : array-like of shape (n_classes, n_classes)
-        Counts (ints, or floats for weighted counts); every row and column is a
-        class.
-    rows : {"true", "predicted"}
-        Required: what the rows are. "true" is
-        ``sklearn.metrics.confusion_matrix``'s orientation, "predicted" the
-        reference paper's. Nothing is guessed.
-    class_names : array-like of shape (n_classes,), default=None
-        Labels of the rows/columns, in matrix order; ``0 .. n-1`` by default.
-    labels : array-like, default=None
-        The classes to report, in order (by default all, in matrix order).
-    target_names, digits, output_dict, zero_division, as_frame
-        As in :func:`classification_report`.
-    confidence, interval_method, n_resamples, random_state
-        As in :func:`classification_report`; the cells are taken as counts of
-        independent samples (:meth:`FBetaSummary.confidence_interval`), so a
-        matrix of weighted (non-integer) counts is refused.
-
-    Returns
-    -------
-    report : str, dict or pandas.DataFrame
-        As in :func:`classification_report` (no samples avg row: a matrix has no
-        per-sample data).
-
-    Examples
-    --------
-    The reference paper's Table 1 (rows are predictions):
-
-    >>> from sklearn_macrof1 import classification_report_from_confusion_matrix
-    >>> report = classification_report_from_confusion_matrix(
-    ...     [[100, 10000], [0, 100]], rows="predicted", output_dict=True)
-    >>> round(report["macro avg"]["f1-score"], 4)
-    0.0196
-    >>> round(report["macro avg"]["f1-of-averages"], 4)
-    0.505
-    >>> round(report["macro avg"]["gap"], 4), report["macro avg"]["gap-bound"]
-    (0.4853, 0.5)
-    """
-    caller = "classification_report_from_confusion_matrix"
-    request = check_report_call(
-        digits=digits,
-        output_dict=output_dict,
-        zero_division=zero_division,
-        labels=labels,
-        confidence=confidence,
-        interval_method=interval_method,
-        n_resamples=n_resamples,
-        random_state=random_state,
-        caller=caller,
-        as_frame=as_frame,
-    )
-    counts = counts_from_confusion_matrix(matrix, rows=rows, class_names=class_names)
-    return report_from_matrix_counts(
-        counts,
-        class_names=class_names,
-        labels=labels,
-        target_names=target_names,
-        digits=digits,
-        output_dict=output_dict,
-        zero_division=zero_division,
-        caller=caller,
-        request=request,
-        as_frame=as_frame,
-    )
-
-
-def report_from_matrix_counts(
-    counts: Counts,
-    *,
-    class_names: Any,
-    labels: Any,
-    target_names: Any,
-    digits: int,
-    output_dict: bool,
-    zero_division: Any,
-    caller: str,
-    request: IntervalRequest | None = None,
-    as_frame: bool = False,
-) -> Any:
-    """:func:`classification_report_from_confusion_matrix` of the matrix's
-    counts (the rows' intervals from the same counts, see
-    :meth:`FBetaSummary.confidence_interval`)."""
-    interval = None
-    if request is not None:
-        from .._inference._intervals import summary_confidence_interval
-
-        level, method, resamples, rng = request
-
-        def interval(average: str, summary: FBetaSummary) -> FBetaInterval:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", UserWarning)  # zero width: once
-                return summary_confidence_interval(
-                    summary,
-                    confidence=level,
-                    method=method,
-                    n_resamples=resamples,
-                    random_state=rng,
-                )
-
-    labels_given = labels is not None
-    if labels is None:  # report the classes in the order the matrix has them
-        labels = (
-            np.arange(counts.n_classes) if class_names is None else list(class_names)
-        )
-    return report_from_counts(
-        counts,
-        labels=labels,
-        target_names=target_names,
-        digits=digits,
-        output_dict=output_dict,
-        zero_division=zero_division,
-        caller=caller,
-        labels_given=labels_given,
-        interval=interval,
-        as_frame=as_frame,
     )

@@ -8,8 +8,35 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .._core._aggregation import ALL_METRICS
-from .._core._evaluation import check_options, count_for, score
+from .._core._evaluation import check_form, check_options, read_for, score
+from .._core._record import MacroF1Counts
 from ._summary import FBetaSummary, build_summary
+
+
+@overload
+def averaged_fbeta_score(
+    y_true: MacroF1Counts,
+    y_pred: None = None,
+    *,
+    beta: float,
+    labels: Any = None,
+    pos_label: Any = 1,
+    average: str = "macro",
+    zero_division: Any = "warn",
+) -> float: ...
+
+
+@overload
+def averaged_fbeta_score(
+    y_true: MacroF1Counts,
+    y_pred: None = None,
+    *,
+    beta: float,
+    labels: Any = None,
+    pos_label: Any = 1,
+    average: None,
+    zero_division: Any = "warn",
+) -> NDArray[np.float64]: ...
 
 
 @overload
@@ -42,7 +69,7 @@ def averaged_fbeta_score(
 
 def averaged_fbeta_score(
     y_true: Any,
-    y_pred: Any,
+    y_pred: Any = None,
     *,
     beta: float,
     labels: Any = None,
@@ -60,14 +87,16 @@ def averaged_fbeta_score(
 
     Parameters
     ----------
-    y_true : array-like of shape (n_samples,) or {array-like, sparse matrix} of \
-shape (n_samples, n_labels)
+    y_true : array-like of shape (n_samples,), {array-like, sparse matrix} of \
+shape (n_samples, n_labels) or MacroF1Counts
         Ground truth: class labels (ints, strings, bools; a list, numpy array or
         pandas Series), or a 0/1 indicator matrix for multilabel targets. A value
         stored as 0 in a sparse indicator means "label not set", as in its dense
-        form (scikit-learn counts stored zeros as predictions).
-    y_pred : same kind as ``y_true``
-        Predicted labels, as returned by a classifier.
+        form (scikit-learn counts stored zeros as predictions). Or a count
+        record (:class:`MacroF1Counts`), with ``y_pred`` omitted: the result
+        for the predictions it counted.
+    y_pred : same kind as ``y_true``, default=None
+        Predicted labels, as returned by a classifier; omitted with a record.
     beta : float
         Weight of recall against precision: 1 gives F1, 0 precision, inf recall.
     labels : array-like, default=None
@@ -81,7 +110,7 @@ default="macro"
         How per-class (or per-sample) values are averaged, exactly as in
         ``sklearn.metrics.fbeta_score``; None returns per-class arrays.
     sample_weight : array-like of shape (n_samples,), default=None
-        Sample weights.
+        Sample weights (not with a record: its weights were counted into it).
     zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
         Value of an ill-defined ratio (no predicted or no true samples); "warn"
         acts as 0 and raises ``UndefinedMetricWarning``; nan values are left out
@@ -122,6 +151,30 @@ default="macro"
 
 @overload
 def averaged_f1_score(
+    y_true: MacroF1Counts,
+    y_pred: None = None,
+    *,
+    labels: Any = None,
+    pos_label: Any = 1,
+    average: str = "macro",
+    zero_division: Any = "warn",
+) -> float: ...
+
+
+@overload
+def averaged_f1_score(
+    y_true: MacroF1Counts,
+    y_pred: None = None,
+    *,
+    labels: Any = None,
+    pos_label: Any = 1,
+    average: None,
+    zero_division: Any = "warn",
+) -> NDArray[np.float64]: ...
+
+
+@overload
+def averaged_f1_score(
     y_true: Any,
     y_pred: Any,
     *,
@@ -148,7 +201,7 @@ def averaged_f1_score(
 
 def averaged_f1_score(
     y_true: Any,
-    y_pred: Any,
+    y_pred: Any = None,
     *,
     labels: Any = None,
     pos_label: Any = 1,
@@ -164,14 +217,16 @@ def averaged_f1_score(
 
     Parameters
     ----------
-    y_true : array-like of shape (n_samples,) or {array-like, sparse matrix} of \
-shape (n_samples, n_labels)
+    y_true : array-like of shape (n_samples,), {array-like, sparse matrix} of \
+shape (n_samples, n_labels) or MacroF1Counts
         Ground truth: class labels (ints, strings, bools; a list, numpy array or
         pandas Series), or a 0/1 indicator matrix for multilabel targets. A value
         stored as 0 in a sparse indicator means "label not set", as in its dense
-        form (scikit-learn counts stored zeros as predictions).
-    y_pred : same kind as ``y_true``
-        Predicted labels, as returned by a classifier.
+        form (scikit-learn counts stored zeros as predictions). Or a count
+        record (:class:`MacroF1Counts`), with ``y_pred`` omitted: the result
+        for the predictions it counted.
+    y_pred : same kind as ``y_true``, default=None
+        Predicted labels, as returned by a classifier; omitted with a record.
     labels : array-like, default=None
         The labels to include (and their order for ``average=None``); labels absent
         from the data count as empty classes. Column indices for multilabel
@@ -183,7 +238,7 @@ default="macro"
         How per-class (or per-sample) values are averaged, exactly as in
         ``sklearn.metrics.fbeta_score``; None returns per-class arrays.
     sample_weight : array-like of shape (n_samples,), default=None
-        Sample weights.
+        Sample weights (not with a record: its weights were counted into it).
     zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
         Value of an ill-defined ratio (no predicted or no true samples); "warn"
         acts as 0 and raises ``UndefinedMetricWarning``; nan values are left out
@@ -222,6 +277,32 @@ default="macro"
 
 @overload
 def fbeta_of_averages_score(
+    y_true: MacroF1Counts,
+    y_pred: None = None,
+    *,
+    beta: float,
+    labels: Any = None,
+    pos_label: Any = 1,
+    average: str = "macro",
+    zero_division: Any = "warn",
+) -> float: ...
+
+
+@overload
+def fbeta_of_averages_score(
+    y_true: MacroF1Counts,
+    y_pred: None = None,
+    *,
+    beta: float,
+    labels: Any = None,
+    pos_label: Any = 1,
+    average: None,
+    zero_division: Any = "warn",
+) -> NDArray[np.float64]: ...
+
+
+@overload
+def fbeta_of_averages_score(
     y_true: Any,
     y_pred: Any,
     *,
@@ -250,7 +331,7 @@ def fbeta_of_averages_score(
 
 def fbeta_of_averages_score(
     y_true: Any,
-    y_pred: Any,
+    y_pred: Any = None,
     *,
     beta: float,
     labels: Any = None,
@@ -270,14 +351,16 @@ def fbeta_of_averages_score(
 
     Parameters
     ----------
-    y_true : array-like of shape (n_samples,) or {array-like, sparse matrix} of \
-shape (n_samples, n_labels)
+    y_true : array-like of shape (n_samples,), {array-like, sparse matrix} of \
+shape (n_samples, n_labels) or MacroF1Counts
         Ground truth: class labels (ints, strings, bools; a list, numpy array or
         pandas Series), or a 0/1 indicator matrix for multilabel targets. A value
         stored as 0 in a sparse indicator means "label not set", as in its dense
-        form (scikit-learn counts stored zeros as predictions).
-    y_pred : same kind as ``y_true``
-        Predicted labels, as returned by a classifier.
+        form (scikit-learn counts stored zeros as predictions). Or a count
+        record (:class:`MacroF1Counts`), with ``y_pred`` omitted: the result
+        for the predictions it counted.
+    y_pred : same kind as ``y_true``, default=None
+        Predicted labels, as returned by a classifier; omitted with a record.
     beta : float
         Weight of recall against precision: 1 gives F1, 0 precision, inf recall.
     labels : array-like, default=None
@@ -291,7 +374,7 @@ default="macro"
         How per-class (or per-sample) values are averaged, exactly as in
         ``sklearn.metrics.fbeta_score``; None returns per-class arrays.
     sample_weight : array-like of shape (n_samples,), default=None
-        Sample weights.
+        Sample weights (not with a record: its weights were counted into it).
     zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
         Value of an ill-defined ratio (no predicted or no true samples); "warn"
         acts as 0 and raises ``UndefinedMetricWarning``; nan values are left out
@@ -329,6 +412,30 @@ default="macro"
 
 @overload
 def f1_of_averages_score(
+    y_true: MacroF1Counts,
+    y_pred: None = None,
+    *,
+    labels: Any = None,
+    pos_label: Any = 1,
+    average: str = "macro",
+    zero_division: Any = "warn",
+) -> float: ...
+
+
+@overload
+def f1_of_averages_score(
+    y_true: MacroF1Counts,
+    y_pred: None = None,
+    *,
+    labels: Any = None,
+    pos_label: Any = 1,
+    average: None,
+    zero_division: Any = "warn",
+) -> NDArray[np.float64]: ...
+
+
+@overload
+def f1_of_averages_score(
     y_true: Any,
     y_pred: Any,
     *,
@@ -355,7 +462,7 @@ def f1_of_averages_score(
 
 def f1_of_averages_score(
     y_true: Any,
-    y_pred: Any,
+    y_pred: Any = None,
     *,
     labels: Any = None,
     pos_label: Any = 1,
@@ -372,14 +479,16 @@ def f1_of_averages_score(
 
     Parameters
     ----------
-    y_true : array-like of shape (n_samples,) or {array-like, sparse matrix} of \
-shape (n_samples, n_labels)
+    y_true : array-like of shape (n_samples,), {array-like, sparse matrix} of \
+shape (n_samples, n_labels) or MacroF1Counts
         Ground truth: class labels (ints, strings, bools; a list, numpy array or
         pandas Series), or a 0/1 indicator matrix for multilabel targets. A value
         stored as 0 in a sparse indicator means "label not set", as in its dense
-        form (scikit-learn counts stored zeros as predictions).
-    y_pred : same kind as ``y_true``
-        Predicted labels, as returned by a classifier.
+        form (scikit-learn counts stored zeros as predictions). Or a count
+        record (:class:`MacroF1Counts`), with ``y_pred`` omitted: the result
+        for the predictions it counted.
+    y_pred : same kind as ``y_true``, default=None
+        Predicted labels, as returned by a classifier; omitted with a record.
     labels : array-like, default=None
         The labels to include (and their order for ``average=None``); labels absent
         from the data count as empty classes. Column indices for multilabel
@@ -391,7 +500,7 @@ default="macro"
         How per-class (or per-sample) values are averaged, exactly as in
         ``sklearn.metrics.fbeta_score``; None returns per-class arrays.
     sample_weight : array-like of shape (n_samples,), default=None
-        Sample weights.
+        Sample weights (not with a record: its weights were counted into it).
     zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
         Value of an ill-defined ratio (no predicted or no true samples); "warn"
         acts as 0 and raises ``UndefinedMetricWarning``; nan values are left out
@@ -428,9 +537,36 @@ default="macro"
     return averages.fbeta_of_averages
 
 
+@overload
+def fbeta_summary(
+    y_true: MacroF1Counts,
+    y_pred: None = None,
+    *,
+    beta: float = 1.0,
+    labels: Any = None,
+    pos_label: Any = 1,
+    average: str | None = "macro",
+    zero_division: Any = "warn",
+) -> FBetaSummary: ...
+
+
+@overload
 def fbeta_summary(
     y_true: Any,
     y_pred: Any,
+    *,
+    beta: float = 1.0,
+    labels: Any = None,
+    pos_label: Any = 1,
+    average: str | None = "macro",
+    sample_weight: Any = None,
+    zero_division: Any = "warn",
+) -> FBetaSummary: ...
+
+
+def fbeta_summary(
+    y_true: Any,
+    y_pred: Any = None,
     *,
     beta: float = 1.0,
     labels: Any = None,
@@ -448,14 +584,16 @@ def fbeta_summary(
 
     Parameters
     ----------
-    y_true : array-like of shape (n_samples,) or {array-like, sparse matrix} of \
-shape (n_samples, n_labels)
+    y_true : array-like of shape (n_samples,), {array-like, sparse matrix} of \
+shape (n_samples, n_labels) or MacroF1Counts
         Ground truth: class labels (ints, strings, bools; a list, numpy array or
         pandas Series), or a 0/1 indicator matrix for multilabel targets. A value
         stored as 0 in a sparse indicator means "label not set", as in its dense
-        form (scikit-learn counts stored zeros as predictions).
-    y_pred : same kind as ``y_true``
-        Predicted labels, as returned by a classifier.
+        form (scikit-learn counts stored zeros as predictions). Or a count
+        record (:class:`MacroF1Counts`), with ``y_pred`` omitted: the result
+        for the predictions it counted.
+    y_pred : same kind as ``y_true``, default=None
+        Predicted labels, as returned by a classifier; omitted with a record.
     beta : float, default=1.0
         Weight of recall against precision: 1 gives F1, 0 precision, inf recall.
     labels : array-like, default=None
@@ -469,7 +607,7 @@ default="macro"
         How per-class (or per-sample) values are averaged, exactly as in
         ``sklearn.metrics.fbeta_score``; None returns per-class arrays.
     sample_weight : array-like of shape (n_samples,), default=None
-        Sample weights.
+        Sample weights (not with a record: its weights were counted into it).
     zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
         Value of an ill-defined ratio (no predicted or no true samples); "warn"
         acts as 0 and raises ``UndefinedMetricWarning``; nan values are left out
@@ -506,6 +644,7 @@ def summary_of(
 ) -> FBetaSummary:
     """The body of :func:`fbeta_summary`; ``caller`` names the public function
     the user called in every error and warning."""
+    labels = check_form(y_true, y_pred, sample_weight, labels, caller=caller)
     options = check_options(
         caller=caller,
         average=average,
@@ -514,7 +653,7 @@ def summary_of(
         labels=labels,
         pos_label=pos_label,
     )
-    counts = count_for(
+    counts = read_for(
         y_true, y_pred, options, sample_weight=sample_weight, caller=caller
-    )
+    ).counts
     return build_summary(counts, options, caller=caller, warn_for=ALL_METRICS)

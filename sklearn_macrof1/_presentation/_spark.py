@@ -15,7 +15,7 @@ from typing import Any
 
 from .._core._aggregation import ALL_METRICS
 from .._core._evaluation import Options, Reading, check_options, evaluate
-from .._core._record import Counts
+from .._core._record import MacroF1Counts
 from .._inference._intervals import (
     FBetaInterval,
     check_call,
@@ -39,7 +39,7 @@ def _count_options(
     method: str | None = None,
     averages: tuple[str, ...] = (),
     method_name: str = "method",
-) -> tuple[Counts, Options]:
+) -> tuple[MacroF1Counts, Options]:
     """The count record and the options to evaluate it with: label sets (array
     columns) are counted over the selected labels, so ``labels`` is then spent.
     ``samplewise`` (default: for ``average="samples"``) asks label sets for the
@@ -92,7 +92,7 @@ def _counted(
     prediction_col: Any,
     weight_col: Any,
     **options: Any,
-) -> tuple[Counts, Options]:
+) -> tuple[MacroF1Counts, Options]:
     """Check the options (``check_options``' keywords), then count."""
     checked = check_options(caller=caller, **options)
     return _count_options(df, label_col, prediction_col, weight_col, checked, caller)

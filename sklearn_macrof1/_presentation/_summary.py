@@ -12,7 +12,7 @@ import numpy as np
 from .._core._aggregation import ALL_METRICS, Averages, Ratios, ratios
 from .._core._evaluation import Options, Selection, evaluate, evaluate_averages
 from .._core._paper import gap_closed_form, gap_supremum
-from .._core._record import Counts
+from .._core._record import MacroF1Counts
 from .._core._tables import ValueEquality, render_html
 from ._attribution import GapAttribution, attribution_from_summary
 from ._views import fbeta_name, short, summary_frame, summary_tables
@@ -30,9 +30,8 @@ def _plain(value: Any) -> Any:
 class FBetaSummary(ValueEquality):
     """Both F-beta scores, their gap and the per-class figures behind them.
 
-    Returned by :func:`fbeta_summary` and
-    :func:`fbeta_summary_from_confusion_matrix`; every value comes from one
-    counting pass.
+    Returned by :func:`fbeta_summary` (of predictions or of a count record,
+    :class:`MacroF1Counts`); every value comes from one counting pass.
 
     Attributes
     ----------
@@ -153,10 +152,10 @@ fbeta_of_averages=0.8333, gap=0.05556)
         The reference paper's Table 1 (rows are predictions): one pair, the
         whole gap.
 
-        >>> from sklearn_macrof1 import fbeta_summary_from_confusion_matrix
-        >>> s = fbeta_summary_from_confusion_matrix(
-        ...     [[100, 10000], [0, 100]], rows="predicted", class_names=["a", "b"])
-        >>> print(s.gap_attribution())
+        >>> from sklearn_macrof1 import MacroF1Counts, fbeta_summary
+        >>> counts = MacroF1Counts.from_confusion_matrix(
+        ...     [[100, 10000], [0, 100]], rows="predicted", labels=["a", "b"])
+        >>> print(fbeta_summary(counts).gap_attribution())
         GapAttribution(average='macro', beta=1, 2 classes): gap 0.485343
           class pairs: a & b 0.4853 (100%)
           classes:     a 0.2427 (50%), b 0.2427 (50%)
@@ -299,7 +298,7 @@ fbeta_of_averages=0.8333, gap=0.05556)
 
 
 def build_summary(
-    counts: Counts,
+    counts: MacroF1Counts,
     options: Options,
     *,
     caller: str,
@@ -323,7 +322,7 @@ def build_summary(
 
 
 def build_summaries(
-    counts: Counts,
+    counts: MacroF1Counts,
     options: Options,
     averages: Sequence[str | None],
     *,
@@ -344,7 +343,7 @@ def build_summaries(
 
 
 def _assemble(
-    counts: Counts,
+    counts: MacroF1Counts,
     options: Options,
     average: str | None,
     selection: Selection,

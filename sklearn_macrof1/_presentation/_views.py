@@ -17,6 +17,8 @@ import numpy as np
 from .._core._tables import Table, frame, render_html
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from .._inference._intervals import FBetaInterval
     from ._summary import FBetaSummary
 
@@ -215,8 +217,9 @@ def report_frame(rows: list[Any], *, caller: str) -> Any:
 # ------------------------------------------------------------------ accumulator
 
 
-def accumulator_html(accumulator: Any) -> str:
-    """What has been counted, then the macro summary of it (as a summary shows)."""
+def accumulator_html(accumulator: Any, summarize: Callable[[Any], Any]) -> str:
+    """What has been counted, then the macro summary of it (as a summary shows);
+    ``summarize`` is :func:`fbeta_summary`, given a record."""
     head = Table(
         "MacroF1Accumulator",
         ["samples", "classes", "targets", "labels"],
@@ -231,7 +234,7 @@ def accumulator_html(accumulator: Any) -> str:
         counts = accumulator.counts
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # a view never warns
-            summary = accumulator.summary(average="macro")
+            summary = summarize(counts)
     except ValueError as exc:  # e.g. every weight zero so far
         head.add_row("counted", [accumulator.n_samples, None, None, None])
         head.notes.append(str(exc))

@@ -8,7 +8,7 @@ dtypes; every scipy sparse format, with stored zeros and malformed structure;
 adversarial options (labels, pos_label, average, beta, zero_division,
 sample_weight); and adversarial confusion matrices. Each case goes through one
 entry point (the scores, ``fbeta_summary``, ``classification_report``, the
-confusion-matrix functions, ``MacroF1Accumulator``, the CLI) and through
+verbs given a confusion matrix's record, ``MacroF1Accumulator``, the CLI) and through
 scikit-learn where it has a counterpart. A case passes when
 
 - the process survives (cases run in worker subprocesses; a worker that dies is
@@ -436,8 +436,8 @@ def make_case(seed: int, index: int, tmp: str) -> Case:
         case.entry = str(
             rng.choice(
                 [
-                    "fbeta_summary_from_confusion_matrix",
-                    "classification_report_from_confusion_matrix",
+                    "fbeta_summary(matrix record)",
+                    "classification_report(matrix record)",
                 ]
             )
         )
@@ -585,7 +585,7 @@ def _run_pair(case: Case, ours: Any, skm: Any) -> tuple[Any, Any]:
                     _take(case.y_true, part), _take(case.y_pred, part), sample_weight=w
                 )
             kw = {k: v for k, v in o.items() if k != "sample_weight"}
-            return acc.averaged_fbeta_score(beta=kw.pop("beta", 1.0), **kw)
+            return ours.averaged_fbeta_score(acc.counts, beta=kw.pop("beta", 1.0), **kw)
 
         theirs = lambda: skm.fbeta_score(  # noqa: E731
             case.y_true,
@@ -675,9 +675,13 @@ def _run_pair(case: Case, ours: Any, skm: Any) -> tuple[Any, Any]:
                 )
             ),
         )
-    if case.entry.endswith("from_confusion_matrix"):
-        function = getattr(ours, case.entry)
-        got = _call(lambda: function(case.matrix, rows="true", **o))
+    if case.entry.endswith("(matrix record)"):
+        function = getattr(ours, case.entry.split("(")[0])
+        got = _call(
+            lambda: function(
+                ours.MacroF1Counts.from_confusion_matrix(case.matrix, rows="true"), **o
+            )
+        )
         return got, _matrix_reference(case, o)
     raise AssertionError(case.entry)
 
@@ -894,9 +898,9 @@ def _inject_shifted_codes() -> None:
     fuzz run must fail."""
     from dataclasses import replace
 
-    from sklearn_macrof1._core import _sources
+    from sklearn_macrof1._core import _record
 
-    honest = _sources.read_targets
+    honest = _record.read_targets
 
     def shifted(*args: Any, **kwargs: Any) -> Any:
         targets = honest(*args, **kwargs)
@@ -910,7 +914,7 @@ def _inject_shifted_codes() -> None:
             in_range=True,
         )
 
-    _sources.read_targets = shifted
+    _record.read_targets = shifted
 
 
 def drive(
