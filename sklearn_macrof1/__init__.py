@@ -49,15 +49,6 @@ from ._presentation._search import (
     SearchAnalysisDisplay,
     analyze_search,
 )
-from ._presentation._spark import (
-    averaged_f1_score_spark,
-    averaged_fbeta_score_spark,
-    classification_report_spark,
-    f1_of_averages_score_spark,
-    fbeta_confidence_interval_spark,
-    fbeta_of_averages_score_spark,
-    fbeta_summary_spark,
-)
 from ._presentation._summary import FBetaSummary
 from ._version import __version__ as __version__
 
@@ -77,20 +68,13 @@ __all__ = [
     "MultipleComparison",
     "analyze_search",
     "averaged_f1_score",
-    "averaged_f1_score_spark",
     "averaged_fbeta_score",
-    "averaged_fbeta_score_spark",
     "classification_report",
-    "classification_report_spark",
     "compare_classifiers",
     "f1_of_averages_score",
-    "f1_of_averages_score_spark",
     "fbeta_of_averages_score",
-    "fbeta_of_averages_score_spark",
     "fbeta_confidence_interval",
-    "fbeta_confidence_interval_spark",
     "fbeta_summary",
-    "fbeta_summary_spark",
     "gap_closed_form",
     "gap_supremum",
     "get_scorer",

@@ -53,12 +53,12 @@ SUMMARY_FIELDS = (
     "predicted",
 )
 
-# What the interval verb says when a record counted in Spark cannot give an
-# interval (the samples never reached this process).
-BOOTSTRAP_OF_WEIGHTS = "bootstrap with weight_col redraws"
-BOOTSTRAP_OF_LABEL_SETS = "for average='%s' redraws every row"
+# What the interval functions say when a record counted in Spark cannot give
+# an interval (the rows never reached this process).
+BOOTSTRAP_OF_WEIGHTS = "bootstrap with sample weights redraws every sample"
+BOOTSTRAP_OF_LABEL_SETS = "for average='%s' redraws every sample's labels"
 BOOTSTRAP_OF_WEIGHTED_HISTOGRAM = "with its weight, which the histogram"
-COUNT_WITH_MOMENTS = "moments=True"
+COUNT_WITH_MOMENTS = r"needs the second moments .* moments=True\)"
 
 
 @pytest.fixture(scope="session")

@@ -268,10 +268,13 @@ def select(counts: MacroF1Counts, options: Options, *, caller: str) -> Selection
             raise ValueError(
                 f"labels must be a 1-D array-like; got shape {wanted.shape}."
             )
-    if counts.kind == "multilabel-indicator" and _column_indices(classes):
-        index = _multilabel_columns(wanted, classes.shape[0])
-    else:  # class labels, and the label values of label sets (Spark)
+    if counts.kind != "multilabel-indicator":
         index = _positions(classes, wanted)
+    elif _column_indices(classes):
+        index = _multilabel_columns(wanted, classes.shape[0])
+    else:  # label values of label sets (Spark), in the order they were counted
+        where = {value: i for i, value in enumerate(classes.tolist())}
+        index = np.asarray([where.get(v, -1) for v in wanted.tolist()], np.intp)
     return Selection(
         wanted,
         _take(counts.tp, index),
