@@ -49,8 +49,8 @@ _DTYPES = {"int": np.int64, "float": np.float64, "bool": bool, "string": str}
 
 
 def is_spark_dataframe(value: Any) -> bool:
-    """True for a pyspark DataFrame (classic or Spark Connect), without importing
-    pyspark."""
+    """True for a pyspark.sql DataFrame (classic or Spark Connect), without
+    importing pyspark."""
     return _SPARK.claims(type(value))
 
 
@@ -572,19 +572,13 @@ class _Spark:
     name = "Spark"
     count_jointly = None
 
-    def claims(self, cls: type) -> bool:
-        return cls.__module__.startswith("pyspark.") and any(
+    def claims(self, cls: type) -> bool:  # pyspark.sql's, not pandas-on-Spark's
+        return cls.__module__.startswith("pyspark.sql.") and any(
             base.__name__ == "DataFrame" for base in cls.__mro__
         )
 
-    def count(self, data: Any, request: CountRequest) -> Reading:
-        if not isinstance(data, Columns):  # a DataFrame given as y_true or y_pred
-            raise TypeError(
-                f"{request.caller} takes a Spark DataFrame as the count record "
-                "of its columns: sklearn_macrof1.spark.counts_from_dataframe(df, "
-                "label_col=..., prediction_col=...); pass that record in place "
-                "of y_true, without y_pred."
-            )
+    def count(self, data: Columns, request: CountRequest) -> Reading:
+        # (a DataFrame in place of arrays never gets here: it is no array-like)
         df, label_col, prediction_col = data.frame, data.label_col, data.prediction_col
         if is_label_sets(df, label_col, prediction_col):
             counts = count_spark_sets(
