@@ -1,7 +1,7 @@
 """The experiments of Opitz & Burst, "Macro F1 and Macro F1", regenerated.
 
 Every score is computed by sklearn_macrof1 (``fbeta_summary`` on the sampled
-labels, ``fbeta_summary_from_confusion_matrix`` on the paper's matrices); this
+labels, and of ``MacroF1Counts.from_confusion_matrix`` on the paper's matrices); this
 file only samples tasks, collects the two scores and their gap, computes
 summary statistics (max, RMSD, correlations, KDE) and draws.
 
@@ -38,8 +38,8 @@ import numpy as np
 from scipy import stats
 
 from sklearn_macrof1 import (
+    MacroF1Counts,
     fbeta_summary,
-    fbeta_summary_from_confusion_matrix,
     gap_supremum,
     supremum_confusion_matrix,
 )
@@ -566,7 +566,9 @@ def paper_tables() -> list[TableRow]:
     """Tables 1 and 2 (rows = predictions, as in the paper)."""
     rows = []
     for name, spec in PAPER_TABLES.items():
-        s = fbeta_summary_from_confusion_matrix(spec["matrix"], rows="predicted")
+        s = fbeta_summary(
+            MacroF1Counts.from_confusion_matrix(spec["matrix"], rows="predicted")
+        )
         ours = {
             "f1_of_averages": float(s.fbeta_of_averages),
             "averaged_f1": float(s.averaged_fbeta),
@@ -599,8 +601,10 @@ def supremum_table(
     closed = np.empty_like(gap)
     for i, n in enumerate(ns):
         for j, value in enumerate(zs):
-            s = fbeta_summary_from_confusion_matrix(
-                supremum_confusion_matrix(n, value), rows="predicted"
+            s = fbeta_summary(
+                MacroF1Counts.from_confusion_matrix(
+                    supremum_confusion_matrix(n, value), rows="predicted"
+                )
             )
             gap[i, j] = s.gap
             averaged[i, j] = s.averaged_fbeta
@@ -621,8 +625,10 @@ def plot_supremum(result: Supremum, path: Path) -> Path:
     colors = plt.get_cmap("tab10")
     for k, n in enumerate(shown):
         gaps = [
-            fbeta_summary_from_confusion_matrix(
-                supremum_confusion_matrix(n, float(v)), rows="predicted"
+            fbeta_summary(
+                MacroF1Counts.from_confusion_matrix(
+                    supremum_confusion_matrix(n, float(v)), rows="predicted"
+                )
             ).gap
             for v in z
         ]

@@ -71,8 +71,8 @@ html_sidebars = {page.stem: [] for page in HERE.glob("*.md")}
 #: a module missing here goes to "Other" (add its module when that happens).
 SECTIONS = {
     "sklearn_macrof1._presentation._scores": "Scores",
+    "sklearn_macrof1._core._record": "Count records",
     "sklearn_macrof1._presentation._summary": "Summaries",
-    "sklearn_macrof1._presentation._confusion": "Summaries",
     "sklearn_macrof1._presentation._attribution": "Summaries",
     "sklearn_macrof1._presentation._report": "Classification report",
     "sklearn_macrof1._presentation._scorers": "Model selection",

@@ -149,9 +149,9 @@ class MacroF1Counts:
 confusion=True, samples=False, moments=False)
     >>> more = MacroF1Counts.from_predictions([1, 2], [1, 1])
     >>> round(fbeta_summary(counts + more).averaged_fbeta, 4)
-    0.6556
+    0.6667
     >>> round(fbeta_summary([0, 1, 2, 0, 1, 2], [0, 2, 2, 0, 1, 1]).averaged_fbeta, 4)
-    0.6556
+    0.6667
     """
 
     kind: str
@@ -737,7 +737,7 @@ def read(
     (multilabel targets; over the columns named by ``labels``, when given);
     ``class_counts=False`` then skips the per-class counts of multilabel targets;
     ``moments`` adds the second moments of a delta-method interval (see
-    :func:`~sklearn_macrof1._core._counting.count_targets`); with
+    :func:`count_targets`); with
     ``targets_kept`` (the caller keeps the targets of this reading, so the
     delta method can take each sample's row from them) multilabel targets get
     none: their 3L x 3L moments cost O(n L²), the rows O(n L) per gradient.
