@@ -41,8 +41,11 @@ A source is an object with
     The :class:`Reading` of ``data``: its count record (with what ``request``
     asks for), and the per-sample targets and weights when they are in this
     process (None otherwise: the methods that would need every sample then
-    refuse, saying why). Errors name the caller's arguments (``y_true``,
-    ``label_col=...``) and use scikit-learn's exception types.
+    refuse, saying why). The record says whether its samples are weighted
+    (``weighted``), carries the fixed ``labels`` it was counted with, and
+    follows the all-zero-weights rule below for ``request.part``. Errors name
+    the caller's arguments (``y_true``, ``label_col=...``) and use
+    scikit-learn's exception types.
 ``count_jointly(data, request) -> JointCounts`` or None
     The record of each prediction set of a :class:`JointPredictions` and the
     joint cells of each pair of 1-D predictions (:class:`~._pairs.JointCounts`).
