@@ -118,7 +118,10 @@ def counts_from_dataframe(
     request = CountRequest(
         labels=labels, samplewise=True, moments=bool(moments), caller=caller
     )
-    return source.count(data, request).counts
+    counts = source.count(data, request).counts
+    if labels is not None:
+        counts.labels = np.asarray(labels)
+    return counts
 
 
 FORMULAS = ("averaged", "of_averages")

@@ -42,8 +42,8 @@ A source is an object with
     asks for), and the per-sample targets and weights when they are in this
     process (None otherwise: the methods that would need every sample then
     refuse, saying why). The record says whether its samples are weighted
-    (``weighted``), carries the fixed ``labels`` it was counted with, and
-    follows the all-zero-weights rule below for ``request.part``. Errors name
+    (``weighted``) and follows the all-zero-weights rule below for
+    ``request.part``; the constructor that asked sets its fixed ``labels``. Errors name
     the caller's arguments (``y_true``, ``label_col=...``) and use
     scikit-learn's exception types.
 ``count_jointly(data, request) -> JointCounts`` or None

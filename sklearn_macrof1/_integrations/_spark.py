@@ -602,8 +602,6 @@ class _Spark:
                 caller=request.caller,
                 moments=request.moments,
             )
-        if request.labels is not None:
-            counts.labels = np.asarray(request.labels)
         counts.weighted = data.weight_col is not None
         return Reading(counts, weighted=counts.weighted)
 
