@@ -20,13 +20,13 @@ DOCTEST_REQUIRES = {
     "sklearn_macrof1._presentation._display": ("matplotlib",),
     "sklearn_macrof1._integrations._dask": ("dask", "distributed"),
     "sklearn_macrof1._integrations._spark": ("pyspark",),
-    "sklearn_macrof1._presentation._spark": ("pyspark",),
+    "sklearn_macrof1.spark": ("pyspark",),
     # one class of a module whose other examples need no optional package
     "sklearn_macrof1._presentation._search.SearchAnalysisDisplay": ("matplotlib",),
 }
 #: Modules that import an optional package when imported: not collected without it.
 IMPORT_REQUIRES = {
-    "sklearn_macrof1/_presentation/_spark_evaluator.py": ("pyspark",),
+    "sklearn_macrof1/spark.py": ("pyspark",),
 }
 
 

@@ -13,7 +13,8 @@ so no row ever exists in Python. Each (size, case) runs in a fresh subprocess
 with its own ``local[2]`` SparkSession (driver memory 2g), which first scores a
 1e5-row frame (warm-up), then the measured frame once:
 
-- ``ours``: :func:`sklearn_macrof1.fbeta_summary_spark` (both macro F1s, the
+- ``ours``: :func:`sklearn_macrof1.fbeta_summary` of
+  :func:`sklearn_macrof1.spark.counts_from_dataframe` (both macro F1s, the
   gap, per-class figures and the confusion matrix; one aggregation query);
 - ``evaluator``: ``MulticlassClassificationEvaluator(metricName="f1")``, Spark's
   weighted F-measure;
@@ -72,9 +73,11 @@ def _frame(spark, n: int):
 
 def _score(case: str, df) -> float:
     if case == "ours":
-        from sklearn_macrof1 import fbeta_summary_spark
+        from sklearn_macrof1 import fbeta_summary
+        from sklearn_macrof1.spark import counts_from_dataframe
 
-        return float(fbeta_summary_spark(df, average="weighted").averaged_fbeta)
+        summary = fbeta_summary(counts_from_dataframe(df), average="weighted")
+        return float(summary.averaged_fbeta)
     if case == "evaluator":
         from pyspark.ml.evaluation import MulticlassClassificationEvaluator
 

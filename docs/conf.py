@@ -81,8 +81,6 @@ SECTIONS = {
     "sklearn_macrof1._inference._comparison": "Uncertainty",
     "sklearn_macrof1._integrations._streaming": "Streaming and distributed data",
     "sklearn_macrof1._presentation._accumulator": "Streaming and distributed data",
-    "sklearn_macrof1._presentation._spark": "Spark",
-    "sklearn_macrof1._presentation._spark_evaluator": "Spark",
     "sklearn_macrof1._presentation._display": "Plotting",
     "sklearn_macrof1._core._paper": "The paper's results",
 }

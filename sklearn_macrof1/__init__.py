@@ -49,15 +49,6 @@ from ._presentation._search import (
     SearchAnalysisDisplay,
     analyze_search,
 )
-from ._presentation._spark import (
-    averaged_f1_score_spark,
-    averaged_fbeta_score_spark,
-    classification_report_spark,
-    f1_of_averages_score_spark,
-    fbeta_confidence_interval_spark,
-    fbeta_of_averages_score_spark,
-    fbeta_summary_spark,
-)
 from ._presentation._summary import FBetaSummary
 from ._version import __version__ as __version__
 
@@ -77,20 +68,13 @@ __all__ = [
     "MultipleComparison",
     "analyze_search",
     "averaged_f1_score",
-    "averaged_f1_score_spark",
     "averaged_fbeta_score",
-    "averaged_fbeta_score_spark",
     "classification_report",
-    "classification_report_spark",
     "compare_classifiers",
     "f1_of_averages_score",
-    "f1_of_averages_score_spark",
     "fbeta_of_averages_score",
-    "fbeta_of_averages_score_spark",
     "fbeta_confidence_interval",
-    "fbeta_confidence_interval_spark",
     "fbeta_summary",
-    "fbeta_summary_spark",
     "gap_closed_form",
     "gap_supremum",
     "get_scorer",
@@ -100,19 +84,3 @@ __all__ = [
     "make_macro_f1_scoring",
     "supremum_confusion_matrix",
 ]
-
-
-def __getattr__(name: str) -> object:
-    # MacroF1Evaluator subclasses pyspark's Evaluator, so defining it imports
-    # pyspark (the [spark] extra): it is loaded on first use. It is left out of
-    # __all__ so that ``from sklearn_macrof1 import *`` works without pyspark.
-    if name == "MacroF1Evaluator":
-        try:
-            from ._presentation._spark_evaluator import MacroF1Evaluator
-        except ImportError as exc:
-            raise ImportError(
-                "MacroF1Evaluator needs pyspark: pip install "
-                '"sklearn-macrof1[spark]" (and Java 17 or later).'
-            ) from exc
-        return MacroF1Evaluator
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

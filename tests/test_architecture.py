@@ -32,3 +32,26 @@ def test_layer_and_acyclic_contracts_hold() -> None:
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "2 kept, 0 broken" in result.stdout
+
+
+def test_spark_is_imported_only_by_the_spark_module() -> None:
+    """``import sklearn_macrof1`` never imports pyspark; without pyspark,
+    ``import sklearn_macrof1.spark`` raises ImportError naming the extra."""
+    code = (
+        "import sys\n"
+        "import sklearn_macrof1\n"
+        "assert not any(m.split('.')[0] == 'pyspark' for m in sys.modules)\n"
+        "sys.modules['pyspark'] = None  # as if it were not installed\n"
+        "try:\n"
+        "    import sklearn_macrof1.spark\n"
+        "except ImportError as exc:\n"
+        "    print(exc)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == (
+        'sklearn_macrof1.spark needs pyspark: pip install "sklearn-macrof1[spark]" '
+        "(and Java 17 or later)."
+    )

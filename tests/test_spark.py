@@ -1,4 +1,4 @@
-"""Spark DataFrames: counted in Spark, scored by the shared code.
+"""Spark DataFrames: counted in Spark into the count record, scored by the verbs.
 
 One local SparkSession (``local[2]``) serves the whole test session. It is
 started with ``spark.driver.maxResultSize=2m``: any query that brought rows (not
@@ -26,25 +26,18 @@ if shutil.which("java") is None:  # pragma: no cover - depends on the machine
 from pyspark.sql import SparkSession  # noqa: E402
 from pyspark.sql import functions as F  # noqa: E402
 
-import sklearn_macrof1  # noqa: E402
 from sklearn_macrof1 import (  # noqa: E402
     MacroF1Counts,
     averaged_f1_score,
-    averaged_f1_score_spark,
     averaged_fbeta_score,
-    averaged_fbeta_score_spark,
     classification_report,
-    classification_report_spark,
     f1_of_averages_score,
-    f1_of_averages_score_spark,
     fbeta_confidence_interval,
-    fbeta_confidence_interval_spark,
     fbeta_of_averages_score,
-    fbeta_of_averages_score_spark,
     fbeta_summary,
-    fbeta_summary_spark,
 )
 from sklearn_macrof1._integrations import _spark  # noqa: E402
+from sklearn_macrof1.spark import MacroF1Evaluator, counts_from_dataframe  # noqa: E402
 
 SUMMARY_FIELDS = (
     "averaged_fbeta",
@@ -59,6 +52,13 @@ SUMMARY_FIELDS = (
     "true_positives",
     "predicted",
 )
+
+# What the interval functions say when a record counted in Spark cannot give
+# an interval (the rows never reached this process).
+BOOTSTRAP_OF_WEIGHTS = "bootstrap with sample weights redraws every sample"
+BOOTSTRAP_OF_LABEL_SETS = "for average='%s' redraws every sample's labels"
+BOOTSTRAP_OF_WEIGHTED_HISTOGRAM = "with its weight, which the histogram"
+COUNT_WITH_MOMENTS = r"needs the second moments .* moments=True\)"
 
 
 @pytest.fixture(scope="session")
@@ -145,7 +145,7 @@ def test_summary_equals_numpy_for_every_average(spark, kind) -> None:
         ("weighted", 2.0),
     ):
         assert_same_summary(
-            fbeta_summary_spark(df, average=average, beta=beta),
+            fbeta_summary(counts_from_dataframe(df), average=average, beta=beta),
             fbeta_summary(y_true, y_pred, average=average, beta=beta),
         )
 
@@ -155,11 +155,13 @@ def test_binary_and_pos_label(spark) -> None:
     df = _frame(spark, y_true, y_pred)
     for pos_label in (0, 1):
         assert_same_summary(
-            fbeta_summary_spark(df, average="binary", pos_label=pos_label),
+            fbeta_summary(
+                counts_from_dataframe(df), average="binary", pos_label=pos_label
+            ),
             fbeta_summary(y_true, y_pred, average="binary", pos_label=pos_label),
         )
     with pytest.raises(ValueError, match="pos_label=7 is not a valid label"):
-        fbeta_summary_spark(df, average="binary", pos_label=7)
+        fbeta_summary(counts_from_dataframe(df), average="binary", pos_label=7)
 
 
 def test_scores_equal_numpy_with_weights_and_absent_labels(spark) -> None:
@@ -168,30 +170,34 @@ def test_scores_equal_numpy_with_weights_and_absent_labels(spark) -> None:
     weights = np.random.default_rng(3).integers(0, 8, size=2000) / 4
     df = _frame(spark, y_true, y_pred, weights)
     for labels in (None, [3, 0, 9], [1, 2]):
+        counts = counts_from_dataframe(df, weight_col="weight", labels=labels)
         for average in (None, "micro", "macro", "weighted"):
-            kw = {"labels": labels, "average": average, "zero_division": 0.0}
+            kw = {"average": average, "zero_division": 0.0}
             assert_same_summary(
-                fbeta_summary_spark(df, weight_col="weight", beta=2.0, **kw),
-                fbeta_summary(y_true, y_pred, sample_weight=weights, beta=2.0, **kw),
+                fbeta_summary(counts, beta=2.0, **kw),
+                fbeta_summary(
+                    y_true, y_pred, sample_weight=weights, beta=2.0, labels=labels, **kw
+                ),
             )
+    counts = counts_from_dataframe(df, weight_col="weight", labels=[3, 0, 9])
     kw = {"labels": [3, 0, 9], "zero_division": 0.0}
     pairs = [
         (
-            averaged_fbeta_score_spark(df, beta=2.0, weight_col="weight", **kw),
+            averaged_fbeta_score(counts, beta=2.0, zero_division=0.0),
             averaged_fbeta_score(y_true, y_pred, beta=2.0, sample_weight=weights, **kw),
         ),
         (
-            fbeta_of_averages_score_spark(df, beta=2.0, weight_col="weight", **kw),
+            fbeta_of_averages_score(counts, beta=2.0, zero_division=0.0),
             fbeta_of_averages_score(
                 y_true, y_pred, beta=2.0, sample_weight=weights, **kw
             ),
         ),
         (
-            averaged_f1_score_spark(df, weight_col="weight", **kw),
+            averaged_f1_score(counts, zero_division=0.0),
             averaged_f1_score(y_true, y_pred, sample_weight=weights, **kw),
         ),
         (
-            f1_of_averages_score_spark(df, weight_col="weight", **kw),
+            f1_of_averages_score(counts, zero_division=0.0),
             f1_of_averages_score(y_true, y_pred, sample_weight=weights, **kw),
         ),
     ]
@@ -205,7 +211,9 @@ def test_zero_weights_keep_their_classes(spark) -> None:
     weights = np.array([1.0, 0.0, 2.0, 0.0, 1.0])
     df = _frame(spark, y_true, y_pred, weights)
     assert_same_summary(
-        fbeta_summary_spark(df, weight_col="weight", zero_division=0.0),
+        fbeta_summary(
+            counts_from_dataframe(df, weight_col="weight"), zero_division=0.0
+        ),
         fbeta_summary(y_true, y_pred, sample_weight=weights, zero_division=0.0),
     )
 
@@ -216,12 +224,10 @@ def test_zero_division_values_and_warnings(spark, zero_division) -> None:
     y_pred = np.array([0, 0, 1, 0, 0])  # class 2 never predicted
     df = _frame(spark, y_true, y_pred)
     kw = {"zero_division": zero_division, "labels": [0, 1, 2, 3]}
-    for ours_fn, numpy_fn in (
-        (averaged_f1_score_spark, averaged_f1_score),
-        (f1_of_averages_score_spark, f1_of_averages_score),
-    ):
-        ours, ours_warnings = outcome(ours_fn, df, **kw)
-        direct, direct_warnings = outcome(numpy_fn, y_true, y_pred, **kw)
+    counts = counts_from_dataframe(df, labels=[0, 1, 2, 3])
+    for score in (averaged_f1_score, f1_of_averages_score):
+        ours, ours_warnings = outcome(score, counts, zero_division=zero_division)
+        direct, direct_warnings = outcome(score, y_true, y_pred, **kw)
         assert_exact(ours, direct)
         assert ours_warnings == direct_warnings
 
@@ -231,12 +237,18 @@ def test_report_equals_numpy(spark) -> None:
     names = np.array(["a", "b", "c", "d"])
     y_true, y_pred = names[y_true], names[y_pred]
     df = _frame(spark, y_true, y_pred)
+    counts = counts_from_dataframe(df)
     for kw in ({}, {"labels": ["d", "a", "z"]}, {"digits": 4}):
-        assert classification_report_spark(df, zero_division=0.0, **kw) == (
+        assert classification_report(counts, zero_division=0.0, **kw) == (
             classification_report(y_true, y_pred, zero_division=0.0, **kw)
         )
-    ours = classification_report_spark(
-        df, output_dict=True, confidence=0.9, interval_method="bootstrap",
+    assert classification_report(
+        counts_from_dataframe(df, labels=["d", "a", "z"]), zero_division=0.0
+    ) == classification_report(
+        y_true, y_pred, labels=["d", "a", "z"], zero_division=0.0
+    )
+    ours = classification_report(
+        counts, output_dict=True, confidence=0.9, interval_method="bootstrap",
         n_resamples=200, random_state=0,
     )  # fmt: skip
     direct = classification_report(
@@ -244,7 +256,7 @@ def test_report_equals_numpy(spark) -> None:
         n_resamples=200, random_state=0,
     )  # fmt: skip
     assert ours == direct
-    assert classification_report_spark(df, confidence=0.95) == (
+    assert classification_report(counts, confidence=0.95) == (
         classification_report(y_true, y_pred, confidence=0.95)
     )
 
@@ -254,9 +266,10 @@ def test_intervals_equal_numpy(spark, average) -> None:
     y_true, y_pred = _labels(5, 2500, 3)
     df = _frame(spark, y_true, y_pred)
     for method in ("delta", "bootstrap"):
-        ours = fbeta_confidence_interval_spark(
-            df, average=average, method=method, n_resamples=300, random_state=1
-        )
+        ours = fbeta_confidence_interval(
+            counts_from_dataframe(df), average=average, method=method,
+            n_resamples=300, random_state=1,
+        )  # fmt: skip
         direct = fbeta_confidence_interval(
             y_true, y_pred, average=average, method=method, n_resamples=300,
             random_state=1,
@@ -272,24 +285,37 @@ def test_weighted_intervals_equal_numpy(spark) -> None:
     y_true, y_pred = _labels(6, 1500, 4)
     weights = np.random.default_rng(7).random(1500) * 3
     df = _frame(spark, y_true, y_pred, weights)
-    common = {"weight_col": "weight", "zero_division": 0.0}
+    counted = {"weight_col": "weight", "moments": True}
     for average, labels in (
         ("macro", None),
         ("micro", [3, 0, 9]),
         ("weighted", [1, 2]),
         ("macro", [3, 0, 9]),
     ):
-        kw = {"average": average, "labels": labels, "beta": 2.0, "confidence": 0.9}
+        kw = {"average": average, "beta": 2.0, "confidence": 0.9}
         assert_same_interval(
-            fbeta_confidence_interval_spark(df, **common, **kw),
             fbeta_confidence_interval(
-                y_true, y_pred, sample_weight=weights, zero_division=0.0, **kw
+                counts_from_dataframe(df, labels=labels, **counted),
+                zero_division=0.0,
+                **kw,
             ),
+            fbeta_confidence_interval(
+                y_true,
+                y_pred,
+                sample_weight=weights,
+                zero_division=0.0,
+                labels=labels,
+                **kw,
+            ),  # fmt: skip
             rel=1e-12,
         )
     binary = _frame(spark, y_true % 2, y_pred % 2, weights)
     assert_same_interval(
-        fbeta_confidence_interval_spark(binary, average="binary", **common),
+        fbeta_confidence_interval(
+            counts_from_dataframe(binary, **counted),
+            average="binary",
+            zero_division=0.0,
+        ),
         fbeta_confidence_interval(
             y_true % 2,
             y_pred % 2,
@@ -299,8 +325,11 @@ def test_weighted_intervals_equal_numpy(spark) -> None:
         ),  # fmt: skip
         rel=1e-12,
     )
+    with_moments = counts_from_dataframe(df, **counted)
     _close_reports(
-        classification_report_spark(df, confidence=0.95, output_dict=True, **common),
+        classification_report(
+            with_moments, confidence=0.95, output_dict=True, zero_division=0.0
+        ),
         classification_report(
             y_true,
             y_pred,
@@ -311,18 +340,18 @@ def test_weighted_intervals_equal_numpy(spark) -> None:
         ),  # fmt: skip
         rtol=1e-12,
     )
-    # the squared weights are counted only for a delta-method interval
-    counted = _spark.count_spark(
-        df, label_col="label", prediction_col="prediction", weight_col="weight",
-        caller="t",
-    )  # fmt: skip
-    assert counted.moments is None
-    with pytest.raises(ValueError, match="bootstrap with weight_col redraws"):
-        fbeta_confidence_interval_spark(df, method="bootstrap", **common)
+    # the squared weights are counted only when asked for
+    without = counts_from_dataframe(df, weight_col="weight")
+    assert without.moments is None
+    assert with_moments.moments is not None
+    with pytest.raises(ValueError, match=BOOTSTRAP_OF_WEIGHTS):
+        fbeta_confidence_interval(with_moments, method="bootstrap", zero_division=0.0)
     with pytest.raises(ValueError, match="use interval_method='delta'"):
-        classification_report_spark(
-            df, confidence=0.9, interval_method="bootstrap", **common
+        classification_report(
+            with_moments, confidence=0.9, interval_method="bootstrap", zero_division=0.0
         )
+    with pytest.raises(ValueError, match=COUNT_WITH_MOMENTS):
+        fbeta_confidence_interval(without, zero_division=0.0)
 
 
 def test_spark_weighted_f_measure_is_our_weighted_averaged_f1(spark) -> None:
@@ -339,14 +368,15 @@ def test_spark_weighted_f_measure_is_our_weighted_averaged_f1(spark) -> None:
             evaluator.setWeightCol(weight_col)
             sample_weight = weights
         theirs = evaluator.evaluate(df)
-        ours = averaged_f1_score_spark(df, weight_col=weight_col, average="weighted")
+        counts = counts_from_dataframe(df, weight_col=weight_col)
+        ours = averaged_f1_score(counts, average="weighted")
         assert ours == pytest.approx(theirs, rel=1e-12, abs=1e-15)
         assert ours == averaged_f1_score(
             y_true, y_pred, sample_weight=sample_weight, average="weighted"
         )
         precision = evaluator.setMetricName("weightedPrecision").evaluate(df)
         recall = evaluator.setMetricName("weightedRecall").evaluate(df)
-        summary = fbeta_summary_spark(df, weight_col=weight_col, average="weighted")
+        summary = fbeta_summary(counts, average="weighted")
         assert summary.precision == pytest.approx(precision, rel=1e-12)
         assert summary.recall == pytest.approx(recall, rel=1e-12)
 
@@ -367,7 +397,7 @@ def test_large_dataframe_is_aggregated_in_spark(spark) -> None:
         .otherwise(label)
         .alias("prediction"),
     )
-    summary = fbeta_summary_spark(df)
+    summary = fbeta_summary(counts_from_dataframe(df))
     m = np.arange(77)
     times = n // 77 + (m < n % 77)
     expected = np.zeros((7, 7), dtype=np.int64)
@@ -418,56 +448,55 @@ def test_bad_input(spark, monkeypatch) -> None:
         [(0, 1, "x", 1.0), (1, 1, "y", 2.0)], ["l", "p", "s", "w"]
     )
     with pytest.raises(TypeError, match="Spark DataFrame"):
-        averaged_f1_score_spark([0, 1])
+        counts_from_dataframe([0, 1])
     with pytest.raises(ValueError, match="label_col='label' is not a column"):
-        averaged_f1_score_spark(df)
+        counts_from_dataframe(df)
     with pytest.raises(TypeError, match="label_col must be the name"):
-        averaged_f1_score_spark(df, label_col=F.col("l"), prediction_col="p")
+        counts_from_dataframe(df, label_col=F.col("l"), prediction_col="p")
     with pytest.raises(TypeError, match="weight_col='s' is a column of type string"):
-        averaged_f1_score_spark(df, label_col="l", prediction_col="p", weight_col="s")
+        counts_from_dataframe(df, label_col="l", prediction_col="p", weight_col="s")
     with pytest.raises(ValueError, match="Mix of label input types|mix"):
-        averaged_f1_score_spark(df, label_col="l", prediction_col="s")
+        counts_from_dataframe(df, label_col="l", prediction_col="s")
     dates = df.select(F.current_date().alias("d"), "p")
     with pytest.raises(TypeError, match="label_col='d' is a column of type date"):
-        averaged_f1_score_spark(dates, label_col="d", prediction_col="p")
+        counts_from_dataframe(dates, label_col="d", prediction_col="p")
     sets = spark.createDataFrame([([0, 1], [1], 1)], ["l", "p", "one"])
-    for func in (averaged_f1_score_spark, classification_report_spark):
-        with pytest.raises(TypeError, match="prediction_col='l' is an array column"):
-            func(sets, label_col="one", prediction_col="l")
-        with pytest.raises(TypeError, match="label_col='l' is an array column"):
-            func(sets, label_col="l", prediction_col="one")
+    with pytest.raises(TypeError, match="prediction_col='l' is an array column"):
+        counts_from_dataframe(sets, label_col="one", prediction_col="l")
+    with pytest.raises(TypeError, match="label_col='l' is an array column"):
+        counts_from_dataframe(sets, label_col="l", prediction_col="one")
     with pytest.raises(TypeError, match="label sets in both label_col and pred"):
-        fbeta_confidence_interval_spark(sets, label_col="l", prediction_col="one")
+        counts_from_dataframe(sets, label_col="l", prediction_col="one", moments=True)
     nulls = spark.createDataFrame([(0, None), (1, 1)], "l int, p int")
     with pytest.raises(ValueError, match="prediction_col='p' holds 1 null values"):
-        averaged_f1_score_spark(nulls, label_col="l", prediction_col="p")
+        counts_from_dataframe(nulls, label_col="l", prediction_col="p")
     continuous = spark.createDataFrame([(0.5, 1.0), (1.0, 1.0)], ["l", "p"])
     with pytest.raises(ValueError, match="continuous"):
-        averaged_f1_score_spark(continuous, label_col="l", prediction_col="p")
+        counts_from_dataframe(continuous, label_col="l", prediction_col="p")
     nan = spark.createDataFrame([(float("nan"), 1.0), (1.0, 1.0)], ["l", "p"])
     with pytest.raises(ValueError, match="NaN"):
-        averaged_f1_score_spark(nan, label_col="l", prediction_col="p")
+        counts_from_dataframe(nan, label_col="l", prediction_col="p")
     empty = df.limit(0)
     with pytest.raises(ValueError, match="empty"):
-        averaged_f1_score_spark(empty, label_col="l", prediction_col="p")
+        counts_from_dataframe(empty, label_col="l", prediction_col="p")
     weights = spark.createDataFrame(
         [(0, 1, float("nan")), (1, 1, 0.0)], ["l", "p", "w"]
     )
     with pytest.raises(ValueError, match="non-finite"):
-        averaged_f1_score_spark(
+        counts_from_dataframe(
             weights, label_col="l", prediction_col="p", weight_col="w"
         )
     zeros = spark.createDataFrame([(0, 1, 0.0), (1, 1, 0.0)], ["l", "p", "w"])
     with pytest.raises(ValueError, match="only zeros"):
-        averaged_f1_score_spark(
-            zeros, label_col="l", prediction_col="p", weight_col="w"
-        )
+        counts_from_dataframe(zeros, label_col="l", prediction_col="p", weight_col="w")
     with pytest.raises(ValueError, match="average"):
-        averaged_f1_score_spark(df, label_col="l", prediction_col="p", average="mean")
+        averaged_f1_score(
+            counts_from_dataframe(df, label_col="l", prediction_col="p"), average="mean"
+        )
     monkeypatch.setattr(_spark, "MAX_PAIRS", 3)
     many = spark.range(10).select(F.col("id").alias("l"), F.col("id").alias("p"))
     with pytest.raises(ValueError, match="more than 3 distinct"):
-        averaged_f1_score_spark(many, label_col="l", prediction_col="p")
+        counts_from_dataframe(many, label_col="l", prediction_col="p")
 
 
 # ------------------------------------------------------------------- evaluator
@@ -503,25 +532,20 @@ def test_label_sets_equal_numpy_through_multilabel_binarizer(spark, average) -> 
         for labels, columns in ((None, every), (wanted, index)):
             common = {"average": average, "zero_division": 0.0}
             columns_arg = None if labels is None and average == "samples" else columns
-            for ours, theirs in (
-                (averaged_fbeta_score_spark, averaged_fbeta_score),
-                (fbeta_of_averages_score_spark, fbeta_of_averages_score),
-            ):
-                got = ours(
-                    df,
-                    beta=0.5,
-                    label_col="t",
-                    prediction_col="p",
-                    weight_col=weight_col,
-                    labels=labels,
-                    **common,
-                )
-                want = theirs(
+            counts = counts_from_dataframe(
+                df, label_col="t", prediction_col="p", weight_col=weight_col,
+                labels=labels,
+            )  # fmt: skip
+            for score in (averaged_fbeta_score, fbeta_of_averages_score):
+                got = score(counts, beta=0.5, **common)
+                want = score(
                     T, P, beta=0.5, sample_weight=weights, labels=columns_arg, **common
                 )
                 compare(got, want, **tolerance)
-    summary = fbeta_summary_spark(
-        df, label_col="t", prediction_col="p", average=average, zero_division=0.0
+    summary = fbeta_summary(
+        counts_from_dataframe(df, label_col="t", prediction_col="p"),
+        average=average,
+        zero_division=0.0,
     )
     assert_exact(summary.labels, np.asarray(universe))  # named by label value
 
@@ -535,24 +559,25 @@ def test_label_sets_duplicates_empty_and_null(spark) -> None:
     P = np.array([[0, 1, 0], [1, 0, 0], [0, 0, 0]])
     for average in ("micro", "macro", "samples"):
         options = {"average": average, "zero_division": 0.0}
-        assert averaged_f1_score_spark(
-            df, label_col="t", prediction_col="p", **options
+        assert averaged_f1_score(
+            counts_from_dataframe(df, label_col="t", prediction_col="p"), **options
         ) == averaged_f1_score(T, P, **options)
     doubles = spark.createDataFrame([([1, 2], [2.0])], "t array<int>, p array<double>")
-    assert averaged_f1_score_spark(
-        doubles, label_col="t", prediction_col="p", average="micro"
+    assert averaged_f1_score(
+        counts_from_dataframe(doubles, label_col="t", prediction_col="p"),
+        average="micro",
     ) == averaged_f1_score(np.array([[1, 1]]), np.array([[0, 1]]), average="micro")
     nulls = spark.createDataFrame(
         [([1], None), ([2], [2])], "t array<int>, p array<int>"
     )
     with pytest.raises(ValueError, match="prediction_col='p' holds 1 null values"):
-        averaged_f1_score_spark(nulls, label_col="t", prediction_col="p")
+        counts_from_dataframe(nulls, label_col="t", prediction_col="p")
     inner = spark.createDataFrame([([1, None], [1])], "t array<int>, p array<int>")
     with pytest.raises(ValueError, match="label_col='t' holds 1 label sets with null"):
-        averaged_f1_score_spark(inner, label_col="t", prediction_col="p")
+        counts_from_dataframe(inner, label_col="t", prediction_col="p")
     mixed = spark.createDataFrame([(["a"], [1])], "t array<string>, p array<int>")
     with pytest.raises(ValueError, match="Mix of label input types"):
-        averaged_f1_score_spark(mixed, label_col="t", prediction_col="p")
+        counts_from_dataframe(mixed, label_col="t", prediction_col="p")
 
 
 def _set_frame(spark, rows):
@@ -601,23 +626,15 @@ def test_label_sets_report_equals_numpy(spark) -> None:
         (None, None, None, list(range(len(universe))), universe),
         ("w", W, wanted, columns, wanted),
     ):
-        ours = classification_report_spark(
-            df, weight_col=weight_col, labels=labels, **cols, **kw
-        )
+        counts = counts_from_dataframe(df, weight_col=weight_col, labels=labels, **cols)
+        ours = classification_report(counts, **kw)
         theirs = classification_report(
             T, P, sample_weight=weights, labels=direct_labels, target_names=names,
             **kw,
         )  # fmt: skip
         assert ours == theirs
         _close_reports(
-            classification_report_spark(
-                df,
-                weight_col=weight_col,
-                labels=labels,
-                output_dict=True,
-                **cols,
-                **kw,
-            ),  # fmt: skip
+            classification_report(counts, output_dict=True, **kw),
             classification_report(
                 T,
                 P,
@@ -629,29 +646,19 @@ def test_label_sets_report_equals_numpy(spark) -> None:
             ),  # fmt: skip
         )
     # target_names replace the label values, with scikit-learn's length checks
-    named = classification_report_spark(
-        df, target_names=[x.upper() for x in universe], output_dict=True, **cols, **kw
+    counts = counts_from_dataframe(df, **cols)
+    named = classification_report(
+        counts, target_names=[x.upper() for x in universe], output_dict=True, **kw
     )
     assert [key for key in named if key.isupper()] == [x.upper() for x in universe]
     with pytest.warns(UserWarning, match="labels size, 3, does not match"):
-        classification_report_spark(
-            df, labels=wanted, target_names=["a"], zero_division=0.0, **cols
+        classification_report(
+            counts_from_dataframe(df, labels=wanted, **cols),
+            target_names=["a"],
+            zero_division=0.0,
         )
     with pytest.raises(ValueError, match="Number of classes, 5, does not match"):
-        classification_report_spark(df, target_names=["a"], zero_division=0.0, **cols)
-
-
-def _histogram_interval(T, P, options: dict, **interval) -> Any:
-    """The in-memory interval from the histogram of per-sample counts (what
-    the counts made where the data live keep)."""
-    from sklearn_macrof1._core._evaluation import check_options
-    from sklearn_macrof1._core._record import Reading, prepare
-    from sklearn_macrof1._inference._intervals import evaluation_from, interval_of
-
-    checked = check_options(caller="t", beta=1.0, pos_label=1, **options)
-    counts = prepare(T, P, labels=checked.labels, samplewise=True, caller="t").compact()
-    evaluation = evaluation_from(Reading(counts), checked, caller="t")
-    return interval_of(evaluation, **interval)
+        classification_report(counts, target_names=["a"], zero_division=0.0)
 
 
 def test_label_sets_samples_intervals(spark) -> None:
@@ -670,16 +677,18 @@ def test_label_sets_samples_intervals(spark) -> None:
         else:
             T_, P_ = T, P
         common = {"average": "samples", "zero_division": 0.0}
-        ours = fbeta_confidence_interval_spark(df, labels=labels, **cols, **common)
+        counts = counts_from_dataframe(df, labels=labels, **cols)
+        ours = fbeta_confidence_interval(counts, **common)
         direct = fbeta_confidence_interval(T_, P_, labels=columns, **common)
         assert_same_interval(ours, direct, rel=1e-12)
+        # the in-memory record keeps the same histogram of per-sample counts
         boot = {"confidence": 0.9, "method": "bootstrap", "n_resamples": 300}
-        ours = fbeta_confidence_interval_spark(
-            df, labels=labels, random_state=3, **boot, **cols, **common
-        )
-        rng = np.random.default_rng(3)
-        direct = _histogram_interval(
-            T_, P_, {"labels": columns, **common}, rng=rng, **boot
+        ours = fbeta_confidence_interval(counts, random_state=3, **boot, **common)
+        direct = fbeta_confidence_interval(
+            MacroF1Counts.from_predictions(T_, P_, labels=columns),
+            random_state=3,
+            **boot,
+            **common,
         )
         assert_same_interval(ours, direct, rel=1e-12)
 
@@ -704,10 +713,11 @@ def test_label_sets_delta_intervals_equal_numpy(spark, average) -> None:
     ):
         T_, P_ = (T[:, :-1], P[:, :-1]) if labels is None else (T, P)
         common = {"average": average, "zero_division": 0.0, "beta": 0.5}
+        counts = counts_from_dataframe(
+            df, weight_col=weight_col, labels=labels, moments=True, **cols
+        )
         assert_same_interval(
-            fbeta_confidence_interval_spark(
-                df, weight_col=weight_col, labels=labels, **cols, **common
-            ),
+            fbeta_confidence_interval(counts, **common),
             fbeta_confidence_interval(
                 T_, P_, sample_weight=weights, labels=columns, **common
             ),
@@ -721,15 +731,11 @@ def test_label_sets_report_intervals_and_refusals(spark, monkeypatch) -> None:
     universe = sorted({x for t, p, _ in rows for x in t + p})
     T, P, W = _binarized(rows, universe)
     cols = {"label_col": "t", "prediction_col": "p"}
+    weighted = counts_from_dataframe(df, weight_col="w", moments=True, **cols)
     _close_reports(
-        classification_report_spark(
-            df,
-            weight_col="w",
-            confidence=0.9,
-            output_dict=True,
-            zero_division=0.0,
-            **cols,
-        ),  # fmt: skip
+        classification_report(
+            weighted, confidence=0.9, output_dict=True, zero_division=0.0
+        ),
         classification_report(
             T,
             P,
@@ -742,21 +748,20 @@ def test_label_sets_report_intervals_and_refusals(spark, monkeypatch) -> None:
         rtol=1e-12,
     )
     boot = {"method": "bootstrap", "n_resamples": 50}
-    with pytest.raises(ValueError, match="for average='macro' redraws every row"):
-        fbeta_confidence_interval_spark(df, **boot, **cols)
-    with pytest.raises(ValueError, match="with its weight, which the histogram"):
-        fbeta_confidence_interval_spark(
-            df, weight_col="w", average="samples", **boot, **cols
-        )
-    with pytest.raises(ValueError, match="for average='micro' redraws every row"):
-        classification_report_spark(
-            df, confidence=0.9, interval_method="bootstrap", **cols
-        )
+    counts = counts_from_dataframe(df, moments=True, **cols)
+    with pytest.raises(ValueError, match=BOOTSTRAP_OF_LABEL_SETS % "macro"):
+        fbeta_confidence_interval(counts, **boot)
+    with pytest.raises(ValueError, match=BOOTSTRAP_OF_WEIGHTED_HISTOGRAM):
+        fbeta_confidence_interval(weighted, average="samples", **boot)
+    with pytest.raises(ValueError, match=BOOTSTRAP_OF_LABEL_SETS % "micro"):
+        classification_report(counts, confidence=0.9, interval_method="bootstrap")
     monkeypatch.setattr(_spark, "MAX_MOMENT_LABELS", 2)
     with pytest.raises(ValueError, match="at most 2 labels, and these label sets"):
-        fbeta_confidence_interval_spark(df, **cols)
+        counts_from_dataframe(df, moments=True, **cols)
     # two selected labels are within the cap
-    fbeta_confidence_interval_spark(df, labels=["ant", "dog"], **cols)
+    fbeta_confidence_interval(
+        counts_from_dataframe(df, labels=["ant", "dog"], moments=True, **cols)
+    )
 
 
 def _training_frame(spark, n: int = 300):
@@ -773,8 +778,6 @@ def _training_frame(spark, n: int = 300):
 
 
 def test_evaluator_scores_like_the_functions(spark) -> None:
-    from sklearn_macrof1 import MacroF1Evaluator
-
     y_true, y_pred = _labels(10, 800, 4)
     df = _frame(spark, y_true.astype(float), y_pred.astype(float))
     assert MacroF1Evaluator().evaluate(df) == averaged_f1_score(y_true, y_pred)
@@ -799,8 +802,6 @@ def test_evaluator_scores_like_the_functions(spark) -> None:
 def test_evaluator_scores_label_sets(spark) -> None:
     """Array columns (label sets): every average of both formulas, weighted,
     equals the in-memory score of the binarized sets."""
-    from sklearn_macrof1 import MacroF1Evaluator
-
     rows = _label_sets(13, 200)
     df = _set_frame(spark, rows)
     universe = sorted({x for t, p, _ in rows for x in t + p})
@@ -838,8 +839,6 @@ def test_evaluator_with_label_sets_in_model_selection(spark) -> None:
     from pyspark.ml.feature import SQLTransformer
     from pyspark.ml.tuning import CrossValidator, ParamGridBuilder
     from sklearn.preprocessing import MultiLabelBinarizer
-
-    from sklearn_macrof1 import MacroF1Evaluator
 
     label = F.col("label")
     df = (
@@ -884,8 +883,6 @@ def test_evaluator_in_cross_validator_and_train_validation_split(spark, tmp_path
         TrainValidationSplit,
     )
 
-    from sklearn_macrof1 import MacroF1Evaluator
-
     df = _training_frame(spark).cache()
     lr = LogisticRegression(maxIter=5)
     grid = ParamGridBuilder().addGrid(lr.regParam, [0.0, 10.0]).build()
@@ -920,6 +917,13 @@ def test_evaluator_in_cross_validator_and_train_validation_split(spark, tmp_path
     assert reloaded.avgMetrics == model.avgMetrics
 
 
-def test_evaluator_is_lazy_and_public() -> None:
+def test_evaluator_lives_in_the_spark_module() -> None:
+    import sklearn_macrof1.spark
+
     assert "MacroF1Evaluator" not in sklearn_macrof1.__all__
-    assert sklearn_macrof1.MacroF1Evaluator.__name__ == "MacroF1Evaluator"
+    assert not hasattr(sklearn_macrof1, "MacroF1Evaluator")
+    assert sklearn_macrof1.spark.MacroF1Evaluator.__name__ == "MacroF1Evaluator"
+    assert sklearn_macrof1.spark.__all__ == [
+        "MacroF1Evaluator",
+        "counts_from_dataframe",
+    ]

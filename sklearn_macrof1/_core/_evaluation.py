@@ -13,7 +13,7 @@ all go through these.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -21,17 +21,17 @@ import numpy as np
 
 from ._aggregation import Averages, Ratios, aggregate, aggregate_many
 from ._averages import averages_of, ordered, spelled
-from ._pairs import JointCounts, PairCells, pair_cells
+from ._pairs import PairCells, pair_cells
 from ._record import (
     MacroF1Counts,
     Reading,
     _check_arguments,
     _multilabel_columns,
     count_targets,
-    is_foreign,
     read,
 )
 from ._sklearn_private import InvalidParameterError
+from ._sources import CountRequest, JointPredictions, source_of
 from ._targets import fixed_width_strings, naming_prediction, read_joint_targets
 from ._validation import (
     check_array_like,
@@ -83,22 +83,6 @@ def check_options(
     )
 
 
-#: Counters of several prediction sets of collections that live elsewhere (Dask),
-#: as (recognises, count) pairs: ``count(y_true, y_preds, names=, sample_weight=,
-#: caller=)`` returns the merged :class:`~._pairs.JointCounts`.
-FOREIGN_JOINT_COUNTERS: list[
-    tuple[Callable[[Any], bool], Callable[..., JointCounts]]
-] = []
-
-
-def register_foreign_joint_counter(
-    recognises: Callable[[Any], bool], count: Callable[..., JointCounts]
-) -> None:
-    """Route inputs that ``recognises`` accepts to ``count`` in :func:`read_jointly`."""
-    if (recognises, count) not in FOREIGN_JOINT_COUNTERS:
-        FOREIGN_JOINT_COUNTERS.append((recognises, count))
-
-
 @dataclass
 class JointReading:
     """One reading of ``y_true`` with several prediction sets, and their counts.
@@ -137,29 +121,32 @@ def read_jointly(
     sample_weight: Any = None,
     labels: Any = None,
     samplewise: bool = False,
+    part: bool = False,
     caller: str = "this function",
 ) -> JointReading:
     """:func:`read` of ``y_true`` with several prediction sets: ``y_true`` and the
     weights are read and validated once, each prediction set is counted once
     into its own record. ``names`` are the predictions' argument names, for
-    the errors."""
+    the errors; ``part`` as in :func:`read`. Data that a registered source
+    claims (Dask) are counted by it, with the joint cells of every pair."""
     _check_arguments(y_true, y_preds, names, sample_weight, caller)
-    values = (y_true, *y_preds, sample_weight)
-    for recognises, count in FOREIGN_JOINT_COUNTERS:  # Dask: counted where it lives
-        if any(recognises(v) for v in values):
-            joint = count(
-                y_true, y_preds, names=names, sample_weight=sample_weight, caller=caller
+    data = JointPredictions(y_true, y_preds, names, sample_weight)
+    source = source_of(data)
+    if source is not None:
+        counter = source.count_jointly
+        if counter is None:
+            raise ValueError(
+                f"{caller} does not take collections of this kind "
+                f"({source.name}); pass in-memory arrays (or Dask collections)."
             )
-            weighted = sample_weight is not None
-            return JointReading(
-                [Reading(counts, weighted=weighted) for counts in joint.counts],
-                joint.pairs,
-            )
-    if is_foreign(*values):
-        raise ValueError(
-            f"{caller} does not take collections of this kind ("
-            f"{', '.join(sorted({type(v).__name__ for v in values if is_foreign(v)}))}"
-            "); pass in-memory arrays (or Dask collections)."
+        request = CountRequest(
+            labels=labels, samplewise=samplewise, part=part, caller=caller
+        )
+        joint = counter(data, request)
+        weighted = sample_weight is not None
+        return JointReading(
+            [Reading(counts, weighted=weighted) for counts in joint.counts],
+            joint.pairs,
         )
     try:
         targets = read_joint_targets(y_true, y_preds, names)
@@ -167,7 +154,7 @@ def read_jointly(
         if any(name in str(exc) for name in ("y_true", *names)):
             raise
         raise naming_prediction(exc, " and ".join(names)) from exc
-    weights = check_sample_weight(sample_weight, targets[0].n_samples)
+    weights = check_sample_weight(sample_weight, targets[0].n_samples, zero=part)
     columns = None
     if targets[0].kind == "multilabel-indicator" and labels is not None:
         columns = _multilabel_columns(labels, targets[0].code_labels.shape[0])
@@ -240,6 +227,15 @@ def _contains(classes: np.ndarray, label: Any) -> bool:
         return False
 
 
+def _column_indices(classes: np.ndarray) -> bool:
+    """Whether multilabel classes are the column indices ``0 .. n-1`` of
+    indicator matrices (``labels`` select them by index), not the label values
+    of label sets (selected by value, as class labels are)."""
+    return classes.dtype.kind in "iu" and bool(
+        np.array_equal(classes, np.arange(classes.shape[0]))
+    )
+
+
 def select(counts: MacroF1Counts, options: Options, *, caller: str) -> Selection:
     """Apply ``average``, ``labels`` and ``pos_label`` as scikit-learn does."""
     average, labels, pos_label = options.average, options.labels, options.pos_label
@@ -279,10 +275,13 @@ def select(counts: MacroF1Counts, options: Options, *, caller: str) -> Selection
             raise ValueError(
                 f"labels must be a 1-D array-like; got shape {wanted.shape}."
             )
-    if counts.kind == "multilabel-indicator":
-        index = _multilabel_columns(wanted, classes.shape[0])
-    else:
+    if counts.kind != "multilabel-indicator":
         index = _positions(classes, wanted)
+    elif _column_indices(classes):
+        index = _multilabel_columns(wanted, classes.shape[0])
+    else:  # label values of label sets (Spark), in the order they were counted
+        where = {value: i for i, value in enumerate(classes.tolist())}
+        index = np.asarray([where.get(v, -1) for v in wanted.tolist()], np.intp)
     return Selection(
         wanted,
         _take(counts.tp, index),

@@ -25,7 +25,7 @@ the samples); an interval that needs them then refuses the record.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
@@ -42,11 +42,13 @@ from ._counting import (
     indicator_moments,
 )
 from ._sklearn_private import InvalidParameterError
+from ._sources import CountRequest, Predictions, source_of
 from ._targets import Targets, naming_prediction, read_targets
 from ._validation import (
     check_array_like,
     check_confusion_matrix,
     check_sample_weight,
+    zero_weights_error,
 )
 
 _MULTILABEL = "multilabel-indicator"
@@ -72,7 +74,10 @@ class MacroF1Counts:
         The target type, as ``sklearn.utils.multiclass.type_of_target`` names it.
     classes : ndarray of shape (n_classes,)
         Labels present in ``y_true`` or ``y_pred``, sorted (every column index
-        for multilabel targets; every row of a confusion matrix).
+        for multilabel targets; every row of a confusion matrix). Label sets
+        counted in Spark (``sklearn_macrof1.spark.counts_from_dataframe``):
+        the label values, sorted or in the order of the fixed ``labels``;
+        ``labels=`` then select them by value, not by column index.
     tp, true, pred : ndarray of shape (n_classes,)
         (Weighted) true positives, true counts (support) and predicted counts
         of each class.
@@ -382,10 +387,7 @@ matrix} of shape (n_samples, n_labels)
     def check_weights(self) -> MacroF1Counts:
         """Self; ValueError when every sample counted has weight 0."""
         if self.zero_weight:
-            raise ValueError(
-                "sample_weight must contain at least one non-zero number; all "
-                f"{self.n_samples} weights are zero."
-            )
+            raise zero_weights_error(self.n_samples)
         return self
 
     def compact(self) -> MacroF1Counts:
@@ -618,6 +620,7 @@ def count_targets(
             class_counts,
             targets.n_samples,
             sample_columns if samplewise else None,
+            zero_weight=_all_zero(weights),
             moments=second,
             weighted=weights is not None,
         )
@@ -632,9 +635,16 @@ def count_targets(
         pred,
         confusion,
         n_samples=targets.n_samples,
+        zero_weight=_all_zero(weights),
         moments=second,
         weighted=weights is not None,
     )
+
+
+def _all_zero(weights: np.ndarray | None) -> bool:
+    """Weights that are all zero: valid for a part of the data only (the rule:
+    :mod:`~._sources`)."""
+    return weights is not None and weights.shape[0] > 0 and not weights.any()
 
 
 def _multilabel_columns(labels: Any, n_columns: int) -> np.ndarray:
@@ -662,24 +672,6 @@ def _multilabel_columns(labels: Any, n_columns: int) -> np.ndarray:
     return columns
 
 
-#: Counters of collections that live elsewhere (Dask, Spark), as (recognises,
-#: count) pairs: ``recognises(value)`` says whether ``value`` is such a
-#: collection (without importing its library), ``count`` takes the arguments of
-#: :func:`prepare` but ``class_counts`` (``moments`` included) and returns the
-#: merged count record. The integrations layer registers them
-#: (:func:`register_foreign_counter`) when the package is imported, so that the
-#: core imports nothing above it.
-FOREIGN_COUNTERS: list[tuple[Callable[[Any], bool], Callable[..., MacroF1Counts]]] = []
-
-
-def register_foreign_counter(
-    recognises: Callable[[Any], bool], count: Callable[..., MacroF1Counts]
-) -> None:
-    """Route inputs that ``recognises`` accepts to ``count`` in :func:`prepare`."""
-    if (recognises, count) not in FOREIGN_COUNTERS:
-        FOREIGN_COUNTERS.append((recognises, count))
-
-
 @dataclass
 class Reading:
     """One reading of ``y_true`` / ``y_pred`` and its counts.
@@ -687,8 +679,9 @@ class Reading:
     What an entry point builds once and derives everything from: the scores and
     the report aggregate ``counts``; intervals and comparisons use ``counts``
     and, where a method must resample samples, ``targets`` and ``weights``.
-    ``targets`` is None for Dask collections, which are counted where they live
-    and never gathered; ``weighted`` tells whether a ``sample_weight`` was given.
+    ``targets`` is None for data counted where they live (Dask, Spark: a
+    :mod:`~._sources` source), which are never gathered; ``weighted`` tells
+    whether the samples are weighted.
     """
 
     counts: MacroF1Counts
@@ -736,6 +729,7 @@ def read(
     class_counts: bool = True,
     moments: bool = False,
     targets_kept: bool = True,
+    part: bool = False,
     caller: str = "this function",
 ) -> Reading:
     """Read, validate and count ``y_true`` / ``y_pred`` in one pass.
@@ -749,31 +743,50 @@ def read(
     delta method can take each sample's row from them) multilabel targets get
     none: their 3L x 3L moments cost O(n L²), the rows O(n L) per gradient.
     A batch counted where the data live (Dask) passes ``targets_kept=False``.
+    ``part``: the data are a batch or a chunk of a whole, whose weights may all
+    be zero (the record says so). Data that a registered source claims
+    (:func:`~._sources.source_of`: Dask) are counted by it, the others by
+    :func:`read_in_memory`.
     """
     _check_arguments(y_true, (y_pred,), ("y_pred",), sample_weight, caller)
-    for recognises, count in FOREIGN_COUNTERS:  # Dask, Spark: counted where they live
-        if any(recognises(v) for v in (y_true, y_pred, sample_weight)):
-            counts = count(
-                y_true,
-                y_pred,
-                sample_weight=sample_weight,
-                labels=labels,
-                samplewise=samplewise,
-                moments=moments,
-                caller=caller,
-            )
-            weighted = sample_weight is not None
-            if weighted and not counts.weighted:
-                counts = replace(counts, weighted=True)
-            return Reading(counts, weighted=weighted)
+    data = Predictions(y_true, y_pred, sample_weight)
+    source = source_of(data)
+    if source is None:
+        return read_in_memory(
+            data, labels, samplewise, class_counts, moments, targets_kept, part
+        )
+    request = CountRequest(
+        labels=labels,
+        samplewise=samplewise,
+        class_counts=class_counts,
+        moments=moments,
+        targets_kept=targets_kept,
+        part=part,
+        caller=caller,
+    )
+    return source.count(data, request)
+
+
+def read_in_memory(
+    data: Predictions,
+    labels: Any = None,
+    samplewise: bool = False,
+    class_counts: bool = True,
+    moments: bool = False,
+    targets_kept: bool = True,
+    part: bool = False,
+) -> Reading:
+    """:func:`read` of arrays in this process (the arguments checked): read
+    and validated once (:mod:`~._targets`), counted by the counting core; the
+    targets stay in the reading."""
     try:
-        targets = read_targets(y_true, y_pred)
+        targets = read_targets(data.y_true, data.y_pred)
     except (TypeError, ValueError) as exc:
         renamed = naming_prediction(exc)
         if renamed is exc:
             raise
         raise renamed from exc
-    weights = check_sample_weight(sample_weight, targets.n_samples)
+    weights = check_sample_weight(data.sample_weight, targets.n_samples, zero=part)
     columns = None
     if targets.kind == "multilabel-indicator" and labels is not None:
         columns = _multilabel_columns(labels, targets.code_labels.shape[0])
@@ -789,22 +802,13 @@ def read(
     return Reading(counts, targets, weights, weights is not None)
 
 
-def is_foreign(*values: Any) -> bool:
-    """True when a value is a collection that lives elsewhere (Dask, Spark)."""
-    return any(
-        recognises(value) for recognises, _ in FOREIGN_COUNTERS for value in values
-    )
-
-
 __all__ = [
-    "FOREIGN_COUNTERS",
     "MacroF1Counts",
     "Reading",
     "count_targets",
-    "is_foreign",
     "merge_counts",
     "prepare",
     "read",
-    "register_foreign_counter",
+    "read_in_memory",
     "union_labels",
 ]

@@ -32,8 +32,9 @@ from scipy.special import ndtr
 from .._core._aggregation import ALL_METRICS
 from .._core._evaluation import Options, evaluate, read_jointly
 from .._core._pairs import MAX_PAIR_CELLS, PairCells
-from .._core._record import Reading, is_foreign, union_labels
+from .._core._record import Reading, union_labels
 from .._core._sklearn_private import InvalidParameterError
+from .._core._sources import lives_elsewhere
 from .._core._tables import Table, ValueEquality, format_p_value, frame, render_html
 from ._intervals import (
     _BLOCK,
@@ -774,7 +775,7 @@ def _refuse_foreign_bootstrap(
 ) -> None:
     """The paired bootstrap of Dask collections serves two unweighted
     classifiers only (from their joint cells): refused before any counting."""
-    if not is_foreign(y_true, *predictions, sample_weight):
+    if not lives_elsewhere(y_true, *predictions, sample_weight):
         return
     why = (
         "sample_weight (each sample's weight)"

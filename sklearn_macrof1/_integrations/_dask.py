@@ -22,16 +22,24 @@ from typing import Any
 
 import numpy as np
 
-from .._core._evaluation import read_jointly, register_foreign_joint_counter
+from .._core._evaluation import read_jointly
 from .._core._pairs import JointCounts, merge_joint_counts
-from .._core._record import MacroF1Counts, merge_counts, register_foreign_counter
-from ._streaming import all_zero, count_batch, zero_weight_counts
+from .._core._record import MacroF1Counts, Reading, merge_counts
+from .._core._sources import (
+    CountRequest,
+    JointPredictions,
+    Predictions,
+    register_source,
+)
+from ._streaming import count_batch
 
 
 def is_dask_collection(value: Any) -> bool:
     """True for Dask arrays, Series, DataFrames (checked without importing Dask)."""
-    module = type(value).__module__
-    return module.split(".", 1)[0] in ("dask", "dask_expr")
+    return _DASK.claims(type(value))
+
+
+_DASK_MODULES = ("dask.", "dask_expr.")
 
 
 def _as_dask_array(value: Any, name: str) -> Any:
@@ -189,29 +197,6 @@ def counts_from_dask(
     return _merged_on_workers(parts, merge_counts)
 
 
-def count_dask(
-    y_true: Any,
-    y_pred: Any,
-    *,
-    sample_weight: Any = None,
-    labels: Any = None,
-    samplewise: bool = False,
-    moments: bool = False,
-    caller: str = "this function",
-) -> MacroF1Counts:
-    """:func:`~sklearn_macrof1._core._record.prepare` for Dask collections."""
-    counts = counts_from_dask(
-        y_true,
-        y_pred,
-        sample_weight,
-        columns=labels if samplewise else None,
-        samplewise=samplewise,
-        moments=moments,
-        caller=caller,
-    )
-    return _nonempty(counts, ["y_pred"]).check_weights()
-
-
 def count_joint_batch(
     y_true: Any,
     y_preds: list[Any],
@@ -223,26 +208,15 @@ def count_joint_batch(
     """The count record of each prediction set and the joint cells of each pair,
     of one in-memory chunk (None when it is empty); all-zero weights are valid
     in a chunk, as in :func:`~._streaming.count_batch`."""
-    n_samples = int(np.shape(y_true)[0])
-    if n_samples == 0:
+    if int(np.shape(y_true)[0]) == 0:
         return None
-    zero_weights = all_zero(sample_weight, n_samples)
     joint = read_jointly(
-        y_true,
-        y_preds,
-        names=names,
-        sample_weight=np.ones(n_samples) if zero_weights else sample_weight,
+        y_true, y_preds, names=names, sample_weight=sample_weight, part=True,
         caller=caller,
-    )
+    )  # fmt: skip
     m = len(y_preds)
     counts = [reading.counts for reading in joint.readings]
     pairs = {(i, j): joint.pair_cells(i, j) for i in range(m) for j in range(i + 1, m)}
-    if zero_weights:
-        counts = [zero_weight_counts(c) for c in counts]
-        pairs = {
-            pair: replace(cells, weight=cells.first * 0.0, weight_sq=cells.second * 0.0)
-            for pair, cells in pairs.items()
-        }
     return JointCounts(counts, pairs)
 
 
@@ -252,11 +226,12 @@ def count_joint_dask(
     *,
     names: Sequence[str],
     sample_weight: Any = None,
+    part: bool = False,
     caller: str = "this function",
 ) -> JointCounts:
-    """:func:`~sklearn_macrof1._core._evaluation.read_jointly` for Dask
-    collections: each chunk of ``y_true`` and of every prediction set counted on
-    a worker (:func:`count_joint_batch`), the records merged in a tree there.
+    """The joint counts of Dask collections: each chunk of ``y_true`` and of
+    every prediction set counted on a worker (:func:`count_joint_batch`), the
+    records merged in a tree there.
 
     1-D targets only: a paired comparison of multilabel targets needs each
     sample's per-label contributions, which are not kept (refused before any
@@ -296,16 +271,57 @@ def count_joint_dask(
         for t, *ps, w in zip(*blocks, weight_blocks, strict=True)
     ]
     joint = _nonempty(_merged_on_workers(parts, merge_joint_counts), names)
-    for counts in joint.counts:
-        counts.check_weights()
+    if not part:
+        for counts in joint.counts:
+            counts.check_weights()
     return joint
 
 
-register_foreign_counter(is_dask_collection, count_dask)
-register_foreign_joint_counter(is_dask_collection, count_joint_dask)
+class _Dask:
+    """Dask arrays, Series and DataFrames (any of the values): counted chunk
+    by chunk on the workers, the records merged there (never gathered)."""
+
+    name = "Dask"
+
+    def claims(self, cls: type) -> bool:
+        module = cls.__module__
+        return module.startswith(_DASK_MODULES) or module in ("dask", "dask_expr")
+
+    def count(self, data: Predictions, request: CountRequest) -> Reading:
+        counts = counts_from_dask(
+            data.y_true,
+            data.y_pred,
+            data.sample_weight,
+            columns=request.labels if request.samplewise else None,
+            samplewise=request.samplewise,
+            moments=request.moments,
+            caller=request.caller,
+        )
+        counts = _nonempty(counts, ["y_pred"])
+        if not request.part:
+            counts.check_weights()
+        weighted = data.sample_weight is not None
+        if weighted and not counts.weighted:
+            counts = replace(counts, weighted=True)
+        return Reading(counts, weighted=weighted)
+
+    def count_jointly(
+        self, data: JointPredictions, request: CountRequest
+    ) -> JointCounts:
+        return count_joint_dask(
+            data.y_true,
+            data.y_preds,
+            names=data.names,
+            sample_weight=data.sample_weight,
+            part=request.part,
+            caller=request.caller,
+        )
+
+
+_DASK = _Dask()
+register_source(_DASK)
 
 __all__ = [
-    "count_dask",
     "count_joint_batch",
     "count_joint_dask",
     "counts_from_dask",

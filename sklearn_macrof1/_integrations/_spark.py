@@ -28,7 +28,8 @@ from typing import Any
 import numpy as np
 
 from .._core._counting import MAX_CONFUSION_CLASSES, MAX_MOMENT_LABELS, _histogram
-from .._core._record import MacroF1Counts
+from .._core._record import MacroF1Counts, Reading
+from .._core._sources import Columns, CountRequest, register_source
 from .._core._targets import read_targets
 
 #: Largest number of distinct (label, prediction) pairs brought to the driver.
@@ -48,20 +49,19 @@ _DTYPES = {"int": np.int64, "float": np.float64, "bool": bool, "string": str}
 
 
 def is_spark_dataframe(value: Any) -> bool:
-    """True for a pyspark DataFrame (classic or Spark Connect), without importing
-    pyspark."""
-    module = type(value).__module__
-    if not module.startswith("pyspark."):
-        return False
-    return any(cls.__name__ == "DataFrame" for cls in type(value).__mro__)
+    """True for a pyspark.sql DataFrame (classic or Spark Connect), without
+    importing pyspark."""
+    return _SPARK.claims(type(value))
 
 
-def _check_dataframe(df: Any, caller: str) -> None:
+def check_dataframe(df: Any, caller: str) -> None:
+    """TypeError unless ``df`` is a Spark DataFrame."""
     if not is_spark_dataframe(df):
         raise TypeError(
-            f"{caller} scores a Spark DataFrame (pyspark.sql.DataFrame); got "
-            f"{type(df).__name__}. For arrays, lists, pandas or Dask objects use "
-            "the functions without the _spark suffix."
+            f"{caller} counts a Spark DataFrame (pyspark.sql.DataFrame); got "
+            f"{type(df).__name__}. Arrays, lists, pandas or Dask objects are "
+            "counted by MacroF1Counts.from_predictions and taken by every "
+            "function of sklearn_macrof1 as they are."
         )
 
 
@@ -170,7 +170,7 @@ def pair_query(
     squared weights too)."""
     from pyspark.sql import functions as F
 
-    _check_dataframe(df, caller)
+    check_dataframe(df, caller)
     true_field = _check_column(df, label_col, "label_col", caller)
     pred_field = _check_column(df, prediction_col, "prediction_col", caller)
     kinds = (
@@ -564,7 +564,53 @@ def is_label_sets(df: Any, label_col: Any, prediction_col: Any) -> bool:
     )
 
 
+class _Spark:
+    """The columns of a Spark DataFrame: counted by aggregation queries in
+    Spark; only the aggregated tables reach this process (no per-row
+    targets, no joint counts for comparisons)."""
+
+    name = "Spark"
+    count_jointly = None
+
+    def claims(self, cls: type) -> bool:  # pyspark.sql's, not pandas-on-Spark's
+        return cls.__module__.startswith("pyspark.sql.") and any(
+            base.__name__ == "DataFrame" for base in cls.__mro__
+        )
+
+    def count(self, data: Columns, request: CountRequest) -> Reading:
+        # (a DataFrame in place of arrays never gets here: it is no array-like)
+        df, label_col, prediction_col = data.frame, data.label_col, data.prediction_col
+        if is_label_sets(df, label_col, prediction_col):
+            counts = count_spark_sets(
+                df,
+                label_col=label_col,
+                prediction_col=prediction_col,
+                weight_col=data.weight_col,
+                labels=request.labels,
+                samplewise=request.samplewise,
+                caller=request.caller,
+                moments=request.moments,
+            )
+            # the columns are the label values: the per-row counts cover them
+            counts.sample_columns = counts.classes
+        else:
+            counts = count_spark(
+                df,
+                label_col=label_col,
+                prediction_col=prediction_col,
+                weight_col=data.weight_col,
+                caller=request.caller,
+                moments=request.moments,
+            )
+        counts.weighted = data.weight_col is not None
+        return Reading(counts, weighted=counts.weighted)
+
+
+_SPARK = _Spark()
+register_source(_SPARK)
+
 __all__ = [
+    "check_dataframe",
     "count_spark_sets",
     "is_label_sets",
     "count_spark",

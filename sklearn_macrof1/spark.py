@@ -1,7 +1,19 @@
-"""``MacroF1Evaluator``: either macro F1 as a Spark ML Evaluator.
+"""Spark: the count record of a DataFrame, and either macro F1 as an Evaluator.
 
-This module imports pyspark (the ``[spark]`` extra); the package imports it only
-when ``sklearn_macrof1.MacroF1Evaluator`` is first used.
+:func:`counts_from_dataframe` counts a Spark DataFrame's label and prediction
+columns in Spark (aggregation queries: only the aggregated tables reach the
+driver) into the count record that every function of the package takes in
+place of ``(y_true, y_pred)``::
+
+    counts = counts_from_dataframe(df, label_col="label", prediction_col="prediction")
+    fbeta_summary(counts)
+    classification_report(counts)
+
+:class:`MacroF1Evaluator` is a ``pyspark.ml.evaluation.Evaluator`` of either
+macro F-beta, for ``CrossValidator`` and ``TrainValidationSplit``.
+
+This module needs pyspark (the ``[spark]`` extra, and Java 17 or later);
+``import sklearn_macrof1`` never imports it.
 """
 
 from __future__ import annotations
@@ -9,14 +21,109 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from pyspark import keyword_only
-from pyspark.ml.evaluation import Evaluator
-from pyspark.ml.param import Param, Params, TypeConverters
-from pyspark.ml.param.shared import HasLabelCol, HasPredictionCol, HasWeightCol
-from pyspark.ml.util import DefaultParamsReadable, DefaultParamsWritable
+import numpy as np
 
-from .._core._averages import AVERAGES, ordered, spelled
-from ._spark import averaged_fbeta_score_spark, fbeta_of_averages_score_spark
+try:
+    from pyspark import keyword_only
+    from pyspark.ml.evaluation import Evaluator
+    from pyspark.ml.param import Param, Params, TypeConverters
+    from pyspark.ml.param.shared import HasLabelCol, HasPredictionCol, HasWeightCol
+    from pyspark.ml.util import DefaultParamsReadable, DefaultParamsWritable
+except ImportError as exc:  # pragma: no cover - depends on the environment
+    raise ImportError(
+        'sklearn_macrof1.spark needs pyspark: pip install "sklearn-macrof1[spark]" '
+        "(and Java 17 or later)."
+    ) from exc
+
+from ._core._averages import AVERAGES, ordered, spelled
+from ._core._record import MacroF1Counts
+from ._core._sklearn_private import InvalidParameterError
+from ._core._sources import Columns, CountRequest, source_of
+from ._core._validation import check_array_like
+from ._integrations._spark import check_dataframe
+from ._presentation._scores import averaged_fbeta_score, fbeta_of_averages_score
+
+
+def counts_from_dataframe(
+    df: Any,
+    *,
+    label_col: str = "label",
+    prediction_col: str = "prediction",
+    weight_col: str | None = None,
+    labels: Any = None,
+    moments: bool = False,
+) -> MacroF1Counts:
+    """The count record of a Spark DataFrame's label and prediction columns.
+
+    The DataFrame is not collected: Spark aggregates it into one row per
+    distinct (label, prediction) pair (label sets: per-label counts and the
+    histogram of per-row counts), which is all that reaches the driver, and
+    that is turned into the record the in-memory arrays would give. Every
+    function of the package takes the record in place of ``(y_true, y_pred)``.
+
+    Parameters
+    ----------
+    df : pyspark.sql.DataFrame
+        The rows to count.
+    label_col : str, default="label"
+        Column of true labels: integer, floating-point (whole numbers), decimal,
+        boolean or string (the ``y_true`` of the in-memory functions). Array
+        columns (label sets) in both columns make a multilabel target whose
+        classes are the labels' sorted union.
+    prediction_col : str, default="prediction"
+        Column of predicted labels, of a type comparable with ``label_col``
+        (Spark ML classifiers predict doubles 0.0, 1.0, ...).
+    weight_col : str, default=None
+        Optional numeric column of sample weights (the ``sample_weight`` of the
+        in-memory functions): finite, not all zero, no nulls.
+    labels : array-like, default=None
+        The labels the record is counted with; the functions given the record
+        use them as their ``labels`` (absent labels count as empty classes). For
+        label sets they are the record's classes, in this order, and the
+        per-row counts of ``average="samples"`` are over them.
+    moments : bool, default=False
+        Also count the second moments a delta-method interval needs beyond the
+        counts (with ``weight_col``: each cell's sum of squared weights; label
+        sets: the ``3L x 3L`` matrix of each row's indicators, up to 256
+        labels). Unweighted 1-D labels need none: their confusion matrix serves.
+
+    Returns
+    -------
+    counts : MacroF1Counts
+
+    Examples
+    --------
+    >>> from pyspark.sql import SparkSession
+    >>> from sklearn_macrof1 import fbeta_summary
+    >>> from sklearn_macrof1.spark import counts_from_dataframe
+    >>> spark = SparkSession.builder.master("local[1]").getOrCreate()
+    >>> df = spark.createDataFrame(
+    ...     [(0, 0), (0, 1), (1, 1), (1, 1), (2, 2), (2, 0)], ["label", "prediction"]
+    ... )
+    >>> s = fbeta_summary(counts_from_dataframe(df))
+    >>> round(s.averaged_fbeta, 4), round(s.fbeta_of_averages, 4), round(s.gap, 4)
+    (0.6556, 0.6933, 0.0378)
+    """
+    caller = "counts_from_dataframe"
+    check_dataframe(df, caller)
+    if labels is not None:
+        check_array_like(labels, name="labels", caller=caller, sparse=False)
+    if not isinstance(moments, bool | np.bool_):
+        raise InvalidParameterError(
+            f"The 'moments' parameter of {caller} must be an instance of "
+            f"'bool'. Got {moments!r} instead."
+        )
+    data = Columns(df, label_col, prediction_col, weight_col)
+    source = source_of(data)  # the Spark source
+    assert source is not None
+    request = CountRequest(
+        labels=labels, samplewise=True, moments=bool(moments), caller=caller
+    )
+    counts = source.count(data, request).counts
+    if labels is not None:
+        counts.labels = np.asarray(labels)
+    return counts
+
 
 FORMULAS = ("averaged", "of_averages")
 #: The averages, as this module's messages list them.
@@ -52,7 +159,7 @@ class MacroF1Evaluator(
     A ``pyspark.ml.evaluation.Evaluator`` for ``CrossValidator`` and
     ``TrainValidationSplit`` that scores predictions with one of the two macro
     F-beta scores (Opitz & Burst, "Macro F1 and Macro F1"), computed in Spark
-    by :func:`fbeta_summary_spark`'s counting: the scored DataFrame is
+    from the record of :func:`counts_from_dataframe`: the scored DataFrame is
     aggregated into one row per distinct (label, prediction) pair, never
     collected. Larger is better. Spark's own
     ``MulticlassClassificationEvaluator`` has no macro F1 of either kind (its
@@ -70,7 +177,7 @@ class MacroF1Evaluator(
         Weight of recall against precision.
     labelCol, predictionCol : str, default="label", "prediction"
         Columns of true and predicted labels; two array columns (label sets)
-        make a multilabel target, as in :func:`fbeta_summary_spark`.
+        make a multilabel target, as in :func:`counts_from_dataframe`.
     weightCol : str, default=None
         Optional column of sample weights.
     labels : list, default=None
@@ -84,7 +191,7 @@ class MacroF1Evaluator(
     Examples
     --------
     >>> from pyspark.sql import SparkSession
-    >>> from sklearn_macrof1 import MacroF1Evaluator
+    >>> from sklearn_macrof1.spark import MacroF1Evaluator
     >>> spark = SparkSession.builder.master("local[1]").getOrCreate()
     >>> df = spark.createDataFrame(
     ...     [(0.0, 0.0), (0.0, 1.0), (1.0, 1.0), (1.0, 1.0), (2.0, 2.0), (2.0, 0.0)],
@@ -223,7 +330,7 @@ class MacroF1Evaluator(
     def setWeightCol(self, value: str) -> MacroF1Evaluator:
         return self._set(weightCol=value)
 
-    def _options(self) -> dict[str, Any]:
+    def _evaluate(self, dataset: Any) -> float:
         formula = self.getFormula()
         if formula not in FORMULAS:
             raise ValueError(
@@ -236,27 +343,32 @@ class MacroF1Evaluator(
                 f"score is one number); got {average!r}."
             )
         zero_division = self.getZeroDivision()
-        return {
-            "label_col": self.getLabelCol(),
-            "prediction_col": self.getPredictionCol(),
-            "weight_col": (
+        counts = counts_from_dataframe(
+            dataset,
+            label_col=self.getLabelCol(),
+            prediction_col=self.getPredictionCol(),
+            weight_col=(
                 self.getWeightCol() if self.isDefined(self.weightCol) else None
             ),
-            "beta": self.getBeta(),
-            "labels": self.getLabels(),
-            "pos_label": self.getPosLabel(),
-            "average": average,
-            "zero_division": float("nan") if zero_division == "nan" else zero_division,
-        }
-
-    def _evaluate(self, dataset: Any) -> float:
-        options = self._options()
-        if self.getFormula() == "averaged":
-            return float(averaged_fbeta_score_spark(dataset, **options))
-        return float(fbeta_of_averages_score_spark(dataset, **options))
+            labels=self.getLabels(),
+        )
+        score = (
+            averaged_fbeta_score if formula == "averaged" else fbeta_of_averages_score
+        )
+        return float(
+            score(
+                counts,
+                beta=self.getBeta(),
+                pos_label=self.getPosLabel(),
+                average=average,
+                zero_division=(
+                    float("nan") if zero_division == "nan" else zero_division
+                ),
+            )
+        )
 
     def isLargerBetter(self) -> bool:
         return True
 
 
-__all__ = ["MacroF1Evaluator"]
+__all__ = ["MacroF1Evaluator", "counts_from_dataframe"]
