@@ -82,8 +82,6 @@ class Case:
     sklearn: Callable[[], Any]
     floor: Callable[[], Any]
     torch: Callable[[], Any] | None
-    target: str
-    check: Callable[[dict[str, float]], bool]
 
 
 def f1_case(
@@ -94,8 +92,6 @@ def f1_case(
     average: str,
     floor: Callable[[], Any],
     torch_call: Callable[[], Any] | None,
-    target: str,
-    check: Callable[[dict[str, float]], bool],
 ) -> Case:
     """A case timing our averaged F1 against sklearn's f1_score, same arguments."""
     return Case(
@@ -104,13 +100,7 @@ def f1_case(
         partial(f1_score, y_true, y_pred, average=average),
         floor,
         torch_call,
-        target,
-        check,
     )
-
-
-def speedup_at_least(factor: float) -> Callable[[dict[str, float]], bool]:
-    return lambda t: t["sklearn"] / t["ours"] >= factor
 
 
 def _noisy_copy(rng: np.random.Generator, y: np.ndarray, k: int) -> np.ndarray:
@@ -123,7 +113,7 @@ def _flip(rng: np.random.Generator, y: Any, rate: float) -> Any:
     return y ^ noise
 
 
-def integer_case(rng: np.random.Generator, n: int, k: int, target: str, check) -> Case:
+def integer_case(rng: np.random.Generator, n: int, k: int) -> Case:
     y_true = rng.integers(0, k, n)
     y_pred = _noisy_copy(rng, y_true, k)
     torch_call = None
@@ -145,8 +135,6 @@ def integer_case(rng: np.random.Generator, n: int, k: int, target: str, check) -
         average="macro",
         floor=lambda: np.bincount(y_true * k + y_pred, minlength=k * k),
         torch_call=torch_call,
-        target=target,
-        check=check,
     )
 
 
@@ -170,8 +158,6 @@ def string_case(rng: np.random.Generator, n: int, as_object: bool) -> Case:
         average="macro",
         floor=floor,
         torch_call=None,
-        target=">=5x sklearn",
-        check=speedup_at_least(5),
     )
 
 
@@ -208,8 +194,6 @@ def multilabel_dense_case(
         average=average,
         floor=floor,
         torch_call=torch_call,
-        target=">=20x sklearn",
-        check=speedup_at_least(20),
     )
 
 
@@ -243,8 +227,6 @@ def multilabel_csr_case(
         average=average,
         floor=floor,
         torch_call=None,
-        target=">=5x sklearn",
-        check=speedup_at_least(5),
     )
 
 
@@ -274,8 +256,6 @@ def timing_table(cases: list[Case], repeats: int, memory: bool) -> str:
                 fmt_ratio(times["ours"] / times["floor"]),
                 fmt_bytes(peak_ours),
                 fmt_bytes(peak_sklearn),
-                case.target,
-                "yes" if case.check(times) else "no",
             ]
         )
     header = [
@@ -289,8 +269,6 @@ def timing_table(cases: list[Case], repeats: int, memory: bool) -> str:
         "ours/floor",
         "peak mem ours",
         "peak mem sklearn",
-        "target",
-        "met?",
     ]
     return table(header, rows)
 
@@ -298,10 +276,10 @@ def timing_table(cases: list[Case], repeats: int, memory: bool) -> str:
 def summary_table(rng: np.random.Generator, repeats: int) -> str:
     """The one-pass result objects against a single score.
 
-    The target (<= 1.3x one score) applies to the result objects: the summary
-    and the report as a dict (every per-class and averaged row), at the issue's
-    headline size n = 1e6. Smaller n show the report's fixed cost (building ~15
-    rows of Python objects, ~0.1 ms), which no count can amortise at n = 1e4.
+    The ratio that matters is the one of the result objects, the summary and the
+    report as a dict (every per-class and averaged row), at n = 1e6. Smaller n
+    show the report's fixed cost (building ~15 rows of Python objects, ~0.1 ms),
+    which no count can amortise at n = 1e4.
     The text report is shown for information.
     """
     report = getattr(sklearn_macrof1, "classification_report", None)
@@ -322,8 +300,6 @@ def summary_table(rng: np.random.Generator, repeats: int) -> str:
             )
         times = interleaved(contenders, repeats=repeats, budget=0.05)
         ratios = {name: times[name] / times["score"] for name in times}
-        met = ratios["summary"] <= 1.3 and ratios.get("dict", 0) <= 1.3
-        judged = n == 1_000_000
         rows.append(
             [
                 f"int labels n={n:.0e} k={k}",
@@ -335,9 +311,6 @@ def summary_table(rng: np.random.Generator, repeats: int) -> str:
                 fmt_ratio(ratios.get("dict")),
                 fmt_ratio(ratios.get("text")),
                 fmt_ratio(times["ci"] / times["dict"]) if "ci" in times else "-",
-                "summary, report dict <=1.3x one score"
-                + ("" if judged else " (fixed cost, not judged)"),
-                ("yes" if met else "no") if judged else "-",
             ]
         )
     header = [
@@ -350,8 +323,6 @@ def summary_table(rng: np.random.Generator, repeats: int) -> str:
         "dict/score",
         "text/score",
         "dict with confidence=0.95 / dict",
-        "target",
-        "met?",
     ]
     return table(header, rows)
 
@@ -376,8 +347,6 @@ def memory_table(n: int) -> str:
                 fmt_bytes(peak),
                 fmt_bytes(one_temp),
                 f"{peak / one_temp:.2f}",
-                "extra <= one n-length intp temporary",
-                "yes" if peak <= one_temp * 1.01 + (1 << 20) else "no",
             ]
         )
     header = [
@@ -386,8 +355,6 @@ def memory_table(n: int) -> str:
         "peak extra (ours)",
         "one n-length temp",
         "peak/temp",
-        "target",
-        "met?",
     ]
     return table(header, rows)
 
@@ -407,14 +374,8 @@ def main() -> None:
             f"torchmetrics {torchmetrics.__version__}"
         )
     cases = [
-        integer_case(
-            rng,
-            1_000_000,
-            10,
-            ">=30x sklearn, <=1.5x floor",
-            lambda t: t["sklearn"] / t["ours"] >= 30 and t["ours"] / t["floor"] <= 1.5,
-        ),
-        integer_case(rng, 100, 3, ">=20x sklearn", speedup_at_least(20)),
+        integer_case(rng, 1_000_000, 10),
+        integer_case(rng, 100, 3),
         string_case(rng, 1_000_000, as_object=False),
         string_case(rng, 1_000_000, as_object=True),
         multilabel_dense_case(rng, 100_000, 50, "macro"),
