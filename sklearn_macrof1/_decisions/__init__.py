@@ -1,0 +1,1 @@
+"""Decisions that maximise a macro F-beta: tuned rules on top of scores."""
