@@ -435,7 +435,8 @@ default="auto"
         y_pred : ndarray of shape (n_samples,), or (n_samples, n_labels) 0/1
             (sparse when the scores are) for multilabel targets
         """
-        return self.rule_.predict(self._scores(X))
+        scores = self._scores(X)
+        return self.rule_.predict(scores)
 
     @available_if(_estimator_has("predict_proba"))
     def predict_proba(self, X: Any) -> Any:
@@ -467,6 +468,12 @@ default="auto"
         """In-sample score of the tuned rule on the out-of-fold predictions."""
         check_is_fitted(self, "rule_")
         return self.rule_.score
+
+    @property
+    def n_iter_(self) -> int:
+        """Sweeps of coordinate ascent run by the final tuning."""
+        check_is_fitted(self, "rule_")
+        return self.rule_.n_sweeps
 
     @property
     def cv_results_(self) -> dict[str, Any]:
@@ -516,7 +523,7 @@ default="auto"
         tags = super().__sklearn_tags__()
         inner = self.estimator.__sklearn_tags__()
         tags.input_tags.sparse = inner.input_tags.sparse
-        tags.classifier_tags.multi_label = True
+        tags.classifier_tags.multi_label = inner.classifier_tags.multi_label
         return tags
 
     def _more_tags(self) -> dict[str, Any]:  # pragma: no cover - scikit-learn 1.5
@@ -544,6 +551,17 @@ def _num_samples(X: Any) -> int:
     return X.shape[0] if hasattr(X, "shape") else len(X)
 
 
+def _is_per_sample(value: Any, n: int) -> bool:
+    """Whether a fit parameter holds one value per sample (then it is split
+    with the samples)."""
+    if isinstance(value, str) or not (
+        hasattr(value, "__len__") or hasattr(value, "__array__")
+    ):
+        return False
+    shape = np.asarray(value).shape
+    return len(shape) >= 1 and shape[0] == n
+
+
 def _response(estimator: Any, X: Any, methods: list[str]) -> tuple[Any, str]:
     """The scores of the first method of ``methods`` that ``estimator`` has;
     a list of (n, 2) probability arrays (multilabel) becomes one (n, L) array."""
@@ -569,8 +587,8 @@ def _fit_and_score(
     n: int,
 ) -> tuple[Any, Any, str]:
     params = {
-        key: _safe_indexing(value, train)
-        if hasattr(value, "__len__") and _num_samples(value) == n
+        key: _safe_indexing(np.asarray(value), train)
+        if _is_per_sample(value, n)
         else value
         for key, value in fit_params.items()
     }
