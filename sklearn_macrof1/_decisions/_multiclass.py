@@ -199,6 +199,10 @@ class Search:
     v2: np.ndarray = field(init=False)
     i2: np.ndarray = field(init=False)
     counts: np.ndarray = field(init=False)
+    #: Each class's terms under ``counts``, and their sum with the constant:
+    #: kept up to date class by class, so a move costs O(classes it touches).
+    class_terms: np.ndarray = field(init=False)
+    total: np.ndarray = field(init=False)
     value: float = field(init=False)
 
     def __post_init__(self) -> None:
@@ -208,7 +212,9 @@ class Search:
         p = self.problem
         self.v1, self.i1, self.v2, self.i2 = _top_two(p.scores, self.w, self.b)
         self.counts = p.counts(self.i1)
-        self.value = p.score_counts(self.counts)
+        self.class_terms = p.terms(self.counts)
+        self.total = self.class_terms.sum(axis=0) + p.constant()
+        self.value = float(p.objective.value(self.total))
 
     # ------------------------------------------------------------ the scan
     def scan(
@@ -250,8 +256,13 @@ class Search:
                 np.bincount(mc, minlength=k).astype(np.float64),
             )
         )
-        base_terms = p.terms(base)
-        total = base_terms.sum(axis=0) - base_terms[j] + p.constant()
+        touched = np.unique(mc)
+        total = (
+            self.total
+            - self.class_terms[j]
+            - self.class_terms[touched].sum(axis=0)
+            + p.terms(base[:, touched], touched).sum(axis=0)
+        )
         # what each move takes from its competitor class, grouped by class
         taken = np.stack(((y == c) * wt, wt, pos, ones))
         by_class = np.argsort(c, kind="stable")
@@ -329,12 +340,18 @@ class Search:
         if changed.size:
             counts -= _row_counts(p, self.i1[changed], changed)
             counts += _row_counts(p, i1[changed], changed)
-        value = p.score_counts(counts)
+        touched = np.unique(np.r_[self.i1[changed], i1[changed]])
+        new_terms = p.terms(counts[:, touched], touched)
+        total = (
+            self.total - self.class_terms[touched].sum(axis=0) + new_terms.sum(axis=0)
+        )
+        value = float(p.objective.value(total))
         if not value > self.value:
             return False
         self.w, self.b = w, b
         self.v1, self.i1, self.v2, self.i2 = v1, i1, v2, i2
-        self.counts, self.value = counts, value
+        self.counts, self.value, self.total = counts, value, total
+        self.class_terms[touched] = new_terms
         return True
 
     def competitor(self, j: int) -> tuple[np.ndarray, np.ndarray]:

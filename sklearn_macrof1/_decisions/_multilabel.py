@@ -46,26 +46,32 @@ class MultilabelProblem:
 
     def __post_init__(self) -> None:
         self.positive = self.weight > 0
+        # dense columns read contiguously (one copy, the size of the input)
+        if not sp.issparse(self.scores):
+            self.scores = np.asfortranarray(self.scores, dtype=np.float64)
+        if not sp.issparse(self.y):
+            self.y = np.asfortranarray(np.asarray(self.y) != 0)
 
     @property
     def n_labels(self) -> int:
         return int(self.scores.shape[1])
 
-    def column(self, l: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """``(rows, scores, is_true)`` of label ``l``'s explicit entries (every row
-        for dense scores) and is_true for every row."""
+    def column(self, l: int) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
+        """``(rows, scores, is_true)``: the rows and scores of label ``l``'s
+        explicit entries (rows None: every row, for dense scores), and whether
+        the label is true, for every row."""
         if sp.issparse(self.y):
             truth = np.zeros(self.y.shape[0], dtype=bool)
             y = self.y
             rows = y.indices[y.indptr[l] : y.indptr[l + 1]]
             truth[rows[y.data[y.indptr[l] : y.indptr[l + 1]] != 0]] = True
         else:
-            truth = self.y[:, l] != 0
+            truth = self.y[:, l]
         if sp.issparse(self.scores):
             s = self.scores
             rows = s.indices[s.indptr[l] : s.indptr[l + 1]]
             return rows, s.data[s.indptr[l] : s.indptr[l + 1]], truth
-        return np.arange(self.scores.shape[0]), self.scores[:, l], truth
+        return None, self.scores[:, l], truth
 
     def label_curve(
         self, l: int
@@ -76,16 +82,16 @@ class MultilabelProblem:
         ``(true, n_true)``."""
         rows, values, truth = self.column(l)
         w = self.weight
-        hit = truth[rows]
+        take = slice(None) if rows is None else rows
         parts = [
             values,
-            w[rows] * hit,
-            w[rows],
-            self.positive[rows].astype(np.float64),
+            w[take] * truth[take],
+            w[take],
+            self.positive[take].astype(np.float64),
         ]
         true_w = float(w[truth].sum())
         n_true = float(self.positive[truth].sum())
-        if rows.shape[0] < w.shape[0]:  # the unstored entries: one block at 0
+        if rows is not None and rows.shape[0] < w.shape[0]:  # unstored: one block
             rest = np.ones(w.shape[0], dtype=bool)
             rest[rows] = False
             parts = [
@@ -156,6 +162,8 @@ def apply_thresholds(
 
 def _predicted(p: MultilabelProblem, l: int, theta: float) -> np.ndarray:
     rows, values, _ = p.column(l)
+    if rows is None:
+        return values > theta
     predicted = np.zeros(p.weight.shape[0], dtype=bool)
     if rows.shape[0] < predicted.shape[0]:  # unstored entries score 0
         predicted[:] = 0.0 > theta
@@ -302,13 +310,20 @@ def _per_label(
 
 def _pooled(p: MultilabelProblem) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Rows, scores and truth of the explicit entries of the selected labels."""
-    rows, values, hits = [], [], []
-    for l in p.columns:
-        r, v, truth = p.column(int(l))
-        rows.append(r)
-        values.append(v)
-        hits.append(truth[r])
-    return np.concatenate(rows), np.concatenate(values), np.concatenate(hits)
+    if not sp.issparse(p.scores):
+        n = p.weight.shape[0]
+        dtype = np.int32 if n < 2**31 else np.intp
+        rows = np.tile(np.arange(n, dtype=dtype), p.columns.shape[0])
+        values = p.scores[:, p.columns].ravel(order="F")
+        truth = p.y[:, p.columns]
+        truth = truth.toarray() if sp.issparse(truth) else truth
+        hits = np.asarray(truth != 0).ravel(order="F")
+        return rows, values, hits
+    parts = [p.column(int(l)) for l in p.columns]
+    rows = np.concatenate([r for r, _, _ in parts if r is not None])
+    values = np.concatenate([v for _, v, _ in parts])
+    hits = np.concatenate([truth[r] for r, _, truth in parts if r is not None])
+    return rows, values, hits
 
 
 def _shared_threshold(

@@ -269,10 +269,10 @@ shape (n_samples, n_labels)
     >>> y = rng.choice(3, size=3000, p=[0.8, 0.15, 0.05])
     >>> logits = rng.normal(size=(3000, 3)) + 1.5 * np.eye(3)[y]
     >>> rule = tune_decision_rule(y, logits)
-    >>> rule
-    DecisionRule(multiclass, 3 classes, averaged F1 (macro): 0.5285 -> 0.5958 in-sample, 3 sweeps)
-    >>> round(averaged_f1_score(y, rule.predict(logits)), 4)
-    0.5958
+    >>> round(rule.baseline_score, 3), round(rule.score, 3)  # argmax, tuned
+    (0.63, 0.73)
+    >>> round(averaged_f1_score(y, rule.predict(logits)), 3)
+    0.73
     """
     caller = "tune_decision_rule"
     options = check_options(
