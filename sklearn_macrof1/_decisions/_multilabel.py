@@ -242,23 +242,34 @@ class MultilabelResult:
 
 
 def tune_multilabel(
-    p: MultilabelProblem, *, max_iter: int, tol: float
+    p: MultilabelProblem,
+    *,
+    max_iter: int,
+    tol: float,
+    start: np.ndarray | None = None,
 ) -> MultilabelResult:
     """Per-label thresholds (macro, weighted) or one shared threshold (micro,
-    samples), started from the default thresholds."""
+    samples), started from the default thresholds or from ``start`` (the
+    better of the two)."""
     exact = p.objective.exact()
-    start = default_thresholds(p.scores)
-    value = score_thresholds(p, start)
-    candidates = [("default", value, score_thresholds(p, start, exact))]
+    default = default_thresholds(p.scores)
+    value = score_thresholds(p, default)
+    candidates = [("default", value, score_thresholds(p, default, exact))]
+    begin = default
+    if start is not None:
+        started = score_thresholds(p, start)
+        candidates.append(("start", started, score_thresholds(p, start, exact)))
+        if started > value:
+            begin, value = start, started
     if p.objective.average in ("micro", "samples"):
-        thresholds, best = _shared_threshold(p, start)
+        thresholds, best = _shared_threshold(p, default)
         candidates.append(
             ("shared threshold", best, score_thresholds(p, thresholds, exact))
         )
         if not best > value:
-            thresholds, best = start, value
+            thresholds, best = begin, value
         return MultilabelResult(thresholds, best, candidates, 1)
-    return _per_label(p, start, candidates, max_iter=max_iter, tol=tol)
+    return _per_label(p, begin, candidates, max_iter=max_iter, tol=tol)
 
 
 def _per_label(

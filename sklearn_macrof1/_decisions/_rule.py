@@ -63,7 +63,9 @@ class DecisionRule:
     candidates : dict
         The rules the search scored, in order: ``"rule"`` (names: ``"argmax"``,
         ``"prior_power=a"`` for ``p / prior ** a``, ``"default"``, ``"shared
-        threshold"``, ``"sweep i"`` after the i-th sweep of coordinate ascent),
+        threshold"``, ``"start"`` for the rule tuned for averaged F-beta where a
+        search for F-beta of averages begins, ``"sweep i"`` after the i-th
+        sweep of coordinate ascent),
         ``"objective"`` (the smoothed objective that was maximised) and
         ``"score"`` (the exact score), as arrays.
     n_sweeps : int
@@ -396,15 +398,24 @@ def _fit(
     the search scored and its sweeps."""
     if procedure not in ("averaged", "of_averages"):
         return _baseline(data), [], 0
+    start: tuple[np.ndarray, ...] | None = None
+    if procedure == "of_averages":  # start from the rule tuned for averaged F-beta
+        start, _, _ = _fit(data, options, "averaged", rows)
     weight = data.weight if rows is None else data.weight[rows]
     objective = options.objective(weight, formula=procedure)
     if isinstance(data, MultilabelData):
         ml = tune_multilabel(
-            data.problem(objective, rows), max_iter=options.max_iter, tol=options.tol
+            data.problem(objective, rows),
+            max_iter=options.max_iter,
+            tol=options.tol,
+            start=None if start is None else start[0],
         )
         return (ml.thresholds,), ml.candidates, ml.n_sweeps
     mc = tune_multiclass(
-        data.problem(objective, rows), max_iter=options.max_iter, tol=options.tol
+        data.problem(objective, rows),
+        max_iter=options.max_iter,
+        tol=options.tol,
+        start=None if start is None else (start[0], start[1]),
     )
     return (mc.weights, mc.offsets), mc.candidates, mc.n_sweeps
 
