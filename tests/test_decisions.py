@@ -244,7 +244,9 @@ def test_every_scanned_cut_scores_what_the_rule_then_scores():
             average=average,
             target="multiclass",
         )
-        search = Search(data.problem(options.objective(data.weight)), np.ones(k), np.zeros(k))
+        search = Search(
+            data.problem(options.objective(data.weight)), np.ones(k), np.zeros(k)
+        )
         j = int(rng.integers(0, k))
         m, comp = search.competitor(j)
         keys = scores[:, j] - m
@@ -468,7 +470,7 @@ def test_estimator_fits_predicts_and_exposes_its_rule(imbalanced_data):
     assert list(model.classes_) == [0, 1, 2, 3]
     assert model.weights_.shape == model.offsets_.shape == (4,)
     with pytest.raises(AttributeError, match="thresholds_"):
-        model.thresholds_
+        _ = model.thresholds_
     assert model.best_score_ == model.rule_.score > model.rule_.baseline_score
     assert set(model.cv_results_) == {"rule", "objective", "score"}
     assert model.n_features_in_ == X.shape[1]
@@ -498,9 +500,7 @@ def test_estimator_in_pipeline_grid_search_and_cross_validate(imbalanced_data):
         scoring="f1_macro",
         cv=2,
     )["test_score"]
-    plain = cross_validate(
-        GaussianNB(), X, y, scoring="f1_macro", cv=2
-    )["test_score"]
+    plain = cross_validate(GaussianNB(), X, y, scoring="f1_macro", cv=2)["test_score"]
     assert tuned.mean() > plain.mean()
 
 
@@ -559,11 +559,12 @@ def test_class_absent_from_a_fold_warns_and_is_not_predicted_there():
     X = rng.normal(size=(200, 3))
     y = np.r_[np.zeros(120, int), np.ones(78, int), [2, 2]]
     X[y == 2] += 4
-    splits = [(np.arange(0, 150), np.arange(150, 200)), (np.arange(50, 200), np.arange(50))]
+    splits = [
+        (np.arange(0, 150), np.arange(150, 200)),
+        (np.arange(50, 200), np.arange(50)),
+    ]
     with pytest.warns(UserWarning, match=r"absent from the training part of fold 0"):
-        model = MacroF1TunedClassifierCV(
-            GaussianNB(), cv=splits
-        ).fit(X, y)
+        model = MacroF1TunedClassifierCV(GaussianNB(), cv=splits).fit(X, y)
     assert list(model.classes_) == [0, 1, 2]
 
 
@@ -594,9 +595,7 @@ def test_multilabel_estimator_dense_and_sparse():
     X, Y = make_multilabel_classification(
         n_samples=600, n_features=10, n_classes=4, n_labels=2, random_state=1
     )
-    model = MacroF1TunedClassifierCV(
-        OneVsRestClassifier(GaussianNB()), cv=3
-    ).fit(X, Y)
+    model = MacroF1TunedClassifierCV(OneVsRestClassifier(GaussianNB()), cv=3).fit(X, Y)
     assert model.thresholds_.shape == (4,)
     assert list(model.classes_) == [0, 1, 2, 3]
     assert model.predict(X).shape == Y.shape

@@ -97,7 +97,7 @@ def check_options(
     if (
         isinstance(max_iter, bool)
         or not isinstance(max_iter, numbers.Integral)
-        or max_iter < 1
+        or int(max_iter) < 1
     ):
         raise InvalidParameterError(
             f"The 'max_iter' parameter of {caller} must be an int in the range "
@@ -119,7 +119,7 @@ def check_options(
     elif (
         isinstance(selection_cv, numbers.Integral)
         and not isinstance(selection_cv, bool)
-        and selection_cv >= 2
+        and int(selection_cv) >= 2
     ):
         n_splits = int(selection_cv)
     else:

@@ -37,8 +37,8 @@ from ._objective import Objective
 
 @dataclass
 class MultilabelProblem:
-    scores: np.ndarray | sp.csc_matrix  # (n, L)
-    y: np.ndarray | sp.csc_matrix  # (n, L) 0/1
+    scores: Any  # (n, L): a dense array or a CSC matrix
+    y: Any  # (n, L) 0/1: a dense array or a CSC matrix
     weight: np.ndarray  # (n,)
     objective: Objective
     columns: np.ndarray  # the selected label columns
@@ -145,9 +145,7 @@ def _nearest_best(values: np.ndarray, current: int) -> tuple[int, float]:
     return int(ties[np.argmin(np.abs(ties - current))]), best
 
 
-def apply_thresholds(
-    scores: np.ndarray | sp.spmatrix, thresholds: np.ndarray
-) -> np.ndarray | sp.csr_matrix:
+def apply_thresholds(scores: Any, thresholds: np.ndarray) -> Any:
     """The 0/1 predictions ``scores > thresholds`` (sparse in, sparse out when no
     threshold is negative, so that unstored entries stay unpredicted)."""
     if sp.issparse(scores) and (thresholds >= 0).all():
