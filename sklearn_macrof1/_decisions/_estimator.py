@@ -527,7 +527,9 @@ default="auto"
         return tags
 
     def _more_tags(self) -> dict[str, Any]:  # pragma: no cover - scikit-learn 1.5
-        return {"multilabel": True}
+        inner = getattr(self.estimator, "_get_tags", None)
+        multilabel = bool(inner().get("multilabel", False)) if inner else False
+        return {"multilabel": multilabel}
 
 
 def _is_fraction(cv: Any) -> bool:
