@@ -14,6 +14,7 @@ They can differ by up to 0.5 and rank classifiers differently (Opitz & Burst,
 
 from ._core._paper import gap_closed_form, gap_supremum, supremum_confusion_matrix
 from ._core._record import MacroF1Counts
+from ._decisions import DecisionRule, MacroF1TunedClassifierCV, tune_decision_rule
 from ._inference._comparison import (
     ClassifierComparison,
     MultipleComparison,
@@ -54,6 +55,7 @@ from ._version import __version__ as __version__
 
 __all__ = [
     "ClassifierComparison",
+    "DecisionRule",
     "FBetaInterval",
     "FBetaSummary",
     "GapAttribution",
@@ -65,6 +67,7 @@ __all__ = [
     "MacroF1Accumulator",
     "MacroF1Counts",
     "MacroF1Display",
+    "MacroF1TunedClassifierCV",
     "MultipleComparison",
     "analyze_search",
     "averaged_f1_score",
@@ -83,4 +86,5 @@ __all__ = [
     "make_fbeta_of_averages_scorer",
     "make_macro_f1_scoring",
     "supremum_confusion_matrix",
+    "tune_decision_rule",
 ]

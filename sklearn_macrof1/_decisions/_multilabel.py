@@ -1,0 +1,412 @@
+"""Multilabel decision rules: predict label ``l`` where its score exceeds ``theta_l``.
+
+Koyejo, Natarajan, Ravikumar and Dhillon ("Consistent multilabel classification",
+NIPS 2015) show that for the F-measure and other linear-fractional metrics the
+optimal multilabel classifier thresholds the calibrated marginals ``P(y_l = 1 | x)``:
+one threshold per label for macro averages, one threshold shared by every label
+for micro- and instance-averaged ("samples") metrics. That is the rule learned
+here.
+
+- Macro and weighted averages: one threshold per label, by coordinate ascent over
+  the labels; each label's threshold is the exact best over every distinct score
+  of that label (one sort of the label's scores, then O(1) per candidate from
+  cumulative counts). Averaged F-beta is a sum over labels, so one sweep reaches
+  its optimum; F-beta of averages couples the labels through the averaged
+  precision and recall, and sweeps repeat until no label improves it (the block
+  coordinate ascent of xCOLUMNs, Schultheis et al.).
+- Micro and samples: one shared threshold, the exact best over every distinct
+  score in the selected columns (one sort of the pooled scores; for samples, the
+  per-sample counts are updated entry by entry with cumulative sums grouped by
+  sample).
+
+Sparse score matrices are read column by column without densifying: a label's
+unstored entries are one block of equal (zero) scores.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+
+from ._multiclass import separated
+from ._objective import Objective
+
+
+@dataclass
+class MultilabelProblem:
+    scores: Any  # (n, L): a dense array or a CSC matrix
+    y: Any  # (n, L) 0/1: a dense array or a CSC matrix
+    weight: np.ndarray  # (n,)
+    objective: Objective
+    columns: np.ndarray  # the selected label columns
+    positive: np.ndarray = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.positive = self.weight > 0
+        # dense columns read contiguously (one copy, the size of the input)
+        if not sp.issparse(self.scores):
+            self.scores = np.asfortranarray(self.scores, dtype=np.float64)
+        if not sp.issparse(self.y):
+            self.y = np.asfortranarray(np.asarray(self.y) != 0)
+
+    @property
+    def n_labels(self) -> int:
+        return int(self.scores.shape[1])
+
+    def column(self, l: int) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
+        """``(rows, scores, is_true)``: the rows and scores of label ``l``'s
+        explicit entries (rows None: every row, for dense scores), and whether
+        the label is true, for every row."""
+        if sp.issparse(self.y):
+            truth = np.zeros(self.y.shape[0], dtype=bool)
+            y = self.y
+            rows = y.indices[y.indptr[l] : y.indptr[l + 1]]
+            truth[rows[y.data[y.indptr[l] : y.indptr[l + 1]] != 0]] = True
+        else:
+            truth = self.y[:, l]
+        if sp.issparse(self.scores):
+            s = self.scores
+            rows = s.indices[s.indptr[l] : s.indptr[l + 1]]
+            return rows, s.data[s.indptr[l] : s.indptr[l + 1]], truth
+        return None, self.scores[:, l], truth
+
+    def label_curve(
+        self, l: int
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Groups of equal scores of label ``l`` (decreasing: their largest and
+        smallest score), the cumulative ``(tp, pred, n_pred)`` of predicting the
+        first ``r`` groups (shape ``(3, G+1)``), and the label's
+        ``(true, n_true)``."""
+        rows, values, truth = self.column(l)
+        w = self.weight
+        take = slice(None) if rows is None else rows
+        parts = [
+            values,
+            w[take] * truth[take],
+            w[take],
+            self.positive[take].astype(np.float64),
+        ]
+        true_w = float(w[truth].sum())
+        n_true = float(self.positive[truth].sum())
+        if rows is not None and rows.shape[0] < w.shape[0]:  # unstored: one block
+            rest = np.ones(w.shape[0], dtype=bool)
+            rest[rows] = False
+            parts = [
+                np.r_[parts[0], 0.0],
+                np.r_[parts[1], w[rest & truth].sum()],
+                np.r_[parts[2], w[rest].sum()],
+                np.r_[parts[3], self.positive[rest].sum()],
+            ]
+        upper, lower, cum = _curve(parts[0], np.stack(parts[1:]))
+        return upper, lower, cum, np.array([true_w, n_true])
+
+    def avg_weight(self, true: np.ndarray) -> np.ndarray | float:
+        return true if self.objective.average == "weighted" else 1.0
+
+
+def _curve(
+    keys: np.ndarray, moves: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Groups of equal keys in decreasing order (keys that differ by rounding
+    only are equal): each group's largest and smallest key, and the cumulative
+    sums of ``moves`` (rows of quantities) after each group, with a leading 0."""
+    order = np.argsort(-keys, kind="stable")
+    keys = keys[order]
+    if keys.shape[0] == 0:
+        return keys, keys, np.zeros((moves.shape[0], 1))
+    start = np.flatnonzero(np.r_[True, separated(keys[:-1], keys[1:])])
+    grouped = np.add.reduceat(moves[:, order], start, axis=1)
+    cum = np.zeros((moves.shape[0], start.shape[0] + 1))
+    np.cumsum(grouped, axis=1, out=cum[:, 1:])
+    return keys[start], keys[np.r_[start[1:], keys.shape[0]] - 1], cum
+
+
+def cut_threshold(upper: np.ndarray, lower: np.ndarray, r: int) -> float:
+    """A threshold predicting exactly the first ``r`` groups of keys (score >
+    threshold): the midpoint between neighbouring groups, or a margin beyond the
+    ends."""
+    g = upper.shape[0]
+    if g == 0:
+        return 0.0
+    if r == 0:
+        return float(upper[0] + max(abs(upper[0]), 1.0) * 1e-3)
+    if r == g:
+        return float(lower[g - 1] - max(abs(lower[g - 1]), 1.0) * 1e-3)
+    return float(0.5 * (lower[r - 1] + upper[r]))
+
+
+def _nearest_best(values: np.ndarray, current: int) -> tuple[int, float]:
+    values = np.where(np.isnan(values), -np.inf, values)
+    best = float(values.max())
+    ties = np.flatnonzero(values == best)
+    return int(ties[np.argmin(np.abs(ties - current))]), best
+
+
+def apply_thresholds(scores: Any, thresholds: np.ndarray) -> Any:
+    """The 0/1 predictions ``scores > thresholds`` (sparse in, sparse out when no
+    threshold is negative, so that unstored entries stay unpredicted)."""
+    if sp.issparse(scores) and (thresholds >= 0).all():
+        out = sp.csr_matrix(scores, copy=True)
+        out.data = (out.data > thresholds[out.indices]).astype(np.int64)
+        out.eliminate_zeros()
+        return out
+    if sp.issparse(scores):
+        scores = scores.toarray()
+    return (np.asarray(scores) > thresholds).astype(np.int64)
+
+
+def _predicted(p: MultilabelProblem, l: int, theta: float) -> np.ndarray:
+    rows, values, _ = p.column(l)
+    if rows is None:
+        return values > theta
+    predicted = np.zeros(p.weight.shape[0], dtype=bool)
+    if rows.shape[0] < predicted.shape[0]:  # unstored entries score 0
+        predicted[:] = 0.0 > theta
+    predicted[rows] = values > theta
+    return predicted
+
+
+def label_stats(p: MultilabelProblem, thresholds: np.ndarray) -> np.ndarray:
+    """``(tp, pred, true, n_pred, n_true)`` of each selected label, shape
+    ``(5, n_selected)``."""
+    stats = np.zeros((5, p.columns.shape[0]))
+    w = p.weight
+    for i, l in enumerate(p.columns):
+        predicted = _predicted(p, int(l), float(thresholds[l]))
+        truth = p.column(int(l))[2]
+        stats[:, i] = (
+            w[predicted & truth].sum(),
+            w[predicted].sum(),
+            w[truth].sum(),
+            p.positive[predicted].sum(),
+            p.positive[truth].sum(),
+        )
+    return stats
+
+
+def _label_terms(
+    p: MultilabelProblem, stats: np.ndarray, objective: Objective
+) -> np.ndarray:
+    tp, pred, true, n_pred, n_true = stats
+    return objective.terms(tp, pred, true, n_pred, n_true, p.avg_weight(true))
+
+
+def _sample_counts(
+    p: MultilabelProblem, thresholds: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per-sample ``(tp, pred, true)`` over the selected labels."""
+    n = p.weight.shape[0]
+    tp, pred, true = np.zeros(n), np.zeros(n), np.zeros(n)
+    for l in p.columns:
+        predicted = _predicted(p, int(l), float(thresholds[l]))
+        truth = p.column(int(l))[2]
+        tp += predicted & truth
+        pred += predicted
+        true += truth
+    return tp, pred, true
+
+
+def score_thresholds(
+    p: MultilabelProblem,
+    thresholds: np.ndarray,
+    objective: Objective | None = None,
+) -> float:
+    """The objective (by default the problem's) of a threshold vector."""
+    objective = objective or p.objective
+    if objective.average == "samples":
+        tp, pred, true = _sample_counts(p, thresholds)
+        terms = objective.terms(tp, pred, true, pred, true, p.weight)
+    else:
+        terms = _label_terms(p, label_stats(p, thresholds), objective)
+    return float(objective.value(terms.sum(axis=0)))
+
+
+def default_thresholds(scores: Any) -> np.ndarray:
+    """0.5 for probabilities, 0 for other scores (decision functions)."""
+    values = scores.data if sp.issparse(scores) else scores
+    probabilities = values.size == 0 or (values.min() >= 0 and values.max() <= 1)
+    return np.full(scores.shape[1], 0.5 if probabilities else 0.0)
+
+
+@dataclass
+class MultilabelResult:
+    thresholds: np.ndarray
+    objective: float
+    candidates: list[tuple[str, float, float]]
+    n_sweeps: int
+
+
+def tune_multilabel(
+    p: MultilabelProblem,
+    *,
+    max_iter: int,
+    tol: float,
+    start: np.ndarray | None = None,
+) -> MultilabelResult:
+    """Per-label thresholds (macro, weighted) or one shared threshold (micro,
+    samples), started from the default thresholds or from ``start`` (the
+    better of the two)."""
+    exact = p.objective.exact()
+    default = default_thresholds(p.scores)
+    value = score_thresholds(p, default)
+    candidates = [("default", value, score_thresholds(p, default, exact))]
+    begin = default
+    if start is not None:
+        started = score_thresholds(p, start)
+        candidates.append(("start", started, score_thresholds(p, start, exact)))
+        if started > value:
+            begin, value = start, started
+    if p.objective.average in ("micro", "samples"):
+        thresholds, best = _shared_threshold(p, default)
+        candidates.append(
+            ("shared threshold", best, score_thresholds(p, thresholds, exact))
+        )
+        if not best > value:
+            thresholds, best = begin, value
+        return MultilabelResult(thresholds, best, candidates, 1)
+    return _per_label(p, begin, candidates, max_iter=max_iter, tol=tol)
+
+
+def _per_label(
+    p: MultilabelProblem,
+    thresholds: np.ndarray,
+    candidates: list[tuple[str, float, float]],
+    *,
+    max_iter: int,
+    tol: float,
+) -> MultilabelResult:
+    """Coordinate ascent over the labels' thresholds."""
+    thresholds = thresholds.copy()
+    obj = p.objective
+    exact = obj.exact()
+    columns = [int(l) for l in p.columns]
+    terms = _label_terms(p, label_stats(p, thresholds), obj)
+    total = terms.sum(axis=0)
+    # averaged F-beta with a numeric zero_division is a fixed-weight sum over
+    # labels: one sweep reaches its optimum
+    separable = obj.formula == "averaged" and not np.isnan(obj.fill)
+    sweeps = 0
+    value = float(obj.value(total))
+    for sweep in range(max_iter):
+        before = value
+        for i, l in enumerate(columns):
+            upper, lower, cum, (true, n_true) = p.label_curve(l)
+            g = cum.shape[1]
+            true_g = np.full(g, true)
+            curve = obj.terms(
+                cum[0], cum[1], true_g, cum[2], np.full(g, n_true), p.avg_weight(true_g)
+            )
+            rest = total - terms[i]
+            values = obj.value(rest + curve)
+            r_now = int(np.searchsorted(-upper, -thresholds[l], side="left"))
+            r, best = _nearest_best(values, min(r_now, g - 1))
+            if best > value:
+                thresholds[l] = cut_threshold(upper, lower, r)
+                terms[i] = curve[r]
+                total = rest + curve[r]
+                value = float(obj.value(total))
+        sweeps = sweep + 1
+        candidates.append(
+            (f"sweep {sweeps}", value, score_thresholds(p, thresholds, exact))
+        )
+        if separable or not value > before + tol:
+            break
+    return MultilabelResult(thresholds, value, candidates, sweeps)
+
+
+def _pooled(p: MultilabelProblem) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Rows, scores and truth of the explicit entries of the selected labels."""
+    if not sp.issparse(p.scores):
+        n = p.weight.shape[0]
+        dtype = np.int32 if n < 2**31 else np.intp
+        rows = np.tile(np.arange(n, dtype=dtype), p.columns.shape[0])
+        values = p.scores[:, p.columns].ravel(order="F")
+        truth = p.y[:, p.columns]
+        truth = truth.toarray() if sp.issparse(truth) else truth
+        hits = np.asarray(truth != 0).ravel(order="F")
+        return rows, values, hits
+    parts = [p.column(int(l)) for l in p.columns]
+    rows = np.concatenate([r for r, _, _ in parts if r is not None])
+    values = np.concatenate([v for _, v, _ in parts])
+    hits = np.concatenate([truth[r] for r, _, truth in parts if r is not None])
+    return rows, values, hits
+
+
+def _shared_threshold(
+    p: MultilabelProblem, start: np.ndarray
+) -> tuple[np.ndarray, float]:
+    """The best single threshold for every selected label (micro, samples).
+
+    With sparse scores the unstored entries (score 0) are left unpredicted: the
+    threshold is at least 0.
+    """
+    obj = p.objective
+    rows, values, hit = _pooled(p)
+    if obj.average == "micro":
+        w = p.weight[rows]
+        moves = np.stack((w * hit, w, p.positive[rows].astype(np.float64)))
+        upper, lower, cum = _curve(values, moves)
+        _, _, true_w, _, n_true = label_stats(p, start).sum(axis=1)
+        g = cum.shape[1]
+        terms = obj.terms(
+            cum[0], cum[1], np.full(g, true_w), cum[2], np.full(g, n_true)
+        )
+        r, _ = _nearest_best(obj.value(terms), 0)
+    else:  # samples: each entry changes the counts of its sample
+        upper, lower, values_r = _samples_curve(p, rows, values, hit)
+        r, _ = _nearest_best(values_r, 0)
+    theta = cut_threshold(upper, lower, r)
+    if sp.issparse(p.scores):
+        theta = max(theta, 0.0)
+    thresholds = start.copy()
+    thresholds[p.columns] = theta
+    return thresholds, score_thresholds(p, thresholds)
+
+
+def _samples_curve(
+    p: MultilabelProblem, rows: np.ndarray, values: np.ndarray, hit: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The samples-averaged objective of every shared threshold, entry by entry
+    in decreasing score, the per-sample counts updated by grouped cumulative
+    sums."""
+    obj = p.objective
+    n = p.weight.shape[0]
+    order = np.argsort(-values, kind="stable")
+    keys, srows, shit = values[order], rows[order], hit[order].astype(np.float64)
+    m = keys.shape[0]
+    _, _, true_s = _sample_counts(p, np.full(p.n_labels, np.inf))
+    zero = np.zeros(n)
+    total = obj.terms(zero, zero, true_s, zero, true_s, p.weight).sum(axis=0)
+    # running (tp, pred) of each entry's sample, just after the entry joins
+    by_sample = np.argsort(srows, kind="stable")
+    ss = srows[by_sample]
+    running = np.cumsum(np.stack((shit[by_sample], np.ones(m))), axis=1)
+    first = np.flatnonzero(np.r_[True, ss[1:] != ss[:-1]])
+    offset = np.zeros((2, first.shape[0]))
+    offset[:, 1:] = running[:, first[1:] - 1]
+    group = np.repeat(np.arange(first.shape[0]), np.diff(np.r_[first, m]))
+    after = np.empty_like(running)
+    after[:, by_sample] = running - offset[:, group]
+    before = after - np.stack((shit, np.ones(m)))
+    t, wt = true_s[srows], p.weight[srows]
+    delta = obj.terms(after[0], after[1], t, after[1], t, wt) - obj.terms(
+        before[0], before[1], t, before[1], t, wt
+    )
+    sums = np.empty((m + 1, total.shape[0]))
+    sums[0] = 0.0
+    np.cumsum(delta, axis=0, out=sums[1:])
+    sums += total
+    # one candidate per group of equal scores: the cut after its last entry
+    start = (
+        np.flatnonzero(np.r_[True, separated(keys[:-1], keys[1:])])
+        if m
+        else np.zeros(0, dtype=np.intp)
+    )
+    ends = np.r_[start[1:], m] if m else np.zeros(0, dtype=np.intp)
+    cuts = np.r_[0, ends]
+    upper = keys[start]
+    lower = keys[ends - 1] if m else keys
+    return upper, lower, obj.value(sums[cuts])

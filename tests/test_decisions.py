@@ -1,0 +1,605 @@
+"""Decision rules tuned for a macro F-beta: ``tune_decision_rule`` and
+``MacroF1TunedClassifierCV``.
+
+The count-based scoring of candidate rules is checked against the package's
+score functions on random rules (every formula, average, beta, zero_division,
+labels and weights); the search against its own claims (the score it reports is
+the score of the rule it returns, and it beats argmax where there is something
+to gain); the estimator against scikit-learn's estimator checks and model
+selection tools.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import warnings
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+import sklearn
+from sklearn.base import clone
+from sklearn.datasets import make_classification, make_multilabel_classification
+from sklearn.exceptions import NotFittedError
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import GridSearchCV, cross_validate
+from sklearn.multiclass import OneVsRestClassifier
+from sklearn.naive_bayes import GaussianNB
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+from sklearn.svm import LinearSVC
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from sklearn_macrof1 import (
+    DecisionRule,
+    MacroF1TunedClassifierCV,
+    averaged_fbeta_score,
+    fbeta_of_averages_score,
+    tune_decision_rule,
+)
+from sklearn_macrof1._decisions._inputs import (
+    check_options,
+    multiclass_data,
+    multilabel_data,
+)
+from sklearn_macrof1._decisions._multiclass import Search
+from sklearn_macrof1._decisions._multilabel import score_thresholds
+
+SCORE = {"averaged": averaged_fbeta_score, "of_averages": fbeta_of_averages_score}
+
+
+def _package_score(formula, y, pred, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return SCORE[formula](y, pred, **kwargs)
+
+
+def _options(formula, beta, average, zero_division, smoothing=0.0):
+    return check_options(
+        caller="test",
+        formula=formula,
+        beta=beta,
+        average=average,
+        zero_division=zero_division,
+        smoothing=smoothing,
+        max_iter=20,
+        tol=1e-6,
+        selection_cv=None,
+    )
+
+
+def _same(a, b):
+    return (math.isnan(a) and math.isnan(b)) or abs(a - b) <= 1e-12
+
+
+def _imbalanced(n=3000, seed=0):
+    rng = np.random.default_rng(seed)
+    y = rng.choice(4, size=n, p=[0.7, 0.2, 0.07, 0.03])
+    logits = rng.normal(size=(n, 4)) + 1.2 * np.eye(4)[y]
+    proba = np.exp(logits)
+    return y, proba / proba.sum(axis=1, keepdims=True)
+
+
+# ---------------------------------------------- counts agree with the scores
+MULTICLASS_CASES = list(
+    itertools.product(
+        ["averaged", "of_averages"],
+        ["macro", "weighted", "micro"],
+        [0.0, 1.0, np.nan, "warn"],
+    )
+)
+
+
+@pytest.mark.parametrize(("formula", "average", "zero_division"), MULTICLASS_CASES)
+def test_count_scores_of_random_multiclass_rules_equal_the_score_functions(
+    formula, average, zero_division
+):
+    rng = np.random.default_rng(hash((formula, average, str(zero_division))) % 2**32)
+    for trial in range(12):
+        k = int(rng.integers(2, 6))
+        n = int(rng.integers(1, 60))
+        classes = np.arange(k)
+        y = rng.integers(0, k + 1, size=n)  # label k: outside the classes
+        scores = rng.random((n, k))
+        weight = rng.choice([0.0, 0.5, 1.0, 3.0], size=n) if trial % 2 else None
+        if weight is not None and not weight.any():
+            weight[0] = 1.0
+        beta = [1.0, 0.5, 2.0, 0.0, np.inf][trial % 5]
+        labels = [None, [0, k - 1], [1, k, k + 3]][trial % 3]
+        options = _options(formula, beta, average, zero_division)
+        data = multiclass_data(
+            y,
+            scores,
+            classes=classes,
+            labels=labels,
+            pos_label=1,
+            weight=np.ones(n) if weight is None else weight,
+            average=average,
+            target="multiclass",
+        )
+        problem = data.problem(options.objective(data.weight))
+        w, b = rng.random(k) + 0.5, rng.normal(scale=0.3, size=k)
+        predicted = problem.predict(w, b)
+        ours = problem.score_counts(problem.counts(predicted))
+        theirs = _package_score(
+            formula,
+            y,
+            classes[predicted],
+            beta=beta,
+            average=average,
+            labels=labels,
+            sample_weight=weight,
+            zero_division=zero_division,
+        )
+        assert _same(ours, theirs), (trial, ours, theirs)
+
+
+@pytest.mark.parametrize("zero_division", [0.0, 1.0, np.nan])
+@pytest.mark.parametrize("formula", ["averaged", "of_averages"])
+def test_count_scores_of_random_binary_rules_equal_the_score_functions(
+    formula, zero_division
+):
+    rng = np.random.default_rng(7)
+    for _ in range(10):
+        n = int(rng.integers(1, 40))
+        y = rng.choice(["neg", "pos"], size=n)
+        scores = rng.normal(size=n)
+        data = multiclass_data(
+            y,
+            scores,
+            classes=np.array(["neg", "pos"]),
+            labels=None,
+            pos_label="pos",
+            weight=np.ones(n),
+            average="binary",
+            target="binary",
+        )
+        options = _options(formula, 1.0, "binary", zero_division)
+        problem = data.problem(options.objective(data.weight))
+        predicted = problem.predict(np.ones(2), np.array([0.0, rng.normal()]))
+        ours = problem.score_counts(problem.counts(predicted))
+        theirs = _package_score(
+            formula,
+            y,
+            data.classes[predicted],
+            beta=1.0,
+            average="binary",
+            pos_label="pos",
+            zero_division=zero_division,
+        )
+        assert _same(ours, theirs)
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize(
+    ("formula", "average", "zero_division"),
+    list(
+        itertools.product(
+            ["averaged", "of_averages"],
+            ["macro", "weighted", "micro", "samples"],
+            [0.0, 1.0, np.nan],
+        )
+    ),
+)
+def test_count_scores_of_random_thresholds_equal_the_score_functions(
+    formula, average, zero_division, sparse
+):
+    rng = np.random.default_rng(3)
+    for trial in range(6):
+        n, n_labels = int(rng.integers(1, 40)), int(rng.integers(2, 6))
+        y = (rng.random((n, n_labels)) < 0.3).astype(int)
+        scores = np.where(rng.random((n, n_labels)) < 0.5, rng.random((n, n_labels)), 0)
+        weight = rng.choice([0.0, 1.0, 2.0], size=n) if trial % 2 else None
+        if weight is not None and not weight.any():
+            weight[0] = 1.0
+        labels = None if trial % 3 else [0]
+        beta = [1.0, 0.5, 3.0][trial % 3]
+        y_in = sp.csr_matrix(y) if sparse else y
+        s_in = sp.csr_matrix(scores) if sparse else scores
+        data = multilabel_data(
+            y_in,
+            s_in,
+            labels=labels,
+            weight=np.ones(n) if weight is None else weight,
+            average=average,
+        )
+        options = _options(formula, beta, average, zero_division)
+        problem = data.problem(options.objective(data.weight))
+        thresholds = rng.random(n_labels) * 0.8
+        ours = score_thresholds(problem, thresholds)
+        theirs = _package_score(
+            formula,
+            y,
+            (scores > thresholds).astype(int),
+            beta=beta,
+            average=average,
+            labels=labels,
+            sample_weight=weight,
+            zero_division=zero_division,
+        )
+        assert _same(ours, theirs), (trial, ours, theirs)
+
+
+def test_every_scanned_cut_scores_what_the_rule_then_scores():
+    """The incremental scan of one class's offset predicts, for its best cut,
+    exactly the score the rule has once that offset is set (rounded scores:
+    many ties, and keys that differ by rounding only)."""
+    rng = np.random.default_rng(5)
+    checked = 0
+    for trial in range(80):
+        k, n = int(rng.integers(2, 5)), int(rng.integers(3, 40))
+        y = rng.integers(0, k, n)
+        scores = np.round(rng.random((n, k)), 1)
+        formula = ["averaged", "of_averages"][trial % 2]
+        average = ["macro", "weighted", "micro"][trial % 3]
+        options = _options(formula, [1.0, 0.5, 2.0][trial % 3], average, 0.0)
+        data = multiclass_data(
+            y,
+            scores,
+            classes=np.arange(k),
+            labels=None,
+            pos_label=1,
+            weight=np.ones(n),
+            average=average,
+            target="multiclass",
+        )
+        search = Search(
+            data.problem(options.objective(data.weight)), np.ones(k), np.zeros(k)
+        )
+        j = int(rng.integers(0, k))
+        m, comp = search.competitor(j)
+        keys = scores[:, j] - m
+        _, best, _, _ = search.scan(j, keys, comp, n)
+        if search.step_offset(j, n):
+            checked += 1
+            assert abs(search.value - best) < 1e-12
+    assert checked > 10
+
+
+# ------------------------------------------------------------- the function
+def test_tuned_rule_beats_argmax_in_sample_and_reports_its_own_score():
+    y, proba = _imbalanced()
+    for formula in ("averaged", "of_averages"):
+        rule = tune_decision_rule(y, proba, formula=formula, selection_cv=None)
+        predicted = rule.predict(proba)
+        exact = _package_score(formula, y, predicted, beta=1.0)
+        assert rule.score == pytest.approx(exact, abs=1e-12)
+        argmax = _package_score(formula, y, proba.argmax(axis=1), beta=1.0)
+        assert rule.baseline_score == pytest.approx(argmax, abs=1e-12)
+        assert rule.score > argmax + 0.02
+        # the search is monotone in its objective and ends at the rule's score
+        objective = rule.candidates["objective"]
+        sweeps = [i for i, r in enumerate(rule.candidates["rule"]) if "sweep" in r]
+        assert np.all(np.diff(objective[sweeps]) >= -1e-12)
+        assert rule.candidates["score"][-1] == pytest.approx(rule.score, abs=1e-12)
+
+
+def test_rule_on_logits_string_labels_and_weights():
+    y, proba = _imbalanced(2000, seed=1)
+    names = np.array(["ant", "bee", "cat", "dog"])
+    weight = np.random.default_rng(0).choice([0.5, 1.0, 2.0], size=y.shape[0])
+    rule = tune_decision_rule(
+        names[y], np.log(proba), sample_weight=weight, beta=2.0, average="weighted"
+    )
+    assert list(rule.classes) == list(names)
+    predicted = rule.predict(np.log(proba))
+    assert set(predicted) <= set(names)
+    exact = averaged_fbeta_score(
+        names[y], predicted, beta=2.0, average="weighted", sample_weight=weight
+    )
+    assert rule.score == pytest.approx(exact, abs=1e-12)
+    assert rule.score >= rule.baseline_score
+
+
+def test_binary_one_column_scores_give_a_threshold_rule():
+    rng = np.random.default_rng(2)
+    y = (rng.random(1500) < 0.1).astype(int)
+    score = rng.normal(size=1500) + 1.5 * y
+    rule = tune_decision_rule(y, score, average="binary")
+    predicted = rule.predict(score)
+    assert rule.score == pytest.approx(
+        averaged_fbeta_score(y, predicted, beta=1.0, average="binary"), abs=1e-12
+    )
+    # a threshold on the score: predictions are monotone in it
+    order = np.argsort(score)
+    assert np.all(np.diff(predicted[order]) >= 0)
+    with pytest.raises(ValueError, match="must be 1-D"):
+        rule.predict(np.column_stack((-score, score)))
+
+
+def test_labels_and_classes_without_validation_samples():
+    y, proba = _imbalanced(1500, seed=3)
+    keep = y != 3  # class 3 has no validation sample: classes= names the columns
+    rule = tune_decision_rule(y[keep], proba[keep], classes=[0, 1, 2, 3])
+    assert rule.weights.shape == (4,)
+    with pytest.raises(ValueError, match="pass classes|one column per class"):
+        tune_decision_rule(y[keep], proba[keep])
+    rule = tune_decision_rule(y, proba, labels=[1, 2, 3, 9])
+    exact = averaged_fbeta_score(y, rule.predict(proba), beta=1.0, labels=[1, 2, 3, 9])
+    assert rule.score == pytest.approx(exact, abs=1e-12)
+
+
+@pytest.fixture(scope="module")
+def multilabel_scores():
+    X, Y = make_multilabel_classification(
+        n_samples=900, n_features=10, n_classes=5, n_labels=2, random_state=0
+    )
+    model = OneVsRestClassifier(LogisticRegression()).fit(X[:300], Y[:300])
+    return Y[300:], model.predict_proba(X[300:])
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("average", ["macro", "weighted", "micro", "samples"])
+def test_multilabel_thresholds(average, sparse, multilabel_scores):
+    y, proba = multilabel_scores
+    if sparse:
+        proba = sp.csr_matrix(np.where(proba > 0.05, proba, 0.0))
+        y = sp.csr_matrix(y)
+    rule = tune_decision_rule(y, proba, average=average)
+    predicted = rule.predict(proba)
+    assert sp.issparse(predicted) == sparse
+    dense_y = y.toarray() if sparse else y
+    exact = averaged_fbeta_score(dense_y, predicted, beta=1.0, average=average)
+    assert rule.score == pytest.approx(exact, abs=1e-12)
+    assert rule.score >= rule.baseline_score
+    if average in ("micro", "samples"):  # one shared threshold
+        assert np.unique(rule.thresholds).shape[0] == 1
+
+
+def test_rule_selection_compares_procedures_on_folds():
+    y, proba = _imbalanced(2000, seed=4)
+    rule = tune_decision_rule(y, proba, formula="of_averages", random_state=0)
+    selection = rule.selection
+    assert selection["procedure"] == ["argmax", "averaged", "of_averages"]
+    assert selection["fold_scores"].shape == (3, 3)
+    best = selection["procedure"][int(np.argmax(selection["mean_score"]))]
+    assert rule.procedure == selection["chosen"] == best
+    again = tune_decision_rule(y, proba, formula="of_averages", random_state=0)
+    assert again == rule  # seeded: the same folds, the same rule
+    assert "DecisionRule(multiclass, 4 classes, F1 of averages (macro)" in repr(rule)
+    assert rule != "a string" and not (rule == 3)
+
+
+def test_balanced_data_stays_near_argmax():
+    X, y = make_classification(
+        n_samples=3000, n_classes=3, n_informative=5, random_state=0
+    )
+    model = GaussianNB().fit(X[:1000], y[:1000])
+    rule = tune_decision_rule(
+        y[1000:2000], model.predict_proba(X[1000:2000]), selection_cv=3, random_state=0
+    )
+    test = model.predict_proba(X[2000:])
+    tuned = averaged_fbeta_score(y[2000:], rule.predict(test), beta=1.0)
+    argmax = averaged_fbeta_score(y[2000:], test.argmax(axis=1), beta=1.0)
+    assert tuned > argmax - 0.02
+
+
+BAD_OPTIONS = [
+    ({"formula": "harmonic"}, "'formula' parameter"),
+    ({"beta": -1}, "'beta' parameter"),
+    ({"average": None}, "average=None"),
+    ({"average": "mean"}, "'average' parameter"),
+    ({"zero_division": 2}, "'zero_division' parameter"),
+    ({"smoothing": -1.0}, "'smoothing' parameter"),
+    ({"max_iter": 0}, "'max_iter' parameter"),
+    ({"selection_cv": 1}, "'selection_cv' parameter"),
+]
+
+
+@pytest.mark.parametrize(("kwargs", "message"), BAD_OPTIONS)
+def test_bad_options_are_refused_by_name(kwargs, message):
+    y, proba = _imbalanced(100)
+    with pytest.raises(ValueError, match=message) as info:
+        tune_decision_rule(y, proba, **kwargs)
+    assert isinstance(info.value, TypeError)  # scikit-learn's InvalidParameterError
+
+
+def test_bad_data_is_refused_with_a_clear_message():
+    y, proba = _imbalanced(100)
+    with pytest.raises(ValueError, match=r"shape \(n_samples, 4\)"):
+        tune_decision_rule(y, proba[:, :3])
+    with pytest.raises(ValueError, match="rows"):
+        tune_decision_rule(y, proba[:50])
+    with pytest.raises(ValueError, match="NaN or infinity"):
+        tune_decision_rule(y, np.where(proba > 0.9, np.nan, proba))
+    with pytest.raises(ValueError, match="samples' applies only to multilabel"):
+        tune_decision_rule(y, proba, average="samples")
+    with pytest.raises(ValueError, match="average='binary'"):
+        tune_decision_rule(y, proba, average="binary")
+    with pytest.raises(ValueError, match="non-negative"):
+        tune_decision_rule(y, proba, sample_weight=-np.ones(100))
+    with pytest.raises(ValueError, match="one weight per sample"):
+        tune_decision_rule(y, proba, sample_weight=np.ones(3))
+    with pytest.raises(ValueError, match="continuous"):
+        tune_decision_rule(np.linspace(0, 1, 100), proba)
+    with pytest.raises(ValueError, match="at least 2 classes"):
+        tune_decision_rule(np.zeros(100, dtype=int), proba[:, :1])
+    Y = (proba > 0.3).astype(int)
+    with pytest.raises(ValueError, match="average='binary'"):
+        tune_decision_rule(Y, proba, average="binary")
+    with pytest.raises(ValueError, match="column indices"):
+        tune_decision_rule(Y, proba, labels=[7])
+
+
+# ------------------------------------------------------------ the estimator
+EXPECTED_FAILED_CHECKS = {
+    "check_classifiers_train": (
+        "predict is the tuned rule, not the argmax of predict_proba nor the sign "
+        "of decision_function, which this check requires"
+    ),
+}
+ESTIMATOR = MacroF1TunedClassifierCV(GaussianNB(), cv=3)
+try:
+    _CHECKS = parametrize_with_checks(
+        [ESTIMATOR], expected_failed_checks=lambda e: EXPECTED_FAILED_CHECKS
+    )
+except TypeError:  # scikit-learn 1.5: no expected_failed_checks
+    _CHECKS = parametrize_with_checks([ESTIMATOR])
+
+
+@_CHECKS
+def test_scikit_learn_estimator_checks(estimator, check):
+    name = getattr(check, "func", check).__name__
+    if name in EXPECTED_FAILED_CHECKS:
+        pytest.xfail(EXPECTED_FAILED_CHECKS[name])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # classes missing from folds
+        check(estimator)
+
+
+@pytest.fixture(scope="module")
+def imbalanced_data():
+    X, y = make_classification(
+        n_samples=2400,
+        n_classes=4,
+        n_informative=6,
+        weights=[0.7, 0.2, 0.07, 0.03],
+        random_state=0,
+    )
+    return X, y
+
+
+def test_estimator_fits_predicts_and_exposes_its_rule(imbalanced_data):
+    X, y = imbalanced_data
+    model = MacroF1TunedClassifierCV(GaussianNB(), cv=3)
+    with pytest.raises(NotFittedError):
+        model.predict(X)
+    model.fit(X, y)
+    assert isinstance(model.rule_, DecisionRule)
+    assert list(model.classes_) == [0, 1, 2, 3]
+    assert model.weights_.shape == model.offsets_.shape == (4,)
+    with pytest.raises(AttributeError, match="thresholds_"):
+        _ = model.thresholds_
+    assert model.best_score_ == model.rule_.score > model.rule_.baseline_score
+    assert set(model.cv_results_) == {"rule", "objective", "score"}
+    assert model.n_features_in_ == X.shape[1]
+    proba = model.predict_proba(X)
+    np.testing.assert_allclose(proba, model.estimator_.predict_proba(X))
+    np.testing.assert_array_equal(model.predict(X), model.rule_.predict(proba))
+    assert clone(model).get_params()["cv"] == 3
+
+
+def test_estimator_in_pipeline_grid_search_and_cross_validate(imbalanced_data):
+    X, y = imbalanced_data
+    pipe = make_pipeline(
+        StandardScaler(),
+        MacroF1TunedClassifierCV(GaussianNB(), cv=2),
+    )
+    search = GridSearchCV(
+        pipe,
+        {"macrof1tunedclassifiercv__smoothing": [0.0, 1.0]},
+        scoring="f1_macro",
+        cv=2,
+    ).fit(X, y)
+    assert search.best_params_["macrof1tunedclassifiercv__smoothing"] in (0.0, 1.0)
+    tuned = cross_validate(
+        MacroF1TunedClassifierCV(GaussianNB(), cv=2),
+        X,
+        y,
+        scoring="f1_macro",
+        cv=2,
+    )["test_score"]
+    plain = cross_validate(GaussianNB(), X, y, scoring="f1_macro", cv=2)["test_score"]
+    assert tuned.mean() > plain.mean()
+
+
+def test_frozen_estimator_tunes_on_held_out_data(imbalanced_data):
+    frozen_module = pytest.importorskip("sklearn.frozen")
+    X, y = imbalanced_data
+    fitted = GaussianNB().fit(X[:1200], y[:1200])
+    model = MacroF1TunedClassifierCV(
+        frozen_module.FrozenEstimator(fitted), formula="of_averages", cv=3
+    ).fit(X[1200:], y[1200:])
+    assert model.estimator_.estimator is fitted
+    argmax = fitted.predict(X[1200:])
+    expected = fbeta_of_averages_score(y[1200:], argmax, beta=1.0)
+    assert model.rule_.baseline_score == pytest.approx(expected, abs=1e-12)
+    assert model.rule_.selection["fold_scores"].shape == (3, 3)
+
+
+def test_refit_false_keeps_the_single_split_model(imbalanced_data):
+    X, y = imbalanced_data
+    model = MacroF1TunedClassifierCV(
+        GaussianNB(), cv=0.5, refit=False, random_state=0
+    ).fit(X, y)
+    assert model.estimator_.theta_.shape == (4, X.shape[1])
+    assert len(model.rule_.candidates["rule"]) > 1
+    with pytest.raises(ValueError, match="single split"):
+        MacroF1TunedClassifierCV(GaussianNB(), cv=3, refit=False).fit(X, y)
+
+
+def test_string_labels_and_decision_function(imbalanced_data):
+    X, y = imbalanced_data
+    names = np.array(["w", "x", "y", "z"])[y]
+    model = MacroF1TunedClassifierCV(LinearSVC(), cv=2).fit(X, names)
+    assert model._method == "decision_function"
+    assert set(model.predict(X[:50])) <= set(names)
+    assert list(model.classes_) == ["w", "x", "y", "z"]
+
+
+def test_estimator_refuses_classifiers_without_scores(imbalanced_data):
+    from sklearn.linear_model import Perceptron, RidgeClassifier
+
+    X, y = imbalanced_data
+    with pytest.raises(ValueError, match="predict_proba"):
+        MacroF1TunedClassifierCV(
+            RidgeClassifier(), response_method="predict_proba"
+        ).fit(X, y)
+    with pytest.raises(ValueError, match="'estimator' parameter"):
+        MacroF1TunedClassifierCV(object()).fit(X, y)
+    with pytest.raises(ValueError, match="'response_method'"):
+        MacroF1TunedClassifierCV(Perceptron(), response_method="predict").fit(X, y)
+    with pytest.raises(ValueError, match="'cv' parameter"):
+        MacroF1TunedClassifierCV(Perceptron(), cv=1.5).fit(X, y)
+
+
+def test_class_absent_from_a_fold_warns_and_is_not_predicted_there():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(200, 3))
+    y = np.r_[np.zeros(120, int), np.ones(78, int), [2, 2]]
+    X[y == 2] += 4
+    splits = [
+        (np.arange(0, 150), np.arange(150, 200)),
+        (np.arange(50, 200), np.arange(50)),
+    ]
+    with pytest.warns(UserWarning, match=r"absent from the training part of fold 0"):
+        model = MacroF1TunedClassifierCV(GaussianNB(), cv=splits).fit(X, y)
+    assert list(model.classes_) == [0, 1, 2]
+
+
+def test_sample_weight_is_used_and_routed(imbalanced_data):
+    X, y = imbalanced_data
+    weight = np.random.default_rng(0).choice([0.5, 1.0, 3.0], size=y.shape[0])
+    base = MacroF1TunedClassifierCV(GaussianNB(), cv=2)
+    weighted = clone(base).fit(X, y, sample_weight=weight)
+    expected = averaged_fbeta_score(
+        y,
+        weighted.rule_.predict(weighted.predict_proba(X)),
+        beta=1.0,
+    )
+    assert weighted.best_score_ != expected  # the weights count in the tuning
+    with sklearn.config_context(enable_metadata_routing=True):
+        inner = GaussianNB().set_fit_request(sample_weight=True)
+        routed = MacroF1TunedClassifierCV(inner, cv=2).fit(X, y, sample_weight=weight)
+        unrequested = MacroF1TunedClassifierCV(
+            GaussianNB().set_fit_request(sample_weight=False), cv=2
+        ).fit(X, y, sample_weight=weight)
+    plain = GaussianNB().fit(X, y, sample_weight=weight)
+    np.testing.assert_allclose(routed.estimator_.theta_, plain.theta_)
+    assert not np.allclose(unrequested.estimator_.theta_, plain.theta_)
+    assert routed.best_score_ == pytest.approx(weighted.best_score_)
+
+
+def test_multilabel_estimator_dense_and_sparse():
+    X, Y = make_multilabel_classification(
+        n_samples=600, n_features=10, n_classes=4, n_labels=2, random_state=1
+    )
+    model = MacroF1TunedClassifierCV(OneVsRestClassifier(GaussianNB()), cv=3).fit(X, Y)
+    assert model.thresholds_.shape == (4,)
+    assert list(model.classes_) == [0, 1, 2, 3]
+    assert model.predict(X).shape == Y.shape
+    sparse = MacroF1TunedClassifierCV(
+        OneVsRestClassifier(GaussianNB()), cv=3, average="micro"
+    ).fit(X, sp.csr_matrix(Y))
+    assert np.unique(sparse.thresholds_).shape[0] == 1
