@@ -19,9 +19,7 @@ from sklearn.utils.multiclass import type_of_target
 from ._multiclass import MulticlassProblem
 from ._multilabel import MultilabelProblem
 from ._objective import FORMULAS, Objective
-from ._package import InvalidParameterError, check_beta, check_zero_division
-
-AVERAGES = ("macro", "weighted", "micro", "binary", "samples")
+from ._package import AVERAGES, InvalidParameterError, check_options_of
 
 
 # ---------------------------------------------------------------- options
@@ -70,7 +68,7 @@ def check_options(
             f"The 'formula' parameter of {caller} must be a str among "
             f"{{'averaged', 'of_averages'}}. Got {formula!r} instead."
         )
-    beta = check_beta(beta, caller=caller)
+    beta = check_options_of(caller, beta=beta)["beta"]
     if average is None:
         raise InvalidParameterError(
             f"The 'average' parameter of {caller} must be a str among "
@@ -84,7 +82,9 @@ def check_options(
             "{'macro', 'weighted', 'micro', 'binary', 'samples'}. "
             f"Got {average!r} instead."
         )
-    zero_division = check_zero_division(zero_division, caller=caller)
+    zero_division = check_options_of(caller, zero_division=zero_division)[
+        "zero_division"
+    ]
     if (
         isinstance(smoothing, bool)
         or not isinstance(smoothing, numbers.Real)
