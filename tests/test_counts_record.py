@@ -443,3 +443,17 @@ def test_a_matrix_records_bootstrap_keeps_every_class_in_each_resample() -> None
     )
     low, high = report["macro avg"]["f1-score-ci"]
     assert low <= report["macro avg"]["f1-score"] <= high
+
+
+def test_fixed_labels_are_compared_by_value_whatever_their_container():
+    # Strings given as an object array (a pandas Series, a list of str objects)
+    # are the same fixed labels as a list of str: records counted with either
+    # are equal and merge, as the accumulator's record does.
+    objects = np.array(["a", "b", "c"], dtype=object)
+    plain = MacroF1Counts.from_predictions(["a"], ["b"], labels=["a", "b", "c"])
+    boxed = MacroF1Counts.from_predictions(["a"], ["b"], labels=objects)
+    assert boxed == plain
+    assert (boxed + plain).labels.tolist() == ["a", "b", "c"]
+    acc = MacroF1Accumulator(labels=objects)
+    acc.update(["c"], ["c"])
+    assert (acc.counts + plain).labels.tolist() == ["a", "b", "c"]

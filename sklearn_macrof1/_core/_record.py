@@ -43,7 +43,12 @@ from ._counting import (
 )
 from ._sklearn_private import InvalidParameterError
 from ._sources import CountRequest, Predictions, source_of
-from ._targets import Targets, naming_prediction, read_targets
+from ._targets import (
+    Targets,
+    fixed_width_strings,
+    naming_prediction,
+    read_targets,
+)
 from ._validation import (
     check_array_like,
     check_confusion_matrix,
@@ -245,7 +250,7 @@ matrix} of shape (n_samples, n_labels)
             caller=caller,
         ).counts.compact()
         if labels is not None:
-            counts.labels = np.asarray(labels)
+            counts.labels = fixed_labels(np.asarray(labels))
         return counts
 
     @classmethod
@@ -395,6 +400,21 @@ matrix} of shape (n_samples, n_labels)
         if self.samples is None or self.samples.count is not None:
             return self
         return replace(self, samples=self.samples.histogram())
+
+
+def fixed_labels(labels: np.ndarray) -> np.ndarray:
+    """Fixed labels as a record keeps them: strings (in an object array, as
+    pandas holds them, or numpy 2's ``StringDType``) as the ``<U`` array the
+    classes read from targets are, so equal labels compare equal."""
+    if labels.dtype.kind == "T":
+        return fixed_width_strings(labels, "labels")
+    if (
+        labels.dtype == object
+        and labels.size
+        and all(isinstance(label, str) for label in labels.ravel().tolist())
+    ):
+        return labels.astype(str)
+    return labels
 
 
 def _few(labels: np.ndarray | None) -> str:
@@ -806,6 +826,7 @@ __all__ = [
     "MacroF1Counts",
     "Reading",
     "count_targets",
+    "fixed_labels",
     "merge_counts",
     "prepare",
     "read",
