@@ -457,3 +457,10 @@ def test_fixed_labels_are_compared_by_value_whatever_their_container():
     acc = MacroF1Accumulator(labels=objects)
     acc.update(["c"], ["c"])
     assert (acc.counts + plain).labels.tolist() == ["a", "b", "c"]
+
+
+def test_from_predictions_refuses_labels_that_are_not_1d():
+    # refused when counted, naming the constructor, not later by every verb
+    for y, p in (([0, 1], [0, 1]), (YM, PM)):
+        with pytest.raises(ValueError, match="'labels' parameter of MacroF1Counts"):
+            MacroF1Counts.from_predictions(y, p, labels=[[0, 1]])

@@ -234,6 +234,15 @@ matrix} of shape (n_samples, n_labels)
         caller = "MacroF1Counts.from_predictions"
         if labels is not None:
             check_array_like(labels, name="labels", caller=caller, sparse=False)
+            try:
+                ndim = np.ndim(labels)
+            except ValueError:  # nested sequences of different lengths
+                ndim = -1
+            if ndim != 1:
+                raise ValueError(
+                    f"The 'labels' parameter of {caller} must be a 1-D "
+                    f"array-like; got {labels!r:.80}."
+                )
         if not isinstance(moments, bool | np.bool_):
             raise InvalidParameterError(
                 f"The 'moments' parameter of {caller} must be an instance of "
