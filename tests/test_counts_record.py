@@ -464,3 +464,14 @@ def test_from_predictions_refuses_labels_that_are_not_1d():
     for y, p in (([0, 1], [0, 1]), (YM, PM)):
         with pytest.raises(ValueError, match="'labels' parameter of MacroF1Counts"):
             MacroF1Counts.from_predictions(y, p, labels=[[0, 1]])
+
+
+def test_matrix_class_names_are_compared_by_value_whatever_their_container():
+    matrix = [[2, 1], [0, 3]]
+    boxed = MacroF1Counts.from_confusion_matrix(
+        matrix, rows="true", labels=np.array(["b", "a"], dtype=object)
+    )
+    plain = MacroF1Counts.from_confusion_matrix(matrix, rows="true", labels=["b", "a"])
+    assert boxed == plain
+    counted = MacroF1Counts.from_predictions(list("bbbaaa"), list("bbaaaa"))
+    assert boxed + counted == plain + counted

@@ -308,7 +308,7 @@ matrix} of shape (n_samples, n_labels)
         if labels is None:
             classes = order = np.arange(k)
         else:
-            order = np.asarray(labels)
+            order = fixed_labels(np.asarray(labels))
             if order.shape != (k,):
                 raise ValueError(
                     f"labels must name the {k} classes of the matrix; got "
