@@ -36,7 +36,7 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
     ) from exc
 
 from ._core._averages import AVERAGES, ordered, spelled
-from ._core._record import MacroF1Counts
+from ._core._record import MacroF1Counts, fixed_labels
 from ._core._sklearn_private import InvalidParameterError
 from ._core._sources import Columns, CountRequest, source_of
 from ._core._validation import check_array_like
@@ -121,7 +121,7 @@ def counts_from_dataframe(
     )
     counts = source.count(data, request).counts
     if labels is not None:
-        counts.labels = np.asarray(labels)
+        counts.labels = fixed_labels(np.asarray(labels))
     return counts
 
 

@@ -443,3 +443,35 @@ def test_a_matrix_records_bootstrap_keeps_every_class_in_each_resample() -> None
     )
     low, high = report["macro avg"]["f1-score-ci"]
     assert low <= report["macro avg"]["f1-score"] <= high
+
+
+def test_fixed_labels_are_compared_by_value_whatever_their_container():
+    # Strings given as an object array (a pandas Series, a list of str objects)
+    # are the same fixed labels as a list of str: records counted with either
+    # are equal and merge, as the accumulator's record does.
+    objects = np.array(["a", "b", "c"], dtype=object)
+    plain = MacroF1Counts.from_predictions(["a"], ["b"], labels=["a", "b", "c"])
+    boxed = MacroF1Counts.from_predictions(["a"], ["b"], labels=objects)
+    assert boxed == plain
+    assert (boxed + plain).labels.tolist() == ["a", "b", "c"]
+    acc = MacroF1Accumulator(labels=objects)
+    acc.update(["c"], ["c"])
+    assert (acc.counts + plain).labels.tolist() == ["a", "b", "c"]
+
+
+def test_from_predictions_refuses_labels_that_are_not_1d():
+    # refused when counted, naming the constructor, not later by every verb
+    for y, p in (([0, 1], [0, 1]), (YM, PM)):
+        with pytest.raises(ValueError, match="'labels' parameter of MacroF1Counts"):
+            MacroF1Counts.from_predictions(y, p, labels=[[0, 1]])
+
+
+def test_matrix_class_names_are_compared_by_value_whatever_their_container():
+    matrix = [[2, 1], [0, 3]]
+    boxed = MacroF1Counts.from_confusion_matrix(
+        matrix, rows="true", labels=np.array(["b", "a"], dtype=object)
+    )
+    plain = MacroF1Counts.from_confusion_matrix(matrix, rows="true", labels=["b", "a"])
+    assert boxed == plain
+    counted = MacroF1Counts.from_predictions(list("bbbaaa"), list("bbaaaa"))
+    assert boxed + counted == plain + counted

@@ -247,6 +247,10 @@ def test_report_equals_numpy(spark) -> None:
     ) == classification_report(
         y_true, y_pred, labels=["d", "a", "z"], zero_division=0.0
     )
+    # fixed string labels given as an object array are the same fixed labels
+    boxed = counts_from_dataframe(df, labels=np.array(["d", "a", "z"], dtype=object))
+    plain = MacroF1Counts.from_predictions(y_true, y_pred, labels=["d", "a", "z"])
+    assert boxed + plain == plain + plain
     ours = classification_report(
         counts, output_dict=True, confidence=0.9, interval_method="bootstrap",
         n_resamples=200, random_state=0,

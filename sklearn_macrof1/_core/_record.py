@@ -43,7 +43,12 @@ from ._counting import (
 )
 from ._sklearn_private import InvalidParameterError
 from ._sources import CountRequest, Predictions, source_of
-from ._targets import Targets, naming_prediction, read_targets
+from ._targets import (
+    Targets,
+    fixed_width_strings,
+    naming_prediction,
+    read_targets,
+)
 from ._validation import (
     check_array_like,
     check_confusion_matrix,
@@ -229,6 +234,15 @@ matrix} of shape (n_samples, n_labels)
         caller = "MacroF1Counts.from_predictions"
         if labels is not None:
             check_array_like(labels, name="labels", caller=caller, sparse=False)
+            try:
+                ndim = np.ndim(labels)
+            except ValueError:  # nested sequences of different lengths
+                ndim = -1
+            if ndim != 1:
+                raise ValueError(
+                    f"The 'labels' parameter of {caller} must be a 1-D "
+                    f"array-like; got {labels!r:.80}."
+                )
         if not isinstance(moments, bool | np.bool_):
             raise InvalidParameterError(
                 f"The 'moments' parameter of {caller} must be an instance of "
@@ -245,7 +259,7 @@ matrix} of shape (n_samples, n_labels)
             caller=caller,
         ).counts.compact()
         if labels is not None:
-            counts.labels = np.asarray(labels)
+            counts.labels = fixed_labels(np.asarray(labels))
         return counts
 
     @classmethod
@@ -294,7 +308,7 @@ matrix} of shape (n_samples, n_labels)
         if labels is None:
             classes = order = np.arange(k)
         else:
-            order = np.asarray(labels)
+            order = fixed_labels(np.asarray(labels))
             if order.shape != (k,):
                 raise ValueError(
                     f"labels must name the {k} classes of the matrix; got "
@@ -395,6 +409,21 @@ matrix} of shape (n_samples, n_labels)
         if self.samples is None or self.samples.count is not None:
             return self
         return replace(self, samples=self.samples.histogram())
+
+
+def fixed_labels(labels: np.ndarray) -> np.ndarray:
+    """Fixed labels as a record keeps them: strings (in an object array, as
+    pandas holds them, or numpy 2's ``StringDType``) as the ``<U`` array the
+    classes read from targets are, so equal labels compare equal."""
+    if labels.dtype.kind == "T":
+        return fixed_width_strings(labels, "labels")
+    if (
+        labels.dtype == object
+        and labels.size
+        and all(isinstance(label, str) for label in labels.ravel().tolist())
+    ):
+        return labels.astype(str)
+    return labels
 
 
 def _few(labels: np.ndarray | None) -> str:
@@ -806,6 +835,7 @@ __all__ = [
     "MacroF1Counts",
     "Reading",
     "count_targets",
+    "fixed_labels",
     "merge_counts",
     "prepare",
     "read",

@@ -21,8 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from .._core._record import MacroF1Counts, merge_counts, union_labels
-from .._core._targets import fixed_width_strings
+from .._core._record import MacroF1Counts, fixed_labels, merge_counts, union_labels
 from .._core._validation import check_array_like
 from .._integrations._dask import counts_from_dask, is_dask_collection
 from .._integrations._streaming import count_batch
@@ -42,9 +41,7 @@ def _check_labels(labels: Any) -> np.ndarray | None:
     if labels is None:
         return None
     check_array_like(labels, name="labels", caller="MacroF1Accumulator", sparse=False)
-    array = np.asarray(labels)
-    if array.dtype.kind == "T":  # numpy 2's StringDType
-        array = fixed_width_strings(array, "labels")
+    array = fixed_labels(np.asarray(labels))  # strings as <U, however held
     if array.ndim != 1 or array.shape[0] == 0:
         raise ValueError(
             "labels must be a non-empty 1-D array-like of class labels (column "
