@@ -43,9 +43,13 @@ class MultilabelProblem:
     objective: Objective
     columns: np.ndarray  # the selected label columns
     positive: np.ndarray = field(init=False)
+    # each label's entries in decreasing score, kept across the sweeps of the
+    # coordinate ascent (int32: half the size of the scores)
+    _orders: dict[int, np.ndarray] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.positive = self.weight > 0
+        self._orders = {}
         # dense columns read contiguously (one copy, the size of the input)
         if not sp.issparse(self.scores):
             self.scores = np.asfortranarray(self.scores, dtype=np.float64)
@@ -100,25 +104,37 @@ class MultilabelProblem:
                 np.r_[parts[2], w[rest].sum()],
                 np.r_[parts[3], self.positive[rest].sum()],
             ]
-        upper, lower, cum = _curve(parts[0], np.stack(parts[1:]))
+        order = self._orders.get(l)
+        if order is None:
+            order = _decreasing(parts[0])
+            self._orders[l] = order
+        upper, lower, cum = _curve(parts[0], np.stack(parts[1:]), order)
         return upper, lower, cum, np.array([true_w, n_true])
 
     def avg_weight(self, true: np.ndarray) -> np.ndarray | float:
         return true if self.objective.average == "weighted" else 1.0
 
 
+def _decreasing(keys: np.ndarray) -> np.ndarray:
+    """The order of ``keys`` from the largest (int32 where it fits)."""
+    order = np.argsort(-keys, kind="stable")
+    return order.astype(np.int32) if keys.shape[0] < 2**31 else order
+
+
 def _curve(
-    keys: np.ndarray, moves: np.ndarray
+    keys: np.ndarray, moves: np.ndarray, order: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Groups of equal keys in decreasing order (keys that differ by rounding
     only are equal): each group's largest and smallest key, and the cumulative
-    sums of ``moves`` (rows of quantities) after each group, with a leading 0."""
-    order = np.argsort(-keys, kind="stable")
+    sums of ``moves`` (rows of quantities) after each group, with a leading 0.
+    ``order``: the keys' decreasing order, when known."""
+    if order is None:
+        order = np.argsort(-keys, kind="stable")
     keys = keys[order]
     if keys.shape[0] == 0:
         return keys, keys, np.zeros((moves.shape[0], 1))
     start = np.flatnonzero(np.r_[True, separated(keys[:-1], keys[1:])])
-    grouped = np.add.reduceat(moves[:, order], start, axis=1)
+    grouped = np.add.reduceat(np.take(moves, order, axis=1), start, axis=1)
     cum = np.zeros((moves.shape[0], start.shape[0] + 1))
     np.cumsum(grouped, axis=1, out=cum[:, 1:])
     return keys[start], keys[np.r_[start[1:], keys.shape[0]] - 1], cum
