@@ -347,6 +347,27 @@ def test_multilabel_thresholds(average, sparse, multilabel_scores):
         assert np.unique(rule.thresholds).shape[0] == 1
 
 
+@pytest.mark.parametrize("formula", ["averaged", "of_averages"])
+@pytest.mark.parametrize("average", ["micro", "samples"])
+def test_shared_threshold_of_sparse_decision_values_matches_dense(average, formula):
+    # decision values stored sparsely: the best shared threshold is below 0, where
+    # the unstored entries (score 0) are predicted too
+    rng = np.random.default_rng(3)
+    y = (rng.random((300, 4)) < 0.6).astype(int)
+    stored = rng.random((300, 4)) < 0.5
+    dense = np.where(stored, rng.normal(size=(300, 4)) + y - 1.5, 0.0)
+    options = dict(average=average, formula=formula, selection_cv=None, smoothing=0.0)
+    from_dense = tune_decision_rule(y, dense, **options)
+    from_sparse = tune_decision_rule(sp.csr_matrix(y), sp.csr_matrix(dense), **options)
+    assert from_dense.thresholds[0] < 0
+    assert from_sparse.score == pytest.approx(from_dense.score, abs=1e-12)
+    np.testing.assert_allclose(from_sparse.thresholds, from_dense.thresholds)
+    score = averaged_fbeta_score if formula == "averaged" else fbeta_of_averages_score
+    predicted = from_sparse.predict(sp.csr_matrix(dense))
+    exact = score(y, predicted, beta=1.0, average=average)
+    assert from_sparse.score == pytest.approx(exact, abs=1e-12)
+
+
 def test_rule_selection_compares_procedures_on_folds():
     y, proba = _imbalanced(2000, seed=4)
     rule = tune_decision_rule(y, proba, formula="of_averages", random_state=0)

@@ -267,7 +267,7 @@ class Search:
         taken = np.stack(((y == c) * wt, wt, pos, ones))
         by_class = np.argsort(c, kind="stable")
         cs = c[by_class]
-        running = np.cumsum(taken[:, by_class], axis=1)
+        running = np.cumsum(np.take(taken, by_class, axis=1), axis=1)
         start = (
             np.flatnonzero(np.r_[True, cs[1:] != cs[:-1]])
             if m

@@ -20,7 +20,9 @@ here.
   sample).
 
 Sparse score matrices are read column by column without densifying: a label's
-unstored entries are one block of equal (zero) scores.
+unstored entries are one block of equal (zero) scores, and for a shared
+threshold a row's unstored entries are one entry of score 0, so that thresholds
+below 0 (decision values) are found and scored as on the dense matrix.
 """
 
 from __future__ import annotations
@@ -43,9 +45,13 @@ class MultilabelProblem:
     objective: Objective
     columns: np.ndarray  # the selected label columns
     positive: np.ndarray = field(init=False)
+    # each label's entries in decreasing score, kept across the sweeps of the
+    # coordinate ascent (int32: half the size of the scores)
+    _orders: dict[int, np.ndarray] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.positive = self.weight > 0
+        self._orders = {}
         # dense columns read contiguously (one copy, the size of the input)
         if not sp.issparse(self.scores):
             self.scores = np.asfortranarray(self.scores, dtype=np.float64)
@@ -100,25 +106,37 @@ class MultilabelProblem:
                 np.r_[parts[2], w[rest].sum()],
                 np.r_[parts[3], self.positive[rest].sum()],
             ]
-        upper, lower, cum = _curve(parts[0], np.stack(parts[1:]))
+        order = self._orders.get(l)
+        if order is None:
+            order = _decreasing(parts[0])
+            self._orders[l] = order
+        upper, lower, cum = _curve(parts[0], np.stack(parts[1:]), order)
         return upper, lower, cum, np.array([true_w, n_true])
 
     def avg_weight(self, true: np.ndarray) -> np.ndarray | float:
         return true if self.objective.average == "weighted" else 1.0
 
 
+def _decreasing(keys: np.ndarray) -> np.ndarray:
+    """The order of ``keys`` from the largest (int32 where it fits)."""
+    order = np.argsort(-keys, kind="stable")
+    return order.astype(np.int32) if keys.shape[0] < 2**31 else order
+
+
 def _curve(
-    keys: np.ndarray, moves: np.ndarray
+    keys: np.ndarray, moves: np.ndarray, order: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Groups of equal keys in decreasing order (keys that differ by rounding
     only are equal): each group's largest and smallest key, and the cumulative
-    sums of ``moves`` (rows of quantities) after each group, with a leading 0."""
-    order = np.argsort(-keys, kind="stable")
+    sums of ``moves`` (rows of quantities) after each group, with a leading 0.
+    ``order``: the keys' decreasing order, when known."""
+    if order is None:
+        order = np.argsort(-keys, kind="stable")
     keys = keys[order]
     if keys.shape[0] == 0:
         return keys, keys, np.zeros((moves.shape[0], 1))
     start = np.flatnonzero(np.r_[True, separated(keys[:-1], keys[1:])])
-    grouped = np.add.reduceat(moves[:, order], start, axis=1)
+    grouped = np.add.reduceat(np.take(moves, order, axis=1), start, axis=1)
     cum = np.zeros((moves.shape[0], start.shape[0] + 1))
     np.cumsum(grouped, axis=1, out=cum[:, 1:])
     return keys[start], keys[np.r_[start[1:], keys.shape[0]] - 1], cum
@@ -317,8 +335,13 @@ def _per_label(
     return MultilabelResult(thresholds, value, candidates, sweeps)
 
 
-def _pooled(p: MultilabelProblem) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Rows, scores and truth of the explicit entries of the selected labels."""
+def _pooled(
+    p: MultilabelProblem,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The entries of the selected labels: their rows, scores, and the true and
+    predicted label counts each adds to its row when predicted. With sparse scores,
+    the unstored entries of a row (score 0) are one entry of score 0 carrying their
+    counts, so that thresholds below 0 are scored as on the dense matrix."""
     if not sp.issparse(p.scores):
         n = p.weight.shape[0]
         dtype = np.int32 if n < 2**31 else np.intp
@@ -326,28 +349,39 @@ def _pooled(p: MultilabelProblem) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         values = p.scores[:, p.columns].ravel(order="F")
         truth = p.y[:, p.columns]
         truth = truth.toarray() if sp.issparse(truth) else truth
-        hits = np.asarray(truth != 0).ravel(order="F")
-        return rows, values, hits
+        hits = np.asarray(truth != 0).ravel(order="F").astype(np.float64)
+        return rows, values, hits, np.ones(values.shape[0])
     parts = [p.column(int(l)) for l in p.columns]
-    rows = np.concatenate([r for r, _, _ in parts if r is not None])
-    values = np.concatenate([v for _, v, _ in parts])
-    hits = np.concatenate([truth[r] for r, _, truth in parts if r is not None])
-    return rows, values, hits
+    n = p.weight.shape[0]
+    stored = np.zeros(n)
+    stored_true = np.zeros(n)
+    all_true = np.zeros(n)
+    for r, _, truth in parts:
+        stored[r] += 1.0  # a column's rows are distinct
+        stored_true[r] += truth[r]
+        all_true += truth
+    missing = p.columns.shape[0] - stored
+    unstored = np.flatnonzero(missing > 0)
+    rows = np.concatenate([r for r, _, _ in parts if r is not None] + [unstored])
+    values = np.concatenate([v for _, v, _ in parts] + [np.zeros(unstored.shape[0])])
+    hits = np.concatenate(
+        [truth[r].astype(np.float64) for r, _, truth in parts if r is not None]
+        + [(all_true - stored_true)[unstored]]
+    )
+    counts = np.ones(rows.shape[0])
+    counts[rows.shape[0] - unstored.shape[0] :] = missing[unstored]
+    return rows, values, hits, counts
 
 
 def _shared_threshold(
     p: MultilabelProblem, start: np.ndarray
 ) -> tuple[np.ndarray, float]:
-    """The best single threshold for every selected label (micro, samples).
-
-    With sparse scores the unstored entries (score 0) are left unpredicted: the
-    threshold is at least 0.
-    """
+    """The best single threshold for every selected label (micro, samples)."""
     obj = p.objective
-    rows, values, hit = _pooled(p)
+    rows, values, hit, count = _pooled(p)
     if obj.average == "micro":
         w = p.weight[rows]
-        moves = np.stack((w * hit, w, p.positive[rows].astype(np.float64)))
+        moves = np.stack((w * hit, w * count, p.positive[rows] * count))
         upper, lower, cum = _curve(values, moves)
         _, _, true_w, _, n_true = label_stats(p, start).sum(axis=1)
         g = cum.shape[1]
@@ -356,18 +390,20 @@ def _shared_threshold(
         )
         r, _ = _nearest_best(obj.value(terms), 0)
     else:  # samples: each entry changes the counts of its sample
-        upper, lower, values_r = _samples_curve(p, rows, values, hit)
+        upper, lower, values_r = _samples_curve(p, rows, values, hit, count)
         r, _ = _nearest_best(values_r, 0)
     theta = cut_threshold(upper, lower, r)
-    if sp.issparse(p.scores):
-        theta = max(theta, 0.0)
     thresholds = start.copy()
     thresholds[p.columns] = theta
     return thresholds, score_thresholds(p, thresholds)
 
 
 def _samples_curve(
-    p: MultilabelProblem, rows: np.ndarray, values: np.ndarray, hit: np.ndarray
+    p: MultilabelProblem,
+    rows: np.ndarray,
+    values: np.ndarray,
+    hit: np.ndarray,
+    count: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The samples-averaged objective of every shared threshold, entry by entry
     in decreasing score, the per-sample counts updated by grouped cumulative
@@ -375,7 +411,8 @@ def _samples_curve(
     obj = p.objective
     n = p.weight.shape[0]
     order = np.argsort(-values, kind="stable")
-    keys, srows, shit = values[order], rows[order], hit[order].astype(np.float64)
+    keys, srows = values[order], rows[order]
+    moves = np.stack((hit[order], count[order]))
     m = keys.shape[0]
     _, _, true_s = _sample_counts(p, np.full(p.n_labels, np.inf))
     zero = np.zeros(n)
@@ -383,14 +420,14 @@ def _samples_curve(
     # running (tp, pred) of each entry's sample, just after the entry joins
     by_sample = np.argsort(srows, kind="stable")
     ss = srows[by_sample]
-    running = np.cumsum(np.stack((shit[by_sample], np.ones(m))), axis=1)
+    running = np.cumsum(np.take(moves, by_sample, axis=1), axis=1)
     first = np.flatnonzero(np.r_[True, ss[1:] != ss[:-1]])
     offset = np.zeros((2, first.shape[0]))
     offset[:, 1:] = running[:, first[1:] - 1]
     group = np.repeat(np.arange(first.shape[0]), np.diff(np.r_[first, m]))
     after = np.empty_like(running)
     after[:, by_sample] = running - offset[:, group]
-    before = after - np.stack((shit, np.ones(m)))
+    before = after - moves
     t, wt = true_s[srows], p.weight[srows]
     delta = obj.terms(after[0], after[1], t, after[1], t, wt) - obj.terms(
         before[0], before[1], t, before[1], t, wt

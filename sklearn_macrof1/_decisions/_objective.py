@@ -90,9 +90,7 @@ class Objective:
         has_pred = np.asarray(n_pred) > 0
         has_true = np.asarray(n_true) > 0
         if self.average == "micro":
-            return np.stack(
-                np.broadcast_arrays(tp, pred, true, has_pred, has_true), axis=-1
-            ).astype(np.float64)
+            return _stack_last(tp, pred, true, has_pred, has_true)
         alpha = self.smoothing if self.average != "samples" else 0.0
         columns: list[np.ndarray] = []
         if self.formula == "averaged":
@@ -103,7 +101,7 @@ class Objective:
             columns += _mean_terms(value, defined, weight)
             value, defined = _ratio(tp, true, has_true, self.fill, alpha)
             columns += _mean_terms(value, defined, weight)
-        return np.stack(np.broadcast_arrays(*columns), axis=-1)
+        return _stack_last(*columns)
 
     def _fbeta(
         self,
@@ -164,6 +162,14 @@ class Objective:
         if constant is not None:
             sums = sums + constant
         return float(self.value(sums))
+
+
+def _stack_last(*columns: np.ndarray) -> np.ndarray:
+    """The columns stacked along a last axis, as a view of one block per column
+    (stacking along the last axis directly interleaves the values, several times
+    slower on millions of groups)."""
+    block = np.stack(np.broadcast_arrays(*columns), axis=0, dtype=np.float64)
+    return np.moveaxis(block, 0, -1)
 
 
 def _ratio(

@@ -393,13 +393,16 @@ def _fit(
     options: Options,
     procedure: str,
     rows: np.ndarray | None = None,
+    start: tuple[np.ndarray, ...] | None = None,
 ) -> tuple[tuple[np.ndarray, ...], list[tuple[str, float, float]], int]:
     """The rule of ``procedure`` on ``rows``: its parameters, the candidates
-    the search scored and its sweeps."""
+    the search scored and its sweeps. ``start``: for "of_averages", the rule
+    already tuned for "averaged" on the same rows, if there is one."""
     if procedure not in ("averaged", "of_averages"):
         return _baseline(data), [], 0
-    start: tuple[np.ndarray, ...] | None = None
-    if procedure == "of_averages":  # start from the rule tuned for averaged F-beta
+    if procedure != "of_averages":
+        start = None
+    elif start is None:  # start from the rule tuned for averaged F-beta
         start, _, _ = _fit(data, options, "averaged", rows)
     weight = data.weight if rows is None else data.weight[rows]
     objective = options.objective(weight, formula=procedure)
@@ -459,8 +462,11 @@ def _select(
         )
     scores = np.full((len(procedures), n_splits), np.nan)
     for f, (train, test) in enumerate(splits):
+        averaged: tuple[np.ndarray, ...] | None = None
         for p, procedure in enumerate(procedures):
-            params, _, _ = _fit(data, options, procedure, train)
+            params, _, _ = _fit(data, options, procedure, train, start=averaged)
+            if procedure == "averaged":  # the start of "of_averages": tuned once
+                averaged = params
             scores[p, f] = _evaluate(data, options, params, test)
     mean = np.nanmean(scores, axis=1) if not np.isnan(scores).all() else scores[:, 0]
     best = int(np.argmax(np.where(np.isnan(mean), -np.inf, mean)))
