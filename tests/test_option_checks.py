@@ -34,6 +34,11 @@ INTERVAL = {"confidence", "method", "n_resamples", "verbose"}
 REPORT = {"digits", "output_dict", "as_frame", "labels", "zero_division"}
 
 
+def _display() -> Any:
+    pytest.importorskip("matplotlib")  # the [plot] extra
+    return m.MacroF1Display.from_predictions(Y_TRUE, Y_PRED)
+
+
 def _accumulated() -> Any:
     accumulator = m.MacroF1Accumulator()
     accumulator.update(Y_TRUE, Y_PRED)
@@ -72,7 +77,7 @@ CHECKED_ONCE: list[tuple[str, Callable[[], Any], set[str]]] = [
     ("make_averaged_fbeta_scorer", lambda: m.make_averaged_fbeta_scorer(), SCORE),
     (
         "MacroF1Display.from_predictions",
-        lambda: m.MacroF1Display.from_predictions(Y_TRUE, Y_PRED),
+        lambda: _display(),
         SCORE,
     ),
     ("fbeta_summary", lambda: m.fbeta_summary(_accumulated().counts), SCORE),

@@ -427,7 +427,7 @@ def test_precision_and_recall_recoverable_at_beta_limits():
 
 # --- numpy 2's variable-width strings (StringDType) ------------------------------
 
-StringDType = getattr(np.dtypes, "StringDType", None)
+StringDType = getattr(getattr(np, "dtypes", None), "StringDType", None)  # numpy >= 2
 needs_string_dtype = pytest.mark.skipif(
     StringDType is None, reason="StringDType needs numpy >= 2"
 )

@@ -806,8 +806,9 @@ def test_accumulators_with_the_same_string_labels_merge() -> None:
     pd = pytest.importorskip("pandas")
     names = ["cat", "dog", "eel"]
     sources: list[Any] = [names, np.array(names, dtype="<U8"), pd.Series(names)]
-    if hasattr(np.dtypes, "StringDType"):
-        sources.append(np.array(names, dtype=np.dtypes.StringDType()))
+    string_dtype = getattr(getattr(np, "dtypes", None), "StringDType", None)
+    if string_dtype is not None:  # numpy >= 2
+        sources.append(np.array(names, dtype=string_dtype()))
     batches = [(["cat", "dog"], ["cat", "cat"]), (["eel"], ["dog"])]
     expected = _concatenated([(*map(np.array, b), None) for b in batches], names)
     for first in sources:
