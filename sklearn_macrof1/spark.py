@@ -36,10 +36,8 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
     ) from exc
 
 from ._core._averages import AVERAGES, ordered, spelled
-from ._core._record import MacroF1Counts, fixed_labels
-from ._core._sklearn_private import InvalidParameterError
+from ._core._record import MacroF1Counts, check_counting_options, fixed_labels
 from ._core._sources import Columns, CountRequest, source_of
-from ._core._validation import check_array_like
 from ._integrations._spark import check_dataframe
 from ._presentation._scores import averaged_fbeta_score, fbeta_of_averages_score
 
@@ -106,13 +104,7 @@ def counts_from_dataframe(
     """
     caller = "counts_from_dataframe"
     check_dataframe(df, caller)
-    if labels is not None:
-        check_array_like(labels, name="labels", caller=caller, sparse=False)
-    if not isinstance(moments, bool | np.bool_):
-        raise InvalidParameterError(
-            f"The 'moments' parameter of {caller} must be an instance of "
-            f"'bool'. Got {moments!r} instead."
-        )
+    check_counting_options(labels, moments, caller=caller)
     data = Columns(df, label_col, prediction_col, weight_col)
     source = source_of(data)  # the Spark source
     assert source is not None

@@ -232,22 +232,7 @@ matrix} of shape (n_samples, n_labels)
         True
         """
         caller = "MacroF1Counts.from_predictions"
-        if labels is not None:
-            check_array_like(labels, name="labels", caller=caller, sparse=False)
-            try:
-                ndim = np.ndim(labels)
-            except ValueError:  # nested sequences of different lengths
-                ndim = -1
-            if ndim != 1:
-                raise ValueError(
-                    f"The 'labels' parameter of {caller} must be a 1-D "
-                    f"array-like; got {labels!r:.80}."
-                )
-        if not isinstance(moments, bool | np.bool_):
-            raise InvalidParameterError(
-                f"The 'moments' parameter of {caller} must be an instance of "
-                f"'bool'. Got {moments!r} instead."
-            )
+        check_counting_options(labels, moments, caller=caller)
         counts = read(
             y_true,
             y_pred,
@@ -409,6 +394,28 @@ matrix} of shape (n_samples, n_labels)
         if self.samples is None or self.samples.count is not None:
             return self
         return replace(self, samples=self.samples.histogram())
+
+
+def check_counting_options(labels: Any, moments: Any, *, caller: str) -> None:
+    """The options of a record's constructor (``from_predictions``, Spark's
+    ``counts_from_dataframe``): ``labels`` None or a 1-D array-like, ``moments``
+    a bool."""
+    if labels is not None:
+        check_array_like(labels, name="labels", caller=caller, sparse=False)
+        try:
+            ndim = np.ndim(labels)
+        except ValueError:  # nested sequences of different lengths
+            ndim = -1
+        if ndim != 1:
+            raise ValueError(
+                f"The 'labels' parameter of {caller} must be a 1-D "
+                f"array-like; got {labels!r:.80}."
+            )
+    if not isinstance(moments, bool | np.bool_):
+        raise InvalidParameterError(
+            f"The 'moments' parameter of {caller} must be an instance of "
+            f"'bool'. Got {moments!r} instead."
+        )
 
 
 def fixed_labels(labels: np.ndarray) -> np.ndarray:
