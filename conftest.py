@@ -17,12 +17,12 @@ import pytest
 os.environ.setdefault("MPLBACKEND", "Agg")  # before any example imports pyplot
 
 DOCTEST_REQUIRES = {
-    "sklearn_macrof1._presentation._display": ("matplotlib",),
-    "sklearn_macrof1._integrations._dask": ("dask", "distributed"),
-    "sklearn_macrof1._integrations._spark": ("pyspark",),
+    "sklearn_macrof1._plot._display": ("matplotlib",),
+    "sklearn_macrof1._sources._dask": ("dask", "distributed"),
+    "sklearn_macrof1._sources._spark_frames": ("pyspark",),
     "sklearn_macrof1.spark": ("pyspark",),
     # one class of a module whose other examples need no optional package
-    "sklearn_macrof1._presentation._search.SearchAnalysisDisplay": ("matplotlib",),
+    "sklearn_macrof1._plot._search_analysis.SearchAnalysisDisplay": ("matplotlib",),
 }
 #: Modules that import an optional package when imported: not collected without it.
 IMPORT_REQUIRES = {

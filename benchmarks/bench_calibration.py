@@ -32,7 +32,7 @@ import numpy as np
 from _timing import fmt_time, interleaved, machine, table
 
 from sklearn_macrof1 import fbeta_confidence_interval
-from sklearn_macrof1._core._aggregation import aggregate
+from sklearn_macrof1._formulas._aggregation import aggregate
 
 try:
     from confidenceinterval import f1_score as ci_f1_score

@@ -35,8 +35,8 @@ from _timing import (
 )
 
 from sklearn_macrof1 import compare_classifiers
-from sklearn_macrof1._core._evaluation import check_options, read_for
-from sklearn_macrof1._inference._intervals import (
+from sklearn_macrof1._formulas._evaluation import check_options, read_for
+from sklearn_macrof1._stats._intervals import (
     draw_multiplicities,
     evaluation_from,
 )

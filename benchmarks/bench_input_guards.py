@@ -1,6 +1,6 @@
 """Cost of the input guards at n = 1e6: what reading targets safely adds to a call.
 
-The guards (``sklearn_macrof1._core._targets``) make every array the counting core
+The guards (``sklearn_macrof1._read``) make every array the counting core
 sees a plain ndarray whose buffer holds exactly its values: ndarray subclasses
 viewed as ndarray (np.matrix and masked entries refused), bool arrays holding
 bytes other than 0/1 normalised, 1-D labels made C-contiguous in native byte
@@ -20,7 +20,7 @@ import scipy.sparse as sp
 from _timing import arguments, interleaved
 
 from sklearn_macrof1 import averaged_f1_score
-from sklearn_macrof1._core import _targets
+from sklearn_macrof1._read import _arrays, _encoding
 
 N = 1_000_000
 
@@ -50,11 +50,11 @@ def _cases(rng: np.random.Generator) -> dict[str, tuple]:
 def _guards(yt: object, yp: object) -> None:
     """The guard steps of one call, on the inputs as the call receives them."""
     for y, name in ((yt, "y_true"), (yp, "y_pred")):
-        y = _targets._to_array(y, name)  # subclass / bool / sparse structure
+        y = _arrays.to_array(y, name)  # subclass / bool / sparse structure
         if isinstance(y, np.ndarray) and y.ndim == 1:
-            _targets._native(y)
+            _encoding._native(y)
     if isinstance(yt, np.ndarray) and yt.dtype != yp.dtype:
-        _targets._label_dtype(yt.dtype, yp.dtype, yt, yp, 256)
+        _encoding._label_dtype(yt.dtype, yp.dtype, yt, yp, 256)
 
 
 def main() -> None:

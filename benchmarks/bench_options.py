@@ -1,7 +1,7 @@
 """Cost of checking a call's options: the option table against scikit-learn's.
 
 Every public function checks its options once, by one table
-(``sklearn_macrof1._core._validation.OPTIONS``, entry point
+(``sklearn_macrof1._options.OPTIONS``, entry point
 ``check_options_of``). This script times, side by side in one run, the table's
 entry point on the five options of a score function, the ``check_options``
 wrapper the score functions call (the table plus the ``Options`` record), the
@@ -27,10 +27,10 @@ from sklearn.utils._param_validation import (
 )
 
 from sklearn_macrof1 import averaged_f1_score
-from sklearn_macrof1._core._evaluation import check_options
+from sklearn_macrof1._formulas._evaluation import check_options
 
 try:  # the table's entry point (absent before the table existed)
-    from sklearn_macrof1._core._validation import check_options_of
+    from sklearn_macrof1._options import check_options_of
 except ImportError:  # pragma: no cover
     check_options_of = None
 

@@ -61,7 +61,7 @@ from sklearn_macrof1 import (
     averaged_f1_score,
     f1_of_averages_score,
 )
-from sklearn_macrof1._inference._search import corrected_resampled_ttest
+from sklearn_macrof1._stats._search import corrected_resampled_ttest
 
 PRIORS = np.array([0.6, 0.3, 0.1])
 MEANS = np.random.default_rng(0).normal(0.0, 1.0, (3, 5))

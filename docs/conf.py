@@ -70,19 +70,19 @@ html_sidebars = {page.stem: [] for page in HERE.glob("*.md")}
 #: Section of the API page for each module that defines public names; a name from
 #: a module missing here goes to "Other" (add its module when that happens).
 SECTIONS = {
-    "sklearn_macrof1._presentation._scores": "Scores",
-    "sklearn_macrof1._core._record": "Count records",
-    "sklearn_macrof1._presentation._summary": "Summaries",
-    "sklearn_macrof1._presentation._attribution": "Summaries",
-    "sklearn_macrof1._presentation._report": "Classification report",
-    "sklearn_macrof1._presentation._scorers": "Model selection",
-    "sklearn_macrof1._presentation._search": "Model selection",
-    "sklearn_macrof1._inference._intervals": "Uncertainty",
-    "sklearn_macrof1._inference._comparison": "Uncertainty",
-    "sklearn_macrof1._integrations._streaming": "Streaming and distributed data",
-    "sklearn_macrof1._presentation._accumulator": "Streaming and distributed data",
-    "sklearn_macrof1._presentation._display": "Plotting",
-    "sklearn_macrof1._core._paper": "The paper's results",
+    "sklearn_macrof1._results._scores": "Scores",
+    "sklearn_macrof1._counting._record": "Count records",
+    "sklearn_macrof1._results._summary": "Summaries",
+    "sklearn_macrof1._results._gap_attribution": "Summaries",
+    "sklearn_macrof1._results._report": "Classification report",
+    "sklearn_macrof1._results._scorers": "Model selection",
+    "sklearn_macrof1._plot._search_analysis": "Model selection",
+    "sklearn_macrof1._stats._intervals": "Uncertainty",
+    "sklearn_macrof1._stats._comparison": "Uncertainty",
+    "sklearn_macrof1._sources._stream": "Streaming and distributed data",
+    "sklearn_macrof1._results._accumulator": "Streaming and distributed data",
+    "sklearn_macrof1._plot._display": "Plotting",
+    "sklearn_macrof1._formulas._paper": "The paper's results",
 }
 ORDER = [*dict.fromkeys(SECTIONS.values()), "Other"]
 

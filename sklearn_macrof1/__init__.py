@@ -12,25 +12,19 @@ They can differ by up to 0.5 and rank classifiers differently (Opitz & Burst,
 ``average`` scikit-learn knows, plus their gap, its closed form and its bound.
 """
 
-from ._core._paper import gap_closed_form, gap_supremum, supremum_confusion_matrix
-from ._core._record import MacroF1Counts
+from ._counting._record import MacroF1Counts
 from ._decisions import DecisionRule, MacroF1TunedClassifierCV, tune_decision_rule
-from ._inference._comparison import (
-    ClassifierComparison,
-    MultipleComparison,
-    ScoreDifference,
-    compare_classifiers,
+from ._formulas._paper import gap_closed_form, gap_supremum, supremum_confusion_matrix
+from ._plot._display import MacroF1Display
+from ._plot._search_analysis import (
+    SearchAnalysis,
+    SearchAnalysisDisplay,
+    analyze_search,
 )
-from ._inference._intervals import (
-    FBetaInterval,
-    ScoreInterval,
-    fbeta_confidence_interval,
-)
-from ._presentation._accumulator import MacroF1Accumulator
-from ._presentation._attribution import GapAttribution
-from ._presentation._display import MacroF1Display
-from ._presentation._report import classification_report
-from ._presentation._scorers import (
+from ._results._accumulator import MacroF1Accumulator
+from ._results._gap_attribution import GapAttribution
+from ._results._report import classification_report
+from ._results._scorers import (
     MACRO_F1_SCORING,
     get_scorer,
     get_scorer_names,
@@ -38,19 +32,25 @@ from ._presentation._scorers import (
     make_fbeta_of_averages_scorer,
     make_macro_f1_scoring,
 )
-from ._presentation._scores import (
+from ._results._scores import (
     averaged_f1_score,
     averaged_fbeta_score,
     f1_of_averages_score,
     fbeta_of_averages_score,
     fbeta_summary,
 )
-from ._presentation._search import (
-    SearchAnalysis,
-    SearchAnalysisDisplay,
-    analyze_search,
+from ._results._summary import FBetaSummary
+from ._stats._comparison import (
+    ClassifierComparison,
+    MultipleComparison,
+    ScoreDifference,
+    compare_classifiers,
 )
-from ._presentation._summary import FBetaSummary
+from ._stats._intervals import (
+    FBetaInterval,
+    ScoreInterval,
+    fbeta_confidence_interval,
+)
 from ._version import __version__ as __version__
 
 __all__ = [

@@ -35,11 +35,11 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
         "(and Java 17 or later)."
     ) from exc
 
-from ._core._averages import AVERAGES, ordered, spelled
-from ._core._record import MacroF1Counts, check_counting_options, fixed_labels
-from ._core._sources import Columns, CountRequest, source_of
-from ._integrations._spark import check_dataframe
-from ._presentation._scores import averaged_fbeta_score, fbeta_of_averages_score
+from ._averages import AVERAGES, ordered, spelled
+from ._counting._record import MacroF1Counts, check_counting_options, fixed_labels
+from ._counting._registry import Columns, CountRequest, source_of
+from ._results._scores import averaged_fbeta_score, fbeta_of_averages_score
+from ._sources._spark_frames import check_dataframe
 
 
 def counts_from_dataframe(

@@ -1,7 +1,7 @@
 """Count how often one public call checks its options.
 
 Every option check goes through one entry point,
-``sklearn_macrof1._core._validation.check_options_of(caller, **options)``.
+``sklearn_macrof1._options.check_options_of(caller, **options)``.
 :func:`counting_option_checks` replaces it, wherever the package's modules
 imported it, by a wrapper that records each call (the public function's name
 and the options' names) and then checks as before.
@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from sklearn_macrof1._core import _validation
+from sklearn_macrof1 import _options as _validation
 
 
 @contextmanager

@@ -1,6 +1,6 @@
 """Each rule about averages is defined once, and every result follows it.
 
-``sklearn_macrof1._core._averages`` holds the valid averages and which of them
+``sklearn_macrof1._averages`` holds the valid averages and which of them
 have a gap, a bound, an attribution and an interval; these tests check the
 public results against those definitions (so that a result that keeps a rule of
 its own is caught), and the helpers that build the messages.
@@ -18,7 +18,7 @@ from sklearn_macrof1 import (
     fbeta_summary,
     get_scorer_names,
 )
-from sklearn_macrof1._core._averages import (
+from sklearn_macrof1._averages import (
     AVERAGES,
     CLASS_MEANS,
     HAS_BOUND,
@@ -29,7 +29,7 @@ from sklearn_macrof1._core._averages import (
     ordered,
     spelled,
 )
-from sklearn_macrof1._presentation._cli import main
+from sklearn_macrof1._cli._main import main
 
 pytestmark = pytest.mark.filterwarnings(
     "ignore::sklearn.exceptions.UndefinedMetricWarning"

@@ -26,7 +26,7 @@ from sklearn_macrof1 import (
     fbeta_summary,
     gap_closed_form,
 )
-from sklearn_macrof1._presentation._cli import (
+from sklearn_macrof1._cli._main import (
     SCHEMA_VERSION,
     DataError,
     binarize_sets,
@@ -493,7 +493,7 @@ def test_example_formats_and_determinism():
 
 
 def test_example_scores_match_the_library():
-    from sklearn_macrof1._presentation._example import run_example
+    from sklearn_macrof1._cli._example import run_example
 
     result = run_example()
     for row in result.rows:

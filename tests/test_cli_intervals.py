@@ -13,7 +13,7 @@ from sklearn_macrof1 import (
     fbeta_confidence_interval,
     fbeta_summary,
 )
-from sklearn_macrof1._presentation._cli import run
+from sklearn_macrof1._cli._main import run
 
 RNG = np.random.default_rng(5)
 Y_TRUE = RNG.choice(["cat", "dog", "bird"], 150)

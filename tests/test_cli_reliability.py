@@ -18,7 +18,7 @@ from sklearn_macrof1 import (
     MacroF1Counts,
     fbeta_summary,
 )
-from sklearn_macrof1._presentation._cli import run
+from sklearn_macrof1._cli._main import run
 
 HUGE = "99999999999999999999"  # beyond int64
 

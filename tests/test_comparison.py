@@ -163,8 +163,8 @@ def test_bootstrap_reproducible():
 def _design_reference(y, predictions, average="macro", **options):
     """Delta-method variances of every pair from the per-sample design, the
     computation that the joint cells replace (one reading per classifier)."""
-    from sklearn_macrof1._core._evaluation import check_options, read_for
-    from sklearn_macrof1._inference._intervals import evaluation_from
+    from sklearn_macrof1._formulas._evaluation import check_options, read_for
+    from sklearn_macrof1._stats._intervals import evaluation_from
 
     weights = options.pop("sample_weight", None)
     checked = check_options(
@@ -351,8 +351,8 @@ def test_joint_reading_counts_each_pair_as_read_alone(data):
     """read_jointly (y_true read once) gives every prediction set the count
     record that reading the pair alone gives, and each pair's joint cells sum
     to both classifiers' confusion matrices."""
-    from sklearn_macrof1._core._evaluation import read_jointly
-    from sklearn_macrof1._core._record import read
+    from sklearn_macrof1._counting._record import read
+    from sklearn_macrof1._formulas._evaluation import read_jointly
 
     y, predictions, weights = data
     names = [f"y_pred_{c}" for c in "abcd"[: len(predictions)]]
@@ -386,7 +386,7 @@ def test_paired_bootstrap_redraws_cells_only_when_they_are_few(monkeypatch):
     two unweighted classifiers when the cells are few (at most n / 8); with as
     many cells as samples (many classes, noisy predictions) the samples are
     redrawn, as the comparison did before."""
-    from sklearn_macrof1._inference import _comparison
+    from sklearn_macrof1._stats import _comparison
 
     redrawn = []
     draw_cells = _comparison.draw_cells

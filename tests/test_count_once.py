@@ -18,8 +18,9 @@ import numpy as np
 import pytest
 
 import sklearn_macrof1 as mf
-from sklearn_macrof1._core import _record, _targets
-from sklearn_macrof1._presentation._cli import run
+from sklearn_macrof1._cli._main import run
+from sklearn_macrof1._counting import _record
+from sklearn_macrof1._read import _targets
 
 #: The functions counted, by the name the package binds them to.
 WATCHED = {
@@ -137,13 +138,13 @@ def test_summary_and_its_interval(calls):
 def conversions(monkeypatch) -> Counter:
     """Counter of the conversions of each argument into an array, by its name."""
     counter: Counter = Counter()
-    convert = _targets._to_array
+    convert = _targets.to_array
 
     def counted(y, name):
         counter[name] += 1
         return convert(y, name)
 
-    monkeypatch.setattr(_targets, "_to_array", counted)
+    monkeypatch.setattr(_targets, "to_array", counted)
     return counter
 
 

@@ -110,7 +110,7 @@ def test_each_dask_collection_is_converted_once(client, monkeypatch) -> None:
     """A Series' conversion to a Dask array computes its partition lengths (a
     pass over the data): the first collection, which sets the row chunks, is
     not converted again."""
-    from sklearn_macrof1._integrations import _dask
+    from sklearn_macrof1._sources import _dask
 
     converted = []
     as_dask_array = _dask._as_dask_array

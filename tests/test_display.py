@@ -18,8 +18,8 @@ from sklearn.metrics import f1_score, precision_score, recall_score
 from sklearn.tree import DecisionTreeClassifier
 
 from sklearn_macrof1 import MacroF1Display, fbeta_summary
-from sklearn_macrof1._core._aggregation import harmonic_fbeta
-from sklearn_macrof1._presentation._display import (
+from sklearn_macrof1._formulas._aggregation import harmonic_fbeta
+from sklearn_macrof1._plot._display import (
     iso_fbeta_curve,
     precision_on_iso_curve,
 )

@@ -233,7 +233,7 @@ def _console_script(command: str) -> list[str] | None:
 def run_shell(command: str, cwd: Path) -> tuple[str, int]:
     argv = _console_script(command)
     if argv is not None:
-        from sklearn_macrof1._presentation._cli import main
+        from sklearn_macrof1._cli._main import main
 
         buffer = io.StringIO()
         old_cwd, old_columns = os.getcwd(), os.environ.get("COLUMNS")

@@ -25,12 +25,13 @@ from sklearn_macrof1 import (
     f1_of_averages_score,
     fbeta_summary,
 )
-from sklearn_macrof1._core._counting import (
+from sklearn_macrof1._counting._kernels import (
     _BLOCK,
     _joint_table,
     _weighted_column_sums,
 )
-from sklearn_macrof1._core._targets import _MIN_KEYED, _encode_by_key, read_targets
+from sklearn_macrof1._read._encoding import _MIN_KEYED, encode_by_key
+from sklearn_macrof1._read._targets import read_targets
 
 AVERAGES_1D = ["macro", "micro", "weighted", None]
 
@@ -78,7 +79,7 @@ def test_numpy_string_labels_large_n(k, max_len, alphabet, keyed):
     y_pred = words[rng.integers(0, words.shape[0], n)].astype(
         f"U{max_len + 3}"  # a wider dtype than y_true's
     )
-    assert (_encode_by_key(y_true, y_pred, n) is not None) is keyed
+    assert (encode_by_key(y_true, y_pred, n) is not None) is keyed
     targets = read_targets(y_true, y_pred)
     np.testing.assert_array_equal(targets.code_labels[targets.true], y_true)
     np.testing.assert_array_equal(targets.code_labels[targets.pred], y_pred)
@@ -564,7 +565,7 @@ def test_a_count_nested_in_the_same_thread_leaves_the_outer_codes_alone(
     """A count started while another is between building its block's codes and
     counting them (a signal handler, a trace function or a finalizer scoring in
     the same thread) must not write into the codes the outer count reads."""
-    from sklearn_macrof1._core import _counting
+    from sklearn_macrof1._counting import _kernels as _counting
 
     rng = np.random.default_rng(8)
     n = _counting._BLOCK + 1000  # longer than one block: the buffer is used
@@ -593,8 +594,8 @@ def test_a_count_nested_in_the_same_thread_leaves_the_outer_codes_alone(
 
 def test_the_counting_core_refuses_codes_out_of_range():
     """A stray code never reaches the joint table (it would count in another cell)."""
-    from sklearn_macrof1._core._record import count_targets
-    from sklearn_macrof1._core._targets import Targets
+    from sklearn_macrof1._counting._record import count_targets
+    from sklearn_macrof1._read._targets import Targets
 
     for bad in (np.array([0, 3]), np.array([0, -1])):
         targets = Targets("1d", bad, np.array([0, 1]), np.arange(3), 2)
@@ -658,7 +659,7 @@ def test_folding_batches_without_a_confusion_matrix_are_refused(monkeypatch):
     """Without the joint table the folded true positives are unknown: an error,
     never a silently wrong count."""
     from sklearn_macrof1 import MacroF1Accumulator
-    from sklearn_macrof1._core import _record
+    from sklearn_macrof1._counting import _record
 
     monkeypatch.setattr(_record, "MAX_CONFUSION_CLASSES", 0)
     a, b = 2**62 + 1, 2**62 + 2

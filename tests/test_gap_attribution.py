@@ -271,7 +271,7 @@ def test_report_cli_and_notebook_name_the_largest_pairs(capsys):
     from sklearn_macrof1 import (
         classification_report,
     )
-    from sklearn_macrof1._presentation._cli import main
+    from sklearn_macrof1._cli._main import main
 
     text = classification_report(
         MacroF1Counts.from_confusion_matrix(

@@ -14,9 +14,13 @@ from sklearn_macrof1 import (
     fbeta_of_averages_score,
     fbeta_summary,
 )
-from sklearn_macrof1._core._aggregation import aggregate, aggregate_rows, nan_average
-from sklearn_macrof1._core._evaluation import Options, evaluate
-from sklearn_macrof1._inference._intervals import (
+from sklearn_macrof1._formulas._aggregation import (
+    aggregate,
+    aggregate_rows,
+    nan_average,
+)
+from sklearn_macrof1._formulas._evaluation import Options, evaluate
+from sklearn_macrof1._stats._intervals import (
     _scatter,
     _silent_select,
     score_gradients,
@@ -294,8 +298,8 @@ def test_coverage_of_a_small_simulation():
 
 
 def test_intervals_for_report_rows():
-    from sklearn_macrof1._core._record import read
-    from sklearn_macrof1._inference._intervals import intervals_for_averages
+    from sklearn_macrof1._counting._record import read
+    from sklearn_macrof1._stats._intervals import intervals_for_averages
 
     y, p = _data(900, k=3, seed=10)
     reading = read(y, p, samplewise=True)
@@ -320,8 +324,8 @@ def test_intervals_for_report_rows():
 def test_bootstrap_replicates_are_the_scores_of_the_resamples(average, weighted):
     """A replicate is exactly what the score functions give on the resample,
     including classes that vanish from a resample (rare classes, labels=None)."""
-    from sklearn_macrof1._core._evaluation import check_options, read_for
-    from sklearn_macrof1._inference._intervals import (
+    from sklearn_macrof1._formulas._evaluation import check_options, read_for
+    from sklearn_macrof1._stats._intervals import (
         draw_multiplicities,
         evaluation_from,
     )

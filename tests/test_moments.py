@@ -10,16 +10,16 @@ import pytest
 import scipy.sparse as sp
 
 import sklearn_macrof1 as mf
-from sklearn_macrof1._core import _record
-from sklearn_macrof1._core._counting import (
+from sklearn_macrof1._counting import _record
+from sklearn_macrof1._counting._kernels import (
     MAX_CONFUSION_CLASSES,
     MAX_MOMENT_LABELS,
     SampleCounts,
 )
-from sklearn_macrof1._core._evaluation import check_options, read_for
-from sklearn_macrof1._core._record import Reading, count_targets
-from sklearn_macrof1._core._targets import read_targets
-from sklearn_macrof1._inference._intervals import (
+from sklearn_macrof1._counting._record import Reading, count_targets
+from sklearn_macrof1._formulas._evaluation import check_options, read_for
+from sklearn_macrof1._read._targets import read_targets
+from sklearn_macrof1._stats._intervals import (
     evaluation_from,
     moment_variance,
 )

@@ -1,6 +1,6 @@
 """Each public call checks its options once, through the option table.
 
-The table (``sklearn_macrof1._core._validation.OPTIONS``) says for every option
+The table (``sklearn_macrof1._options.OPTIONS``) says for every option
 what it accepts and how it is checked; ``check_options_of`` checks the options
 of one call and names the public function in every message. Here every public
 call is counted: one check, naming the function, covering its options.
@@ -17,7 +17,7 @@ from _option_checks import counting_option_checks
 from sklearn.utils._param_validation import InvalidParameterError
 
 import sklearn_macrof1 as m
-from sklearn_macrof1._core._validation import OPTIONS, check_options_of
+from sklearn_macrof1._options import OPTIONS, check_options_of
 
 pytestmark = pytest.mark.filterwarnings(
     "ignore::sklearn.exceptions.UndefinedMetricWarning"

@@ -17,8 +17,8 @@ from sklearn_macrof1 import (
     f1_of_averages_score,
     gap_supremum,
 )
-from sklearn_macrof1._core._record import prepare
-from sklearn_macrof1._presentation._report import EXTRA_HEADERS, report_from_counts
+from sklearn_macrof1._counting._record import prepare
+from sklearn_macrof1._results._report import EXTRA_HEADERS, report_from_counts
 
 RNG = np.random.default_rng(0)
 Y_TRUE_MC = RNG.integers(0, 4, 60)

@@ -32,7 +32,7 @@ from sklearn_macrof1 import (
     analyze_search,
     get_scorer,
 )
-from sklearn_macrof1._inference._search import corrected_resampled_ttest
+from sklearn_macrof1._stats._search import corrected_resampled_ttest
 
 pytestmark = pytest.mark.filterwarnings(
     "ignore::sklearn.exceptions.UndefinedMetricWarning"

@@ -19,9 +19,9 @@ from sklearn_macrof1 import (
     fbeta_confidence_interval,
     fbeta_summary,
 )
-from sklearn_macrof1._core import _sources
-from sklearn_macrof1._core._record import Reading, read_in_memory
-from sklearn_macrof1._core._sources import CountRequest, Predictions
+from sklearn_macrof1._counting import _registry as _sources
+from sklearn_macrof1._counting._record import Reading, read_in_memory
+from sklearn_macrof1._counting._registry import CountRequest, Predictions
 
 
 class Remote:

@@ -36,7 +36,7 @@ from sklearn_macrof1 import (  # noqa: E402
     fbeta_of_averages_score,
     fbeta_summary,
 )
-from sklearn_macrof1._integrations import _spark  # noqa: E402
+from sklearn_macrof1._sources import _spark_frames as _spark  # noqa: E402
 from sklearn_macrof1.spark import MacroF1Evaluator, counts_from_dataframe  # noqa: E402
 
 SUMMARY_FIELDS = (

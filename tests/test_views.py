@@ -19,7 +19,7 @@ from sklearn_macrof1 import (
     fbeta_confidence_interval,
     fbeta_summary,
 )
-from sklearn_macrof1._core._tables import format_p_value
+from sklearn_macrof1._html import format_p_value
 
 Y_TRUE = [0, 0, 1, 1, 2, 2, 2, 2] * 25
 Y_A = [0, 1, 1, 1, 2, 0, 2, 2] * 25
@@ -500,7 +500,7 @@ def test_accumulator_views():
 
 
 def test_holm_adjustment():
-    from sklearn_macrof1._inference._comparison import holm
+    from sklearn_macrof1._stats._comparison import holm
 
     np.testing.assert_allclose(holm([0.01, 0.04, 0.03]), [0.03, 0.06, 0.06])
     np.testing.assert_allclose(holm([0.5, 0.6]), [1.0, 1.0])
@@ -512,7 +512,7 @@ def test_holm_adjustment():
 @pytest.mark.parametrize("method", ["delta", "bootstrap"])
 def test_more_than_two_classifiers_gives_every_pair(method):
     from sklearn_macrof1 import MultipleComparison
-    from sklearn_macrof1._inference._comparison import holm
+    from sklearn_macrof1._stats._comparison import holm
 
     y_c = [0, 0, 1, 1, 2, 2, 1, 2] * 25
     kw = dict(method=method, n_resamples=200, random_state=0)

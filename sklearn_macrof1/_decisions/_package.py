@@ -9,8 +9,8 @@ count-based scoring of candidate rules is the package's own (see
 
 from __future__ import annotations
 
-from .._core._averages import AVERAGES
-from .._core._sklearn_private import InvalidParameterError
-from .._core._validation import check_options_of
+from .._averages import AVERAGES
+from .._options import check_options_of
+from .._sklearn_private import InvalidParameterError
 
 __all__ = ["AVERAGES", "InvalidParameterError", "check_options_of"]

@@ -805,7 +805,7 @@ def judge(case: Case, ours: Any, theirs: Any) -> str:
 
 def run_cli_case(case: Case, tmp: str) -> str:
     """The CLI on the case's labels written to files: never an exception."""
-    from sklearn_macrof1._presentation._cli import run
+    from sklearn_macrof1._cli._main import run
 
     def lines(y: Any) -> str:
         try:
@@ -898,7 +898,7 @@ def _inject_shifted_codes() -> None:
     fuzz run must fail."""
     from dataclasses import replace
 
-    from sklearn_macrof1._core import _record
+    from sklearn_macrof1._counting import _record
 
     honest = _record.read_targets
 

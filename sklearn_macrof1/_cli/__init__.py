@@ -1,0 +1,1 @@
+"""Command line: ``macrof1`` and its built-in example."""

@@ -1,0 +1,1557 @@
+"""The ``macrof1`` command line (also ``python -m sklearn_macrof1``).
+
+Three commands, documented in ``docs/cli.md``:
+
+- ``macrof1`` or ``macrof1 example``: the built-in example;
+- ``macrof1 score FILE --true COL --pred COL`` (a table with a header) or
+  ``macrof1 score TRUE_FILE PRED_FILE`` (one label per line): predictions;
+- ``macrof1 matrix N a11 a12 ...`` (the reference paper's form, rows =
+  predicted) or ``macrof1 matrix --file M.csv --rows true|predicted``.
+
+Exit status: 0 success, 2 usage error (argparse), 1 data error (one line on
+standard error, no traceback). The stdlib ``csv`` module and numpy read the
+inputs; pyarrow, when installed (the ``arrow`` extra), reads tables stored as
+Parquet or Arrow IPC (Feather) files, recognised by their first bytes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import dataclasses
+import io
+import json
+import math
+import os
+import sys
+import warnings
+from collections.abc import Sequence
+from typing import Any, cast
+
+import numpy as np
+
+from .._averages import AVERAGES, CLASS_MEANS, HAS_BOUND, HAS_GAP, ordered
+
+PROG = "macrof1"
+SCHEMA_VERSION = 1
+CHOICES = (*ordered(AVERAGES, "macro", "micro", "weighted", "samples"), "none")
+ZERO_DIVISIONS = {"warn": "warn", "0": 0.0, "1": 1.0, "nan": np.nan}
+FORMATS = ("text", "json", "csv")
+TOP_LEVEL_FLAGS = ("-h", "--help", "--version")
+
+
+class DataError(Exception):
+    """A problem with the input data: exit status 1, one line on stderr."""
+
+
+# --------------------------------------------------------------------------
+# Reading inputs
+# --------------------------------------------------------------------------
+
+
+#: What ``score`` reads, for the messages about files it cannot read.
+TABLE_FORMATS = (
+    "UTF-8 text (a CSV/TSV table with a header, or one label per line) and, with "
+    "pyarrow installed, Parquet and Arrow IPC (Feather) tables"
+)
+MATRIX_FORMATS = "UTF-8 text (CSV or whitespace-separated numbers) and .npy arrays"
+#: The first bytes of the columnar files the CLI reads, and their names.
+COLUMNAR_MAGIC = {
+    b"PAR1": "Parquet",
+    b"ARROW1": "Arrow IPC",
+    b"\xff\xff\xff\xff": "Arrow IPC stream",  # a message's continuation marker
+    b"FEA1": "Feather",
+}
+_ARROW_INSTALL = (
+    'pip install "sklearn-macrof1[arrow]" (from a clone of the repository: '
+    'pip install ".[arrow]")'
+)
+
+
+def read_text(path: str, *, stdin: Any = None, reads: str = TABLE_FORMATS) -> str:
+    """The whole text of ``path`` (``-`` is standard input); ``reads`` names the
+    formats the command reads, for the message about a file that is not text."""
+    if path == "-":
+        stream = stdin if stdin is not None else sys.stdin
+        if stream is None:
+            raise DataError("standard input is closed; give a file name instead of '-'")
+        try:
+            return _text_only(stream.read().removeprefix("\ufeff"), path, reads)
+        except UnicodeDecodeError as exc:
+            raise DataError(_not_text(path, _head(exc), reads, exc.reason)) from None
+        except (OSError, ValueError) as exc:  # a closed or unreadable descriptor
+            raise DataError(f"cannot read standard input ({exc})") from None
+    try:
+        with open(path, encoding="utf-8-sig", newline="") as f:
+            return _text_only(f.read(), path, reads)
+    except FileNotFoundError:
+        raise DataError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise DataError(f"{path}: is a directory, not a file") from None
+    except UnicodeDecodeError as exc:
+        raise DataError(_not_text(path, _head(exc), reads, exc.reason)) from None
+    except OSError as exc:
+        raise DataError(f"{path}: cannot read ({exc.strerror})") from None
+
+
+def _head(exc: UnicodeDecodeError) -> bytes:
+    return exc.object[:4096] if isinstance(exc.object, bytes) else b""
+
+
+def _text_only(text: str, path: str, reads: str) -> str:
+    """``text``, unless it is the text of a binary file (NUL bytes are valid
+    UTF-8, and standard input may be decoded with ``surrogateescape``). Text
+    that starts as a columnar file does ("PAR1,x" a header, "FEA1" a label) is
+    text: the files hold NUL bytes."""
+    head = text[:4096].encode("utf-8", "surrogateescape")
+    if b"\x00" in head:
+        raise DataError(_not_text(path, head, reads))
+    return text
+
+
+def _not_text(path: str, head: bytes, reads: str, reason: str | None = None) -> str:
+    """Why ``path``, starting with ``head``, is not read as text (``reason``: the
+    decoding error), and what the command reads."""
+    kind = columnar_format(head)
+    if kind is not None and path == "-":
+        return (
+            f"standard input: a {kind} file; give {kind} files by name "
+            "(standard input is read as text)"
+        )
+    if kind is not None:
+        what = f"a {kind} file, which this command does not read"
+    elif b"\x00" in head or reason is None:
+        what = "a binary file, not a format this command reads"
+    else:
+        what = f"not UTF-8 text ({reason}; save it as UTF-8)"
+    return f"{_source(path)}: {what}; it reads {reads}"
+
+
+def _columnar_file(path: str) -> str | None:
+    """The columnar format of the file ``path`` (None: another file, or one
+    that cannot be opened, which :func:`read_text` reports).
+
+    Only a regular file is looked at: the bytes read from a pipe (a FIFO,
+    ``<(...)`` in a shell) would be gone for the text reader. Text may start
+    with the same letters ("PAR1,x" a header, "FEA1" a label): a columnar file
+    also holds a NUL byte in its first bytes, or ends with its magic bytes.
+    """
+    try:
+        if not os.path.isfile(path):
+            return None
+        with open(path, "rb") as f:
+            head = f.read(4096)
+            f.seek(max(os.fstat(f.fileno()).st_size - 8, 0))
+            tail = f.read()
+    except OSError:
+        return None
+    kind = columnar_format(head)
+    ends = any(head.startswith(m) and tail.endswith(m) for m in COLUMNAR_MAGIC)
+    return kind if b"\x00" in head or ends else None
+
+
+def columnar_format(head: bytes) -> str | None:
+    """The columnar format whose magic bytes ``head`` starts with, else None."""
+    for magic, name in COLUMNAR_MAGIC.items():
+        if head.startswith(magic):
+            return name
+    return None
+
+
+def _source(path: str) -> str:
+    return "standard input" if path == "-" else path
+
+
+def choose_delimiter(text: str, path: str, delimiter: str | None) -> str:
+    """``--delimiter`` if given, tab for .tsv/.tab files, else from the header."""
+    if delimiter is not None:
+        if delimiter.lower() in ("tab", "\\t"):
+            return "\t"
+        if len(delimiter) != 1:
+            raise DataError(
+                f"--delimiter must be one character (or 'tab'); got {delimiter!r}"
+            )
+        return delimiter
+    if path.lower().endswith((".tsv", ".tab")):
+        return "\t"
+    header = text.split("\n", 1)[0]
+    if "\t" in header and "," not in header:
+        return "\t"
+    if ";" in header and "," not in header and "\t" not in header:
+        return ";"
+    return ","
+
+
+def read_table(text: str, *, delimiter: str, source: str) -> tuple[list[str], list]:
+    """Header and data rows of a delimited table (blank lines skipped)."""
+    try:
+        rows = [row for row in csv.reader(io.StringIO(text), delimiter=delimiter)]
+    except csv.Error as exc:
+        raise DataError(f"{source}: not a readable table ({exc})") from None
+    rows = [row for row in rows if row and any(cell.strip() for cell in row)]
+    if not rows:
+        raise DataError(f"{source}: empty input (no header line)")
+    header = [name.strip() for name in rows[0]]
+    body = rows[1:]
+    if not body:
+        raise DataError(f"{source}: empty input (a header but no rows)")
+    for number, row in enumerate(body, start=2):
+        if len(row) != len(header):
+            raise DataError(
+                f"{source}: row {number} has {len(row)} field(s), the header has "
+                f"{len(header)}"
+            )
+    return header, body
+
+
+def table_column(header: list[str], body: list, name: str, *, source: str) -> list[str]:
+    """The cells of column ``name`` (exact header match)."""
+    i = column_index(header, name, source=source)
+    return [row[i].strip() for row in body]
+
+
+def column_index(header: list[str], name: str, *, source: str) -> int:
+    """The position of column ``name`` in ``header`` (present and unique)."""
+    if name not in header:
+        shown = ", ".join(repr(h) for h in header)
+        raise DataError(f"{source}: no column {name!r} (columns: {shown})")
+    if header.count(name) > 1:
+        raise DataError(f"{source}: column name {name!r} is not unique")
+    return header.index(name)
+
+
+def read_columnar(path: str, names: list[str]) -> dict[str, list[str]] | None:
+    """The columns ``names`` of a Parquet or Arrow IPC (Feather) file as text
+    cells, as the CSV reader gives them; None when ``path`` is not such a file
+    (by its first bytes, whatever its name).
+
+    Cells are written as a CSV export of the table writes them (``str`` of each
+    value: ``1``, ``1.0``, ``True``; a null is an empty cell), so labels are read
+    from them exactly as from a CSV table. Columns of lists, structs or bytes are
+    refused (multilabel sets: one delimited string per cell with --label-sep, or
+    0/1 indicator columns).
+    """
+    kind = None if path == "-" else _columnar_file(path)
+    if kind is None:
+        return None
+    try:
+        import pyarrow as pa
+        import pyarrow.feather as feather
+        import pyarrow.parquet as pq
+    except ImportError:  # the arrow extra is not installed
+        raise DataError(
+            f"{path}: a {kind} file; reading it needs pyarrow, which is not "
+            f"installed: {_ARROW_INSTALL}. Without pyarrow, macrof1 reads UTF-8 "
+            "text (a CSV/TSV table with a header, or one label per line)"
+        ) from None
+    try:
+        if kind == "Parquet":
+            parquet = pq.ParquetFile(path)
+            header = list(parquet.schema_arrow.names)
+            for name in names:  # only the columns asked for are read
+                column_index(header, name, source=path)
+            table = parquet.read(columns=list(dict.fromkeys(names)))
+        elif kind == "Arrow IPC stream":
+            with pa.memory_map(path) as source, pa.ipc.open_stream(source) as stream:
+                table = stream.read_all()
+        else:
+            table = feather.read_table(path, memory_map=True)
+    except (pa.ArrowException, OSError, ValueError) as exc:
+        raise DataError(f"{path}: not a readable {kind} file ({exc})") from None
+    if table.num_rows == 0:
+        raise DataError(f"{path}: empty input (a header but no rows)")
+    header = list(table.column_names)
+    return {
+        name: _cells(
+            table.column(column_index(header, name, source=path)),
+            what=f"{path}, column {name!r}",
+        )
+        for name in names
+    }
+
+
+def _cells(column: Any, *, what: str) -> list[str]:
+    """The values of an Arrow column as the text cells of a CSV export."""
+    import pyarrow as pa
+
+    kind = column.type
+    if pa.types.is_dictionary(kind):  # categorical: its values
+        kind = kind.value_type
+    if (
+        pa.types.is_nested(kind)
+        or pa.types.is_binary(kind)
+        or pa.types.is_large_binary(kind)
+        or pa.types.is_fixed_size_binary(kind)
+    ):
+        raise DataError(
+            f"{what} holds {kind} values; label columns hold one value per row "
+            "(numbers, strings or booleans). For label sets, store one delimited "
+            "string per row and pass --label-sep, or 0/1 indicator columns"
+        )
+    return ["" if v is None else str(v).strip() for v in column.to_pylist()]
+
+
+def read_lines(text: str, *, source: str) -> list[str]:
+    """One value per line; trailing blank lines are ignored."""
+    lines = [line.strip() for line in text.splitlines()]
+    while lines and not lines[-1]:
+        lines.pop()
+    if not lines:
+        raise DataError(f"{source}: empty input (no labels)")
+    return lines
+
+
+def _is_int(text: str) -> bool:
+    try:
+        int(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _is_int64(text: str) -> bool:
+    """An integer that int64 holds."""
+    try:
+        value = int(text)
+    except ValueError:
+        return False
+    return -(2**63) <= value < 2**63
+
+
+def _float_or_none(text: str) -> float | None:
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+def convert_labels(*columns: list[str], sources: Sequence[str] = ()) -> list:
+    """Labels of every column, of one type for all.
+
+    Integers (that int64 holds) if every value is one; else, when every value is
+    a number, floats that must be whole and finite (other numbers are continuous
+    values, refused as by the Python API); else strings (integers beyond int64
+    included: they are identifiers, not quantities).
+    """
+    values = [v for col in columns for v in col]
+    if all(_is_int64(v) for v in values):
+        return [np.array([int(v) for v in col], dtype=np.int64) for col in columns]
+    if not all(_is_int(v) for v in values):  # integers beyond int64 stay strings
+        numbers = [_float_or_none(v) for v in values]
+        if all(x is not None for x in numbers):
+            names = [*sources, *["labels"] * len(columns)][: len(columns)]
+            for col, source in zip(columns, names, strict=True):
+                for number, text in enumerate(col, start=1):
+                    x = float(text)
+                    if not (math.isfinite(x) and x == math.trunc(x)):
+                        raise DataError(
+                            f"{source}: value {number} is {text!r}: the column holds "
+                            "continuous values, and classification metrics need "
+                            "class labels (threshold scores or probabilities into "
+                            "labels first)"
+                        )
+            return [np.array([float(v) for v in col]) for col in columns]
+    return [np.array(col, dtype=str) for col in columns]
+
+
+def check_no_empty(values: list[str], *, what: str) -> None:
+    for number, value in enumerate(values, start=1):
+        if value == "":
+            raise DataError(
+                f"{what}: value {number} is empty (a label is needed; for "
+                "multilabel sets use --label-sep)"
+            )
+
+
+def split_sets(values: list[str], sep: str) -> list[list[str]]:
+    """Label sets from delimiter-separated cells (an empty cell is the empty set)."""
+    return [[p.strip() for p in v.split(sep) if p.strip()] for v in values]
+
+
+def binarize_sets(
+    true_sets: list[list[str]], pred_sets: list[list[str]]
+) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """Indicator matrices over the sorted union of the labels."""
+    names = sorted({x for s in true_sets + pred_sets for x in s})
+    if not names:
+        raise DataError("the label sets are all empty: no labels to score")
+    if all(_is_int(n) for n in names):
+        names = [str(n) for n in sorted(int(n) for n in names)]
+    index = {n: i for i, n in enumerate(names)}
+
+    def indicator(sets: list[list[str]]) -> np.ndarray:
+        out = np.zeros((len(sets), len(names)), dtype=np.int8)
+        for i, s in enumerate(sets):
+            out[i, [index[label] for label in s]] = 1
+        return out
+
+    return indicator(true_sets), indicator(pred_sets), names
+
+
+_TRUE_WORDS = {"1", "true", "yes", "y", "t", "1.0"}
+_FALSE_WORDS = {"0", "false", "no", "n", "f", "0.0", ""}
+
+
+def indicator_column(values: list[str], *, what: str) -> np.ndarray:
+    """0/1 (or true/false, yes/no) cells as an int8 column."""
+    out = np.zeros(len(values), dtype=np.int8)
+    for i, v in enumerate(values):
+        low = v.lower()
+        if low in _TRUE_WORDS:
+            out[i] = 1
+        elif low not in _FALSE_WORDS:
+            raise DataError(
+                f"{what}: value {i + 1} is {v!r}; indicator columns hold 0/1 "
+                "(or true/false)"
+            )
+    return out
+
+
+def float_column(values: list[str], *, what: str) -> np.ndarray:
+    out = np.empty(len(values), dtype=np.float64)
+    for i, v in enumerate(values):
+        try:
+            out[i] = float(v)
+        except ValueError:
+            raise DataError(f"{what}: value {i + 1} is not a number ({v!r})") from None
+    return out
+
+
+def _matrix_rows(text: str) -> list[list[str]]:
+    """Cells of the non-comment lines: CSV (commas, semicolons, tabs; empty
+    cells kept, quotes removed) or whitespace-separated text."""
+    lines = [
+        line
+        for line in text.splitlines()
+        if line.strip() and not line.strip().startswith("#")
+    ]
+    for sep in (",", ";", "\t"):
+        if any(sep in line for line in lines):
+            try:
+                rows = list(csv.reader(lines, delimiter=sep))
+            except csv.Error:
+                break
+            return [[cell.strip() for cell in row] for row in rows]
+    return [line.split() for line in lines]
+
+
+def _is_number(text: str) -> bool:
+    return _float_or_none(text) is not None
+
+
+def parse_matrix_text(text: str, *, source: str) -> tuple[np.ndarray, list[str] | None]:
+    """A square matrix from CSV (commas, tabs or semicolons) or whitespace text,
+    and the class names of its header row and/or index column, if it has them
+    (as ``pandas.DataFrame(cm, index=names, columns=names).to_csv()`` writes)."""
+    rows = _matrix_rows(text)
+    if not rows:
+        raise DataError(f"{source}: empty input (no matrix rows)")
+    names = None
+    header = rows[0]
+    if header[0] == "" or not all(_is_number(v) for v in header[1:]):
+        # A header row of class names; an index column follows when the header's
+        # first cell is empty (pandas' to_csv) or every row starts with a name.
+        body = rows[1:]
+        indexed = header[0] == "" or (
+            bool(body)
+            and all(len(r) == len(header) and not _is_number(r[0]) for r in body)
+        )
+        columns = header[1:] if indexed else header
+        if indexed:
+            index = [r[0] for r in body]
+            if index != columns:
+                raise DataError(
+                    f"{source}: the header row names the columns {columns!r} but "
+                    f"the first column names the rows {index!r}; a confusion "
+                    "matrix needs the same classes, in the same order, in both"
+                )
+            body = [r[1:] for r in body]
+        names, rows = columns, body
+        if not rows:
+            raise DataError(f"{source}: a header row but no matrix rows")
+    elif all(len(r) == len(rows[0]) and not _is_number(r[0]) for r in rows):
+        # An index column of class names without a header row.
+        names, rows = [r[0] for r in rows], [r[1:] for r in rows]
+    widths = {len(r) for r in rows}
+    if len(widths) != 1:
+        raise DataError(
+            f"{source}: rows have different numbers of entries "
+            f"({', '.join(str(w) for w in sorted(widths))}); a matrix saved by "
+            "pandas needs both its header row and its index column"
+        )
+    matrix = parse_numbers([v for r in rows for v in r], source=source)
+    return matrix.reshape(len(rows), -1), names
+
+
+def parse_numbers(values: Sequence[str], *, source: str) -> np.ndarray:
+    """Numbers (int64 if all are integers that int64 holds, else float64)."""
+    if all(_is_int64(v) for v in values):
+        return np.array([int(v) for v in values], dtype=np.int64)
+    out = []
+    for v in values:
+        try:
+            out.append(float(v))
+        except ValueError:
+            raise DataError(f"{source}: {v!r} is not a number") from None
+    return np.array(out, dtype=np.float64)
+
+
+def read_matrix_file(
+    path: str, *, stdin: Any = None
+) -> tuple[np.ndarray, list[str] | None]:
+    """A confusion matrix from .npy, CSV or whitespace-separated text, and its
+    class names when the file has them (header row and index column)."""
+    if path != "-" and path.lower().endswith(".npy"):
+        try:
+            m = np.load(path, allow_pickle=False)
+        except FileNotFoundError:
+            raise DataError(f"{path}: no such file") from None
+        except (OSError, ValueError, EOFError) as exc:
+            raise DataError(f"{path}: not a readable .npy array ({exc})") from None
+        if m.dtype.kind not in "biuf":
+            raise DataError(f"{path}: the array holds {m.dtype}, not numbers")
+        return m, None
+    text = read_text(path, stdin=stdin, reads=MATRIX_FORMATS)
+    return parse_matrix_text(text, source=_source(path))
+
+
+def paper_matrix(values: Sequence[str]) -> np.ndarray:
+    """The paper's argument form: number of classes, then the entries row by row."""
+    if not _is_int(values[0]) or int(values[0]) < 1:
+        raise DataError(
+            f"the first value must be the number of classes (an integer >= 1); "
+            f"got {values[0]!r}"
+        )
+    n = int(values[0])
+    entries = values[1:]
+    if len(entries) != n * n:
+        raise DataError(
+            f"{n} classes need {n * n} matrix entries (row by row); got {len(entries)}"
+        )
+    return parse_numbers(entries, source="matrix entries").reshape(n, n)
+
+
+# --------------------------------------------------------------------------
+# Inputs → arrays
+# --------------------------------------------------------------------------
+
+
+@dataclasses.dataclass
+class Scored:
+    """What a command scored, plus a description of the input for the output."""
+
+    summary: Any
+    report: str
+    input: dict[str, Any]
+    names: list[str]
+    options: dict[str, Any]
+    #: labels as JSON values: numbers stay numbers (multilabel: the names)
+    json_labels: list[Any]
+    #: the summary's FBetaInterval with --confidence (None without it, or when
+    #: --average none leaves no single score per formula)
+    interval: Any
+
+
+def _split_list(text: str | None) -> list[str] | None:
+    if text is None:
+        return None
+    items = [x.strip() for x in text.split(",")]
+    if not all(items):
+        raise DataError(f"empty item in the comma-separated list {text!r}")
+    return items
+
+
+def _labels_like(items: list[str], known: np.ndarray, *, option: str) -> np.ndarray:
+    """Convert ``--labels`` / ``--pos-label`` items to the type of the labels."""
+    if known.dtype.kind in "iu":
+        if not all(_is_int64(x) for x in items):
+            bad = next(x for x in items if not _is_int64(x))
+            raise DataError(f"{option}: {bad!r} is not a label (labels are integers)")
+        return np.array([int(x) for x in items], dtype=np.int64)
+    if known.dtype.kind == "f":
+        numbers = [_float_or_none(x) for x in items]
+        if any(x is None for x in numbers):
+            bad = items[numbers.index(None)]
+            raise DataError(f"{option}: {bad!r} is not a label (labels are numbers)")
+        return np.array(numbers, dtype=np.float64)
+    return np.array(items, dtype=str)
+
+
+def _label_options(
+    args: argparse.Namespace, known: np.ndarray, names: list[str] | None = None
+) -> tuple[list | None, Any]:
+    """``--labels`` and ``--pos-label`` of the type of ``known``; with multilabel
+    ``names``, ``--labels`` are column indices (and ``--pos-label`` is unused)."""
+    labels = _split_list(args.labels)
+    if names is not None:
+        for x in labels or []:
+            if x not in names:
+                raise DataError(
+                    f"--labels: {x!r} is not one of the labels ({', '.join(names)})"
+                )
+        return (None if labels is None else [names.index(x) for x in labels]), 1
+    if labels is not None:
+        labels = _labels_like(labels, known, option="--labels").tolist()
+    pos_label: Any = 1
+    if args.pos_label is not None:
+        pos_label = _labels_like([args.pos_label], known, option="--pos-label")[
+            0
+        ].item()
+    return labels, pos_label
+
+
+def load_predictions(
+    args: argparse.Namespace, stdin: Any = None
+) -> tuple[Any, Any, np.ndarray | None, list[str] | None, dict[str, Any]]:
+    """y_true, y_pred, sample_weight, the multilabel names (None for other
+    targets) and a description of the input."""
+    files = args.files
+    if files.count("-") > 1:
+        raise DataError("only one input can be standard input ('-')")
+    weights = y_true = y_pred = names = None
+    if len(files) == 2:
+        for path in files:
+            kind = None if path == "-" else _columnar_file(path)
+            if kind is not None:
+                raise DataError(
+                    f"{path}: a {kind} file; a table is read as one FILE with "
+                    "--true COL and --pred COL (two FILEs are text files, one "
+                    "label per line)"
+                )
+        texts = [read_text(p, stdin=stdin) for p in files]
+        true_vals, pred_vals = (
+            read_lines(t, source=_source(p)) for t, p in zip(texts, files, strict=True)
+        )
+        if len(true_vals) != len(pred_vals):
+            raise DataError(
+                f"{_source(files[0])} has {len(true_vals)} labels, "
+                f"{_source(files[1])} has {len(pred_vals)}"
+            )
+        described: dict[str, Any] = {"form": "lines", "sources": list(files)}
+        sources = (_source(files[0]), _source(files[1]))
+    else:
+        path = files[0]
+        source = _source(path)
+        wanted = [*args.true, *args.pred]
+        if args.sample_weight is not None:
+            wanted.append(args.sample_weight)
+        columnar = read_columnar(path, wanted)
+        delimiter: str | None = None
+        if columnar is None:
+            text = read_text(path, stdin=stdin)
+            delimiter = choose_delimiter(text, path, args.delimiter)
+            header, body = read_table(text, delimiter=delimiter, source=source)
+
+        def column(name: str) -> list[str]:
+            if columnar is not None:
+                return columnar[name]
+            return table_column(header, body, name, source=source)
+
+        def indicators(columns: list[str]) -> np.ndarray:
+            return np.column_stack(
+                [
+                    indicator_column(column(c), what=f"{source}, column {c!r}")
+                    for c in columns
+                ]
+            )
+
+        if len(args.true) > 1 or len(args.pred) > 1:
+            if len(args.true) != len(args.pred):
+                raise DataError(
+                    f"indicator columns pair up: got {len(args.true)} --true and "
+                    f"{len(args.pred)} --pred columns"
+                )
+            y_true, y_pred = indicators(args.true), indicators(args.pred)
+            names = list(args.true)
+        else:
+            true_vals, pred_vals = column(args.true[0]), column(args.pred[0])
+        if args.sample_weight is not None:
+            weights = float_column(
+                column(args.sample_weight),
+                what=f"{source}, column {args.sample_weight!r}",
+            )
+        described = {
+            "form": "table",
+            "sources": [path],
+            "delimiter": delimiter,
+            "true": list(args.true),
+            "pred": list(args.pred),
+            "sample_weight": args.sample_weight,
+        }
+        sources = (
+            f"{source}, column {args.true[0]!r}",
+            f"{source}, column {args.pred[0]!r}",
+        )
+    described["label_sep"] = args.label_sep  # None with indicator columns
+    if y_true is None and args.label_sep is not None:
+        y_true, y_pred, names = binarize_sets(
+            split_sets(true_vals, args.label_sep), split_sets(pred_vals, args.label_sep)
+        )
+    elif y_true is None:
+        check_no_empty(true_vals, what=sources[0])
+        check_no_empty(pred_vals, what=sources[1])
+        y_true, y_pred = convert_labels(true_vals, pred_vals, sources=sources)
+    described["n_samples"] = len(y_true)
+    return y_true, y_pred, weights, names, described
+
+
+# --------------------------------------------------------------------------
+# Commands
+# --------------------------------------------------------------------------
+
+
+def _average(args: argparse.Namespace) -> str | None:
+    return None if args.average == "none" else args.average
+
+
+def _interval_options(
+    args: argparse.Namespace, method_key: str = "interval_method"
+) -> dict[str, Any]:
+    """The interval keywords from --confidence and friends (``method_key``: the
+    report's "interval_method" or the intervals' "method")."""
+    return {
+        "confidence": args.confidence,
+        method_key: args.interval_method,
+        "n_resamples": args.n_resamples,
+        "random_state": args.random_state,
+    }
+
+
+def _interval_request(args: argparse.Namespace, *, caller: str) -> Any:
+    """The report's checked interval request (None without --confidence)."""
+    if args.confidence is None:
+        return None
+    from .._results._report import _check_interval_request
+
+    return _check_interval_request(**_interval_options(args), caller=caller)
+
+
+def _options(args: argparse.Namespace, labels: Any, pos_label: Any) -> dict[str, Any]:
+    options = {
+        "average": _average(args),
+        "beta": args.beta,
+        "zero_division": args.zero_division
+        if args.zero_division in ("warn", "nan")
+        else float(args.zero_division),
+        "labels": labels,
+        "pos_label": pos_label,
+    }
+    if args.confidence is not None:  # keys added only when intervals are asked
+        options.update(_interval_options(args))
+    return options
+
+
+def score_predictions(args: argparse.Namespace, stdin: Any = None) -> Scored:
+    """The ``score`` command: the targets are read and counted once, and the
+    summary, the report and the intervals all come from that one reading (which
+    keeps the targets, for the bootstraps that redraw samples)."""
+    from .._counting._record import read
+    from .._formulas._evaluation import check_options
+    from .._results._report import report_from_reading
+    from .._results._summary import build_summary
+
+    y_true, y_pred, weights, names, described = load_predictions(args, stdin=stdin)
+    labels, pos_label = _label_options(args, y_true, names)
+    zero_division = ZERO_DIVISIONS[args.zero_division]
+    options = check_options(
+        caller="fbeta_summary",
+        average=_average(args),
+        beta=args.beta,
+        zero_division=zero_division,
+        labels=labels,
+        pos_label=pos_label,
+    )
+    report_labels: Any = labels
+    if names is not None and report_labels is None:
+        report_labels = list(range(len(names)))
+    reading = read(
+        y_true,
+        y_pred,
+        sample_weight=weights,
+        labels=report_labels,
+        samplewise=True,  # per-sample counts for multilabel targets only
+        moments=args.confidence is not None,  # for delta-method intervals
+        caller="fbeta_summary",
+    )
+    summary = build_summary(reading.counts, options, caller="fbeta_summary")
+    if names is not None:
+        label_names = [names[i] for i in summary.labels]
+        target_names = [names[i] for i in report_labels]
+    else:
+        label_names = [str(x) for x in summary.labels.tolist()]
+        target_names = None
+    report = report_from_reading(
+        reading,
+        labels=report_labels,
+        target_names=target_names,
+        digits=args.digits,
+        output_dict=False,
+        zero_division=zero_division,
+        caller="classification_report",
+        request=_interval_request(args, caller="classification_report"),
+    )
+    interval = None
+    if args.confidence is not None and summary.average is not None:
+        from .._stats._intervals import interval_from_reading
+
+        interval = interval_from_reading(
+            reading,
+            options,
+            **_interval_options(args, method_key="method"),
+            caller="fbeta_confidence_interval",
+        )
+    described["target_type"] = summary.target_type
+    return Scored(
+        summary,
+        cast(str, report),  # output_dict=False
+        described,
+        label_names,
+        _options(args, labels, pos_label),
+        label_names if names is not None else _plain(summary.labels),
+        interval,
+    )
+
+
+def score_matrix(args: argparse.Namespace, stdin: Any = None) -> Scored:
+    """The ``matrix`` command: the matrix's record, given to the verbs."""
+    from .._counting._record import MacroF1Counts
+    from .._results._report import classification_report
+    from .._results._scores import fbeta_summary
+    from .._stats._intervals import fbeta_confidence_interval
+
+    file_names = None
+    if args.file is not None:
+        matrix, file_names = read_matrix_file(args.file, stdin=stdin)
+        described: dict[str, Any] = {"form": "file", "sources": [args.file]}
+    else:
+        matrix = paper_matrix(args.values)
+        described = {"form": "arguments", "sources": []}
+    rows = args.rows or "predicted"
+    class_names = _split_list(args.class_names)
+    if file_names is not None:
+        if class_names is not None and class_names != file_names:
+            raise DataError(
+                f"--class-names {class_names!r} differ from the class names in "
+                f"{_source(args.file)} ({file_names!r})"
+            )
+        class_names = file_names
+    square = matrix.ndim == 2 and matrix.shape[0] == matrix.shape[1]
+    if square and class_names and len(class_names) != matrix.shape[0]:
+        raise DataError(
+            f"--class-names: {len(class_names)} names for a "
+            f"{matrix.shape[0]}-class matrix"
+        )
+    known = (
+        np.array(class_names, dtype=str)
+        if class_names
+        else np.arange(max(matrix.shape[0] if matrix.ndim else 1, 1))
+    )
+    labels, pos_label = _label_options(args, known)
+    zero_division = ZERO_DIVISIONS[args.zero_division]
+    _interval_request(args, caller="classification_report")  # before the matrix
+    counts = MacroF1Counts.from_confusion_matrix(matrix, rows=rows, labels=class_names)
+    options = {"beta": args.beta, "labels": labels, "zero_division": zero_division}
+    summary = fbeta_summary(
+        counts, pos_label=pos_label, average=_average(args), **options
+    )
+    report = classification_report(
+        counts,
+        labels=labels,
+        digits=args.digits,
+        zero_division=zero_division,
+        **_interval_options(args) if args.confidence is not None else {},
+    )
+    interval = None
+    if args.confidence is not None and summary.average is not None:
+        interval = fbeta_confidence_interval(
+            counts,
+            pos_label=pos_label,
+            average=summary.average,
+            **options,
+            **_interval_options(args, method_key="method"),
+        )
+    described["rows"] = rows
+    described["shape"] = list(matrix.shape)
+    described["n_samples"] = _plain(np.asarray(matrix).sum())
+    described["target_type"] = summary.target_type
+    return Scored(
+        summary,
+        cast(str, report),  # output_dict=False
+        described,
+        [str(x) for x in summary.labels.tolist()],
+        _options(args, labels, pos_label),
+        _plain(summary.labels),
+        interval,
+    )
+
+
+# --------------------------------------------------------------------------
+# Output
+# --------------------------------------------------------------------------
+
+
+def _plain(value: Any) -> Any:
+    """JSON-ready: numpy → Python, NaN → None (in lists and dicts too)."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, np.ndarray):
+        return [_plain(v) for v in value.tolist()]
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if isinstance(value, float) and math.isinf(value):
+        return "inf" if value > 0 else "-inf"  # JSON has no infinity (beta=inf)
+    return value
+
+
+#: The summary's values in the "scores" object of the JSON document, in order.
+SCORE_KEYS = (
+    "averaged_fbeta",
+    "fbeta_of_averages",
+    "gap",
+    "gap_closed_form",
+    "gap_bound",
+    "precision",
+    "recall",
+    "n_classes",
+)
+
+#: Each class's object in the JSON document (after its "label"), and the
+#: summary values behind it.
+CLASS_KEYS = {
+    "precision": "class_precision",
+    "recall": "class_recall",
+    "fbeta": "class_fbeta",
+    "support": "support",
+    "true_positives": "true_positives",
+    "predicted": "predicted",
+}
+
+
+def result_dict(command: str, scored: Scored) -> dict[str, Any]:
+    """The JSON document (schema in docs/cli.md)."""
+    s = _plain(scored.summary.to_dict())  # the summary's own serialisation
+    classes = [
+        {"label": label, **{key: s[name][i] for key, name in CLASS_KEYS.items()}}
+        for i, label in enumerate(scored.json_labels)
+    ]
+    confusion = None
+    if s["confusion_matrix"] is not None:
+        confusion = {
+            "rows": "true",
+            "labels": s["classes"],
+            "matrix": s["confusion_matrix"],
+        }
+    document = {
+        **_document_head(command),
+        "input": _plain(scored.input),
+        "options": _plain(scored.options),
+        "scores": {key: s[key] for key in SCORE_KEYS},
+        "classes": classes,
+        "confusion_matrix": confusion,
+    }
+    if scored.interval is not None:
+        document["intervals"] = _plain(scored.interval.to_dict())
+    return document
+
+
+def _document_head(command: str) -> dict[str, Any]:
+    """The first keys of every JSON document."""
+    from .._version import __version__
+
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "program": PROG,
+        "version": __version__,
+        "command": command,
+    }
+
+
+def _fmt(value: Any, digits: int) -> str:
+    if value is None:
+        return "n/a"
+    if isinstance(value, np.ndarray):
+        return " ".join(_fmt(v, digits) for v in value.tolist())
+    value = float(value)
+    if math.isnan(value):
+        return "nan"
+    text = f"{value:.{digits}f}"
+    return text[1:] if text.startswith("-") and float(text) == 0 else text
+
+
+def format_text(command: str, scored: Scored, *, digits: int) -> str:
+    from .._results._views import fbeta_name
+
+    s = scored.summary
+    inp = scored.input
+    name = fbeta_name(s.beta)
+    lines = []
+    if command == "matrix":
+        orientation = (
+            "rows = predicted labels, columns = true labels (the reference paper's "
+            "orientation)"
+            if inp["rows"] == "predicted"
+            else "rows = true labels, columns = predicted labels "
+            "(sklearn.metrics.confusion_matrix's orientation)"
+        )
+        lines.append(f"confusion matrix: {orientation}")
+        lines.append(
+            f"{inp['shape'][0]} classes, {_fmt_count(inp['n_samples'])} samples"
+        )
+    else:
+        what = "file" if len(inp["sources"]) == 1 else "files"
+        shown = ", ".join(_source(p) for p in inp["sources"])
+        lines.append(
+            f"predictions: {what} {shown}; {inp['n_samples']} samples, {s.target_type}"
+        )
+    lines += ["", scored.report.rstrip("\n"), ""]
+    if s.beta != 1:
+        lines.append(f"(the report shows F1; the summary below uses beta = {s.beta:g})")
+    wide = max(digits, 6)
+    avg = "no averaging" if s.average is None else f"average={s.average!r}"
+    lines.append(
+        f"summary ({avg}, beta={s.beta:g}, zero_division={s.zero_division!r}):"
+    )
+    rows = [
+        (
+            f"averaged {name} (sklearn's f1_score)"
+            if s.beta == 1
+            else f"averaged {name}",
+            s.averaged_fbeta,
+        ),
+        (f"{name} of averages", s.fbeta_of_averages),
+        ("gap", s.gap),
+    ]
+    if s.gap_closed_form is not None:
+        rows.append(("gap, closed form (Lemma)", s.gap_closed_form))
+    if s.average in HAS_GAP:
+        rows.append((f"gap bound (Theorem 3, {s.n_classes} classes)", s.gap_bound))
+    rows += [("precision", s.precision), ("recall", s.recall)]
+    ci = scored.interval
+    if ci is not None:
+        level = f"{ci.confidence * 100:g}% CI"
+        rows.insert(2, (f"  {level}", ci.fbeta_of_averages))
+        rows.insert(1, (f"  {level}", ci.averaged_fbeta))
+    width = max(len(label) for label, _ in rows)
+    for label, value in rows:
+        if hasattr(value, "low"):  # a ScoreInterval row
+            shown = f"[{_fmt(value.low, wide)}, {_fmt(value.high, wide)}]"
+        else:
+            shown = _fmt(value, wide)
+        lines.append(f"  {label:<{width}}  {shown}")
+    if not (s.average in HAS_BOUND and s.beta == 1) and s.average in CLASS_MEANS:
+        pairs = _gap_pairs(s, scored.names)  # macro F1's are in the report
+        if pairs:
+            lines.append(f"  {pairs}")
+    if ci is not None:
+        how = (
+            "delta method"
+            if ci.method == "delta"
+            else f"percentile bootstrap, {ci.n_resamples} resamples"
+        )
+        lines.append(f"  (intervals: {how}, n={ci.n_samples})")
+    return "\n".join(lines) + "\n"
+
+
+def _gap_pairs(summary: Any, names: Any) -> str:
+    """The largest class-pair terms of the summary's gap, one line ("" if none)."""
+    if not summary.gap > 0:
+        return ""
+    try:
+        attribution = summary.gap_attribution()
+    except ValueError:  # zero_division=nan left classes out: no pair terms
+        return ""
+    return attribution.headline(3, names=names)
+
+
+def _fmt_count(value: Any) -> str:
+    if isinstance(value, float) and not value.is_integer():
+        return f"{value:g}"
+    return str(int(value))
+
+
+CSV_COLUMNS = (
+    "label",
+    "precision",
+    "recall",
+    "fbeta",
+    "support",
+    "fbeta_of_averages",
+    "gap",
+    "gap_closed_form",
+    "gap_bound",
+)
+
+
+def format_csv(scored: Scored) -> str:
+    """One row per class, then one row for the average (columns CSV_COLUMNS)."""
+    s = scored.summary
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+
+    def cell(value: Any) -> str:
+        value = _plain(value)
+        if value is None:
+            return ""
+        return repr(value) if isinstance(value, float) else str(value)
+
+    columns = [getattr(s, CLASS_KEYS[key]) for key in CSV_COLUMNS[1:5]]
+    for row in zip(scored.names, *columns, strict=True):
+        writer.writerow([cell(v) for v in row] + ["", "", "", ""])
+    if s.average is not None:
+        bound = s.gap_bound if s.average in HAS_GAP else None
+        writer.writerow(
+            [
+                f"{s.average} avg",
+                cell(s.precision),
+                cell(s.recall),
+                cell(s.averaged_fbeta),
+                cell(np.sum(s.support)),
+                cell(s.fbeta_of_averages),
+                cell(s.gap),
+                cell(s.gap_closed_form),
+                cell(bound),
+            ]
+        )
+    return out.getvalue()
+
+
+def _example_scores(row: Any) -> dict[str, Any]:
+    """One classifier of the example, as in the JSON document."""
+    s = row.summary
+    return {
+        "name": row.name,
+        "averaged_f1": _plain(s.averaged_fbeta),
+        "f1_of_averages": _plain(s.fbeta_of_averages),
+        "gap": _plain(s.gap),
+        "precision": _plain(s.precision),
+        "recall": _plain(s.recall),
+        "rank_averaged_f1": row.rank_averaged_f1,
+        "rank_f1_of_averages": row.rank_f1_of_averages,
+    }
+
+
+def example_dict(result: Any) -> dict[str, Any]:
+    from ._example import conclusion
+
+    return {
+        **_document_head("example"),
+        "dataset": result.dataset,
+        "setup": result.setup,
+        "n_train": result.n_train,
+        "n_test": result.n_test,
+        "classifiers": [_example_scores(r) for r in result.rows],
+        "disagreements": [dataclasses.asdict(d) for d in result.disagreements],
+        "conclusion": conclusion(result),
+    }
+
+
+#: The example's CSV columns: the JSON's classifier keys ("name" is "classifier").
+EXAMPLE_CSV_KEYS = (
+    "name",
+    "averaged_f1",
+    "rank_averaged_f1",
+    "f1_of_averages",
+    "rank_f1_of_averages",
+    "gap",
+    "precision",
+    "recall",
+)
+
+
+def example_csv(result: Any) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["classifier", *EXAMPLE_CSV_KEYS[1:]])
+    for r in result.rows:
+        scores = _example_scores(r)
+        writer.writerow(
+            [
+                repr(value) if isinstance(value, float) else value
+                for value in (scores[key] for key in EXAMPLE_CSV_KEYS)
+            ]
+        )
+    return out.getvalue()
+
+
+def write_output(text: str, path: str | None, *, force: bool, stdout: Any) -> None:
+    """Print, or write a file (refusing to replace an existing one without force)."""
+    if path is None or path == "-":
+        if stdout is None:
+            raise DataError("standard output is closed; use --output FILE")
+        try:
+            stdout.write(text)
+            stdout.flush()
+        except BrokenPipeError:
+            raise
+        except (OSError, ValueError) as exc:  # a full device, a closed stream
+            _silence(stdout)
+            reason = getattr(exc, "strerror", None) or str(exc)
+            raise DataError(f"cannot write to standard output ({reason})") from None
+        return
+    mode = "w" if force else "x"
+    try:
+        with open(path, mode, encoding="utf-8", newline="") as f:
+            f.write(text)
+    except FileExistsError:
+        raise DataError(f"{path} exists; pass --force to overwrite it") from None
+    except OSError as exc:
+        raise DataError(f"{path}: cannot write ({exc.strerror})") from None
+
+
+# --------------------------------------------------------------------------
+# Arguments
+# --------------------------------------------------------------------------
+
+
+def _parsed(text: str, kind: type[int] | type[float]) -> Any:
+    """``kind(text)``, or argparse's error saying what was expected."""
+    try:
+        return kind(text)
+    except ValueError:
+        what = "an integer" if kind is int else "a number"
+        raise argparse.ArgumentTypeError(f"not {what}: {text!r}") from None
+
+
+def _digits(text: str) -> int:
+    value = _parsed(text, int)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0; got {value}")
+    return value
+
+
+def _beta(text: str) -> float:
+    value = _parsed(text, float)
+    if math.isnan(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"must be a number >= 0; got {text}")
+    return value
+
+
+def _confidence(text: str) -> float:
+    value = _parsed(text, float)
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(
+            f"must be a level in the open interval (0, 1), e.g. 0.95; got {text}"
+        )
+    return value
+
+
+def _n_resamples(text: str) -> int:
+    value = _digits(text)
+    if value < 2:
+        raise argparse.ArgumentTypeError(f"must be >= 2; got {value}")
+    return value
+
+
+def _add_output_options(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("output")
+    g.add_argument(
+        "--format", choices=FORMATS, default="text", help="output format (text)"
+    )
+    g.add_argument(
+        "--digits",
+        type=_digits,
+        default=2,
+        help="decimals in the report (2); the summary shows at least 6",
+    )
+    g.add_argument(
+        "-o", "--output", metavar="FILE", help="write to FILE instead of stdout"
+    )
+    g.add_argument(
+        "--force", action="store_true", help="overwrite an existing --output file"
+    )
+
+
+def _add_score_options(p: argparse.ArgumentParser, *, samples: bool) -> None:
+    """The scoring, interval and output options of ``score`` and ``matrix``."""
+    g = p.add_argument_group("scoring (scikit-learn's meaning)")
+    averages = CHOICES if samples else tuple(a for a in CHOICES if a != "samples")
+    g.add_argument(
+        "--average", choices=averages, default="macro", help="averaging mode (macro)"
+    )
+    g.add_argument("--beta", type=_beta, default=1.0, help="F-beta's beta (1)")
+    g.add_argument(
+        "--labels",
+        metavar="L1,L2,...",
+        help="classes to average over, comma-separated (default: all)",
+    )
+    g.add_argument(
+        "--pos-label", metavar="LABEL", help="positive class for --average binary (1)"
+    )
+    g.add_argument(
+        "--zero-division",
+        choices=tuple(ZERO_DIVISIONS),
+        default="warn",
+        help="value of ill-defined ratios (warn: 0 with a warning)",
+    )
+    g = p.add_argument_group("confidence intervals (off by default)")
+    g.add_argument(
+        "--confidence",
+        type=_confidence,
+        metavar="LEVEL",
+        help="add confidence intervals of both scores at LEVEL, e.g. 0.95",
+    )
+    g.add_argument(
+        "--interval-method",
+        choices=("delta", "bootstrap"),
+        default="delta",
+        help="delta method or percentile bootstrap (delta)",
+    )
+    g.add_argument(
+        "--n-resamples",
+        type=_n_resamples,
+        default=1000,
+        metavar="N",
+        help="bootstrap replicates (1000)",
+    )
+    g.add_argument(
+        "--random-state",
+        type=_digits,
+        metavar="SEED",
+        help="seed of the bootstrap, for reproducible intervals",
+    )
+    _add_output_options(p)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description=(
+            "Both macro F1s - averaged F1 (mean of per-class F1, sklearn's f1_score) "
+            "and F1 of averages (harmonic mean of macro precision and recall) - "
+            "their gap and its bound. Without a command: the built-in example."
+        ),
+        epilog=(
+            "Run 'macrof1 COMMAND --help' for the options of a command. "
+            "Exit status: 0 success, 1 data error, 2 usage error."
+        ),
+    )
+    from .._version import __version__
+
+    parser.add_argument(
+        "--version", action="version", version=f"%(prog)s {__version__}"
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    ex = sub.add_parser(
+        "example",
+        help="the built-in example (the default)",
+        description="Three seeded classifiers on scikit-learn's bundled digits, "
+        "ranked by both macro F1s.",
+    )
+    _add_output_options(ex)
+    ex.set_defaults(subparser=ex)
+
+    sc = sub.add_parser(
+        "score",
+        help="score predictions from files",
+        description=(
+            "Score predictions. One FILE: a CSV/TSV table with a header (or, with "
+            "pyarrow installed, a Parquet or Arrow IPC/Feather file); choose "
+            "columns with --true and --pred (repeat both for multilabel indicator "
+            "columns). Two FILEs: plain text, one label per line (true, then "
+            "predicted). '-' reads standard input."
+        ),
+    )
+    sc.add_argument("files", nargs="+", metavar="FILE", help="input file(s) or '-'")
+    g = sc.add_argument_group("input")
+    g.add_argument(
+        "--true",
+        action="append",
+        metavar="COL",
+        help="column of true labels (repeat for indicator columns)",
+    )
+    g.add_argument(
+        "--pred",
+        action="append",
+        metavar="COL",
+        help="column of predicted labels (repeat for indicator columns)",
+    )
+    g.add_argument(
+        "--sample-weight", metavar="COL", help="column of sample weights (tables)"
+    )
+    g.add_argument(
+        "--label-sep",
+        metavar="SEP",
+        help="multilabel: each value is a set of labels separated by SEP",
+    )
+    g.add_argument(
+        "--delimiter",
+        metavar="CHAR",
+        help="table delimiter (default: tab for .tsv, else from the header)",
+    )
+    _add_score_options(sc, samples=True)
+    sc.set_defaults(subparser=sc)
+
+    mx = sub.add_parser(
+        "matrix",
+        help="score a confusion matrix",
+        description=(
+            "Score a confusion matrix: the reference paper's form N a11 a12 ... "
+            "(number of classes, then the entries row by row; rows are predictions "
+            "unless --rows says otherwise), or --file M (CSV, whitespace text or "
+            ".npy; --rows required)."
+        ),
+    )
+    mx.add_argument(
+        "values",
+        nargs="*",
+        metavar="VALUE",
+        help="the paper's argument form: N, then the N*N entries row by row",
+    )
+    mx.add_argument("--file", metavar="M", help="matrix file (.csv, .txt, .npy, '-')")
+    mx.add_argument(
+        "--rows",
+        choices=("true", "predicted"),
+        help="what the rows are (default 'predicted' for the argument form only)",
+    )
+    mx.add_argument(
+        "--class-names", metavar="A,B,...", help="names of the classes, row order"
+    )
+    _add_score_options(mx, samples=False)
+    mx.set_defaults(subparser=mx)
+    return parser
+
+
+def check_usage(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Argument combinations argparse cannot express (exit status 2)."""
+
+    def fail(message: str) -> None:
+        args.subparser.error(message)  # usage and exit status 2
+
+    if args.command == "score":
+        args.true = args.true or []
+        args.pred = args.pred or []
+        if len(args.files) > 2:
+            fail("give one table FILE or two label files (true, predicted)")
+        if len(args.files) == 2:
+            for option, value in (
+                ("--true", args.true),
+                ("--pred", args.pred),
+                ("--sample-weight", args.sample_weight),
+                ("--delimiter", args.delimiter),
+            ):
+                if value:
+                    fail(f"{option} applies to a table (one FILE), not to label files")
+        elif not args.true or not args.pred:
+            fail("a table needs --true COL and --pred COL (or give two label files)")
+        if args.label_sep is not None and (len(args.true) > 1 or len(args.pred) > 1):
+            fail("--label-sep and several --true/--pred columns exclude each other")
+        if args.label_sep == "":
+            fail("--label-sep must not be empty")
+    elif args.command == "matrix":
+        if args.file is not None and args.values:
+            fail("give the matrix as arguments or with --file, not both")
+        if args.file is None and not args.values:
+            fail("give the matrix: N A11 A12 ... or --file M --rows true|predicted")
+        if args.file is not None and args.rows is None:
+            fail(
+                "--rows true|predicted is required with --file (say whether rows are "
+                "true labels or predictions)"
+            )
+
+
+# --------------------------------------------------------------------------
+# Entry point
+# --------------------------------------------------------------------------
+
+
+def _one_line(message: object) -> str:
+    return " ".join(str(message).split())
+
+
+def run(
+    argv: Sequence[str] | None = None,
+    *,
+    stdin: Any = None,
+    stdout: Any = None,
+    stderr: Any = None,
+) -> int:
+    """Run the program; return the exit status (argparse exits with 2 itself)."""
+    stdout = stdout if stdout is not None else sys.stdout
+    stderr = stderr if stderr is not None else sys.stderr
+    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or (argv[0].startswith("-") and argv[0] not in TOP_LEVEL_FLAGS):
+        argv = ["example", *argv]  # no command: the built-in example
+    args = parser.parse_args(argv)
+    check_usage(parser, args)
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            text = _produce(args, stdin)
+        for message in dict.fromkeys(_one_line(w.message) for w in caught):
+            _say(stderr, "warning", message)  # each distinct warning once
+        write_output(text, args.output, force=args.force, stdout=stdout)
+    except (DataError, ValueError, TypeError, OverflowError) as exc:
+        _say(stderr, "error", _one_line(exc))
+        return 1
+    return 0
+
+
+def _say(stderr: Any, kind: str, message: str) -> None:
+    """One line on standard error (nothing when standard error is closed too)."""
+    try:
+        stderr.write(f"{PROG}: {kind}: {message}\n")
+        stderr.flush()
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def _produce(args: argparse.Namespace, stdin: Any) -> str:
+    if args.command == "example":
+        from ._example import format_example, run_example
+
+        example = run_example()
+        if args.format == "text":
+            return format_example(example, digits=max(args.digits, 4))
+        if args.format == "csv":
+            return example_csv(example)
+        document = example_dict(example)
+    else:
+        score = score_predictions if args.command == "score" else score_matrix
+        scored = score(args, stdin)
+        if args.format == "text":
+            return format_text(args.command, scored, digits=args.digits)
+        if args.format == "csv":
+            return format_csv(scored)
+        document = result_dict(args.command, scored)
+    return json.dumps(document, indent=2, allow_nan=False) + "\n"
+
+
+def _silence(stream: Any) -> None:
+    """Point a failed output stream at os.devnull, so that the interpreter's
+    final flush does not fail again (and print a traceback) at exit."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stream.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Console-script entry point: ``macrof1``."""
+    try:
+        return run(argv)
+    except KeyboardInterrupt:
+        _say(sys.stderr, "error", "interrupted")
+        return 130
+    except BrokenPipeError:
+        # stdout closed early (e.g. piped to `head`): not an error of ours
+        _silence(sys.stdout)
+        return 0
+    except MemoryError:
+        _say(sys.stderr, "error", "not enough memory for this input")
+        return 1
+    except Exception as exc:  # never a traceback: one line, and a non-zero status
+        _say(
+            sys.stderr,
+            "error",
+            f"unexpected {type(exc).__name__}: {_one_line(exc)} (this is a bug in "
+            "sklearn-macrof1; please report it with the command that caused it)",
+        )
+        return 1

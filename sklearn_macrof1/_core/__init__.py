@@ -1,5 +1,0 @@
-"""Core layer.
-
-Read and validate targets, count them once into the count record, divide and
-aggregate.
-"""

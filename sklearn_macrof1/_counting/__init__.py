@@ -1,0 +1,1 @@
+"""Counting: label arrays into the count record, and the registry of sources."""

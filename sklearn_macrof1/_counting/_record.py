@@ -1,0 +1,848 @@
+"""The count record, :class:`MacroF1Counts`: everything the scores need from one
+set of targets, and the one way targets become it.
+
+:func:`read` reads, checks and counts ``y_true`` / ``y_pred`` once (collections
+that live elsewhere go to the counters the integrations layer registers) and
+:func:`count_targets` puts the counting kernels' arrays
+(:mod:`~sklearn_macrof1._counting._kernels`) into a record. Every consumer (the
+scores, the summary, the report, the intervals, the streaming accumulator, Dask
+and Spark) reads records, and records of disjoint sets of samples merge into the
+record of their union (:meth:`MacroF1Counts.merge`, whose rule the class
+documents). Per-sample counts (``average="samples"``) merge as a histogram of
+the distinct per-sample ``(tp, true, pred)`` triples
+(:meth:`~._counting.SampleCounts.histogram`): a sample's precision, recall and
+F-beta depend only on its triple, so the merged record needs memory for the
+distinct triples, not for the samples. :func:`merge_counts` merges with None (an
+empty batch) on either side, the form a tree of merges on a cluster uses.
+
+Second moments (``MacroF1Counts.moments``, ``SampleCounts.weight2``) are what the
+delta method needs beyond the counts
+(:func:`~sklearn_macrof1._stats._intervals.moment_variance`); they are counted
+only when an interval asks for them, and they add like the counts. A record
+with moments merged with one without has none (they would describe only some of
+the samples); an interval that needs them then refuses the record.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+
+from .._options import (
+    check_array_like,
+    check_confusion_matrix,
+    check_sample_weight,
+    zero_weights_error,
+)
+from .._read._arrays import fixed_width_strings
+from .._read._encoding import Targets
+from .._read._targets import naming_prediction, read_targets
+from .._sklearn_private import InvalidParameterError
+from ._kernels import (
+    MAX_CONFUSION_CLASSES,
+    MAX_MOMENT_LABELS,
+    SampleCounts,
+    count_1d,
+    count_multilabel,
+    indicator_moments,
+    table_counts,
+)
+from ._registry import CountRequest, Predictions, source_of
+
+_MULTILABEL = "multilabel-indicator"
+
+
+@dataclass(eq=False)
+class MacroF1Counts:
+    """The count record: what the scores need from one set of predictions.
+
+    Every verb of the package (the four scores, :func:`fbeta_summary`,
+    :func:`classification_report`, :func:`fbeta_confidence_interval`,
+    :meth:`MacroF1Display.from_counts`) takes a record in place of ``y_true``
+    (``y_pred`` omitted), and gives what it gives for the predictions the
+    record counted. Make one with :meth:`from_predictions` (in-memory arrays,
+    pandas, sparse matrices, Dask collections counted where they live) or
+    :meth:`from_confusion_matrix`; a :class:`MacroF1Accumulator` holds one
+    (``acc.counts``). Records are not changed in place: :meth:`merge` and the
+    verbs return new objects.
+
+    Attributes
+    ----------
+    kind : {"binary", "multiclass", "multilabel-indicator"}
+        The target type, as ``sklearn.utils.multiclass.type_of_target`` names it.
+    classes : ndarray of shape (n_classes,)
+        Labels present in ``y_true`` or ``y_pred``, sorted (every column index
+        for multilabel targets; every row of a confusion matrix). Label sets
+        counted in Spark (``sklearn_macrof1.spark.counts_from_dataframe``):
+        the label values, sorted or in the order of the fixed ``labels``;
+        ``labels=`` then select them by value, not by column index.
+    tp, true, pred : ndarray of shape (n_classes,)
+        (Weighted) true positives, true counts (support) and predicted counts
+        of each class.
+    confusion : ndarray of shape (n_classes, n_classes) or None
+        Confusion matrix, rows are true labels and columns predictions, as in
+        ``sklearn.metrics.confusion_matrix``. None for multilabel targets, and for
+        1-D targets with more than 2048 classes.
+    samples : SampleCounts or None
+        Multilabel targets: the per-sample counts of ``average="samples"``, a
+        histogram of the distinct per-sample ``(tp, true, pred)`` triples over
+        ``sample_columns``, with the weights of each. None for 1-D targets.
+    class_counts : bool
+        False when only the per-sample counts were counted (a lone
+        ``average="samples"`` score needs nothing else): ``tp``, ``true`` and
+        ``pred`` are then empty and must not be aggregated.
+    n_samples : int or None
+        Number of samples counted (None for a record read from a confusion
+        matrix).
+    sample_columns : ndarray or None
+        The multilabel columns of the per-sample counts (None: all).
+    zero_weight : bool
+        True when every sample counted has weight 0: valid for a batch of a
+        stream, not for a score.
+    moments : ndarray or None
+        Second moments for the delta method (``from_predictions(...,
+        moments=True)``). 1-D targets: shape ``(n_classes, n_classes)`` like
+        ``confusion``, the sum of the squared sample weights in each cell (None
+        without weights: the confusion matrix is then its own second moment).
+        Multilabel targets: shape ``(3 L, 3 L)`` (L columns, at most 256),
+        ``sum_i w_i**2 x_i x_i'`` of each sample's indicator row
+        ``x_i = (tp | true | pred)`` over all columns. None when not counted.
+    labels : ndarray or None
+        The fixed labels the record was counted with (``from_predictions(...,
+        labels=...)``, ``MacroF1Accumulator(labels=...)``): a verb given the
+        record without ``labels=`` uses these, as the one-shot call with
+        ``labels=`` does. None: every class present.
+    weighted : bool
+        Whether the counts are sample-weighted (``sample_weight`` was given,
+        or a confusion matrix holds non-integer counts).
+    class_order : ndarray or None
+        The classes in the order of the rows of the confusion matrix they were
+        read from (:meth:`from_confusion_matrix`; ``0 .. k-1`` without
+        ``labels``): the order of the rows of :func:`classification_report`, and
+        the classes every resample of an interval keeps. None: counted from
+        predictions.
+
+    Notes
+    -----
+    **Merging.** ``a.merge(b)`` (or ``a + b``; ``sum(records)`` works) is the
+    record of both sets of samples, ``a`` and ``b`` unchanged. 1-D records are
+    aligned by label over the union of their classes (strings and numbers
+    never mix: ``ValueError``); multilabel records must have the same columns
+    and, for per-sample counts, the same ``sample_columns``; 1-D and
+    multilabel records do not merge. Both must have the same fixed ``labels``
+    (or none), which the merged record keeps. Second moments are kept when
+    both records have them.
+
+    **Equality.** Two records are equal when every attribute is: arrays by
+    value (same kind of dtype and shape, nan equal to nan). Comparing never
+    raises; records are not hashable (they hold arrays).
+
+    **Pickling.** A record pickles and unpickles to an equal record, so it
+    can be counted on one machine and scored on another.
+
+    Examples
+    --------
+    >>> from sklearn_macrof1 import MacroF1Counts, fbeta_summary
+    >>> counts = MacroF1Counts.from_predictions([0, 1, 2, 0], [0, 2, 2, 0])
+    >>> counts
+    MacroF1Counts(kind='multiclass', n_classes=3, n_samples=4, labels=None, \
+confusion=True, samples=False, moments=False)
+    >>> more = MacroF1Counts.from_predictions([1, 2], [1, 1])
+    >>> round(fbeta_summary(counts + more).averaged_fbeta, 4)
+    0.6667
+    >>> round(fbeta_summary([0, 1, 2, 0, 1, 2], [0, 2, 2, 0, 1, 1]).averaged_fbeta, 4)
+    0.6667
+    """
+
+    kind: str
+    classes: np.ndarray
+    tp: np.ndarray
+    true: np.ndarray
+    pred: np.ndarray
+    confusion: np.ndarray | None = None
+    samples: SampleCounts | None = field(default=None, repr=False)
+    class_counts: bool = True
+    n_samples: int | None = None
+    sample_columns: np.ndarray | None = field(default=None, repr=False)
+    zero_weight: bool = False
+    moments: np.ndarray | None = field(default=None, repr=False)
+    labels: np.ndarray | None = None
+    weighted: bool = False
+    class_order: np.ndarray | None = field(default=None, repr=False)
+
+    # ------------------------------------------------------------ constructors
+    @classmethod
+    def from_predictions(
+        cls,
+        y_true: Any,
+        y_pred: Any,
+        *,
+        labels: Any = None,
+        sample_weight: Any = None,
+        moments: bool = False,
+    ) -> MacroF1Counts:
+        """Count predictions once into a record.
+
+        The targets are read, checked and counted exactly as the score
+        functions count them (Dask collections on their workers, never
+        gathered). Multilabel targets also get their per-sample counts (a
+        histogram of distinct triples), so every ``average`` works on the
+        record.
+
+        Parameters
+        ----------
+        y_true : array-like of shape (n_samples,) or {array-like, sparse \
+matrix} of shape (n_samples, n_labels)
+            Ground truth: class labels (ints, strings, bools; a list, numpy
+            array, pandas Series or Dask collection), or a 0/1 indicator
+            matrix for multilabel targets.
+        y_pred : same kind as ``y_true``
+            Predicted labels.
+        labels : array-like, default=None
+            Fixed labels: the verbs given the record use them when called
+            without ``labels=`` (as the one-shot call with ``labels=``). For
+            multilabel targets, the column indices, which also fix the columns
+            of the per-sample counts of ``average="samples"``.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Sample weights, counted into the record.
+        moments : bool, default=False
+            Also count the second moments a delta-method interval needs for
+            weighted or multilabel targets (:func:`fbeta_confidence_interval`
+            of the record); unweighted 1-D targets need none.
+
+        Returns
+        -------
+        counts : MacroF1Counts
+
+        Examples
+        --------
+        >>> from sklearn_macrof1 import MacroF1Counts, averaged_f1_score
+        >>> counts = MacroF1Counts.from_predictions(["a", "b", "b"], ["a", "a", "b"])
+        >>> counts.classes, counts.tp
+        (array(['a', 'b'], dtype='<U1'), array([1, 1]))
+        >>> averaged_f1_score(counts) == averaged_f1_score(
+        ...     ["a", "b", "b"], ["a", "a", "b"])
+        True
+        """
+        caller = "MacroF1Counts.from_predictions"
+        check_counting_options(labels, moments, caller=caller)
+        counts = read(
+            y_true,
+            y_pred,
+            sample_weight=sample_weight,
+            labels=labels,
+            samplewise=True,  # multilabel targets only: every average works
+            moments=bool(moments),
+            targets_kept=False,  # only the record leaves: it needs every moment
+            caller=caller,
+        ).counts.compact()
+        if labels is not None:
+            counts.labels = fixed_labels(np.asarray(labels))
+        return counts
+
+    @classmethod
+    def from_confusion_matrix(
+        cls, matrix: Any, *, rows: str, labels: Any = None
+    ) -> MacroF1Counts:
+        """The record of a confusion matrix, with an explicit orientation.
+
+        Parameters
+        ----------
+        matrix : array-like of shape (n_classes, n_classes)
+            MacroF1Counts (ints, or floats for weighted counts). Every row and column
+            is a class, even an empty one, as in
+            ``confusion_matrix(..., labels=...)``.
+        rows : {"true", "predicted"}
+            Required: what the rows are. "true" is
+            ``sklearn.metrics.confusion_matrix``'s orientation (rows true labels,
+            columns predictions); "predicted" is the reference paper's (rows
+            predictions, columns true labels). Nothing is guessed.
+        labels : array-like of shape (n_classes,), default=None
+            Names of the classes, in the order of the rows; ``0 .. n-1`` by
+            default. :func:`classification_report` of the record lists them in
+            this order.
+
+        Returns
+        -------
+        counts : MacroF1Counts
+            Without per-sample counts (no ``average="samples"``) and with
+            ``n_samples`` None. Its intervals take the cells as counts of
+            independent samples: a matrix of non-integer (weighted) counts has
+            none.
+
+        Examples
+        --------
+        The reference paper's Table 1, in its orientation (rows are predictions):
+
+        >>> from sklearn_macrof1 import MacroF1Counts, fbeta_summary
+        >>> counts = MacroF1Counts.from_confusion_matrix(
+        ...     [[100, 10000], [0, 100]], rows="predicted")
+        >>> s = fbeta_summary(counts)
+        >>> round(s.fbeta_of_averages, 6), round(s.averaged_fbeta, 6), round(s.gap, 6)
+        (0.50495, 0.019608, 0.485343)
+        """
+        m = check_confusion_matrix(matrix, rows=rows)
+        k = m.shape[0]
+        if labels is None:
+            classes = order = np.arange(k)
+        else:
+            order = fixed_labels(np.asarray(labels))
+            if order.shape != (k,):
+                raise ValueError(
+                    f"labels must name the {k} classes of the matrix; got "
+                    f"{order.shape[0] if order.ndim == 1 else order.shape} names."
+                )
+            if np.unique(order).shape[0] != k:
+                raise ValueError("labels must be distinct.")
+            sort = np.argsort(order, kind="stable")
+            classes, m = order[sort], m[np.ix_(sort, sort)]
+        kind = "binary" if k <= 2 else "multiclass"
+        return cls(
+            kind,
+            classes,
+            *table_counts(m),
+            m,
+            weighted=not np.array_equal(m, np.round(m)),
+            class_order=order,
+        )
+
+    # ------------------------------------------------------------ public face
+    @property
+    def n_classes(self) -> int:
+        """Number of classes (multilabel: columns) counted."""
+        return int(self.classes.shape[0])
+
+    def __repr__(self) -> str:
+        return (
+            f"{type(self).__name__}(kind={self.kind!r}, n_classes={self.n_classes}, "
+            f"n_samples={self.n_samples}, labels={_few(self.labels)}, "
+            f"confusion={self.confusion is not None}, "
+            f"samples={self.samples is not None}, "
+            f"moments={self.moments is not None})"
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, MacroF1Counts):
+            return NotImplemented
+        return all(
+            _same(getattr(self, f.name), getattr(other, f.name)) for f in fields(self)
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # equal by value, holds arrays
+
+    def merge(self, other: MacroF1Counts) -> MacroF1Counts:
+        """The record of both sets of samples (ValueError when they contradict).
+
+        See the merge rule in the class's Notes; ``self`` and ``other`` are
+        unchanged.
+        """
+        if not isinstance(other, MacroF1Counts):
+            raise TypeError(
+                "Can only merge a MacroF1Counts with another MacroF1Counts; got "
+                f"{type(other).__name__}."
+            )
+        if (self.kind == _MULTILABEL) != (other.kind == _MULTILABEL):
+            raise ValueError(
+                f"This batch holds {describe(other.kind)} but the earlier batches "
+                f"held {describe(self.kind)}; all batches must have the same kind "
+                "of targets."
+            )
+        if not _same(self.labels, other.labels):
+            raise ValueError(
+                "Cannot merge records counted with different fixed labels: "
+                f"{_few(self.labels)} and {_few(other.labels)}."
+            )
+        merged = (_merge_multilabel if self.kind == _MULTILABEL else _merge_1d)(
+            self, other
+        )
+        merged.class_counts = self.class_counts and other.class_counts
+        if self.n_samples is not None and other.n_samples is not None:
+            merged.n_samples = self.n_samples + other.n_samples
+        merged.zero_weight = self.zero_weight and other.zero_weight
+        merged.labels = self.labels
+        merged.weighted = self.weighted or other.weighted
+        if _same(self.class_order, other.class_order):
+            merged.class_order = self.class_order
+        return merged
+
+    def __add__(self, other: Any) -> MacroF1Counts:
+        if not isinstance(other, MacroF1Counts):
+            return NotImplemented
+        return self.merge(other)
+
+    def __radd__(self, other: Any) -> MacroF1Counts:
+        if isinstance(other, int) and not isinstance(other, bool) and other == 0:
+            return self  # sum(records) starts from 0
+        return NotImplemented
+
+    # ------------------------------------------------------------ internal
+    def check_weights(self) -> MacroF1Counts:
+        """Self; ValueError when every sample counted has weight 0."""
+        if self.zero_weight:
+            raise zero_weights_error(self.n_samples)
+        return self
+
+    def compact(self) -> MacroF1Counts:
+        """The same record with its per-sample counts as a histogram."""
+        if self.samples is None or self.samples.count is not None:
+            return self
+        return replace(self, samples=self.samples.histogram())
+
+
+def check_counting_options(labels: Any, moments: Any, *, caller: str) -> None:
+    """The options of a record's constructor (``from_predictions``, Spark's
+    ``counts_from_dataframe``): ``labels`` None or a 1-D array-like, ``moments``
+    a bool."""
+    if labels is not None:
+        check_array_like(labels, name="labels", caller=caller, sparse=False)
+        try:
+            ndim = np.ndim(labels)
+        except ValueError:  # nested sequences of different lengths
+            ndim = -1
+        if ndim != 1:
+            raise ValueError(
+                f"The 'labels' parameter of {caller} must be a 1-D "
+                f"array-like; got {labels!r:.80}."
+            )
+    if not isinstance(moments, bool | np.bool_):
+        raise InvalidParameterError(
+            f"The 'moments' parameter of {caller} must be an instance of "
+            f"'bool'. Got {moments!r} instead."
+        )
+
+
+def fixed_labels(labels: np.ndarray) -> np.ndarray:
+    """Fixed labels as a record keeps them: strings (in an object array, as
+    pandas holds them, or numpy 2's ``StringDType``) as the ``<U`` array the
+    classes read from targets are, so equal labels compare equal."""
+    if labels.dtype.kind == "T":
+        return fixed_width_strings(labels, "labels")
+    if (
+        labels.dtype == object
+        and labels.size
+        and all(isinstance(label, str) for label in labels.ravel().tolist())
+    ):
+        return labels.astype(str)
+    return labels
+
+
+def _few(labels: np.ndarray | None) -> str:
+    """Labels for a repr or a message, at most five of them (O(1) in size)."""
+    if labels is None:
+        return "None"
+    values = labels.tolist()
+    if len(values) <= 5:
+        return repr(values)
+    return repr(values[:5])[:-1] + f", ...] ({len(values)} labels)"
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Value equality of two attributes of a record (never raises)."""
+    if a is None or b is None:
+        return a is None and b is None
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        if not (isinstance(a, np.ndarray) and isinstance(b, np.ndarray)):
+            return False
+        if a.shape != b.shape or a.dtype.kind != b.dtype.kind:
+            return False
+        try:
+            return bool(np.array_equal(a, b, equal_nan=a.dtype.kind in "fc"))
+        except (TypeError, ValueError):  # pragma: no cover - exotic objects
+            return False
+    if isinstance(a, SampleCounts) and isinstance(b, SampleCounts):
+        return all(_same(getattr(a, f.name), getattr(b, f.name)) for f in fields(a))
+    try:
+        return bool(a == b)
+    except (TypeError, ValueError):  # pragma: no cover - exotic objects
+        return False
+
+
+# ------------------------------------------------------------------- merging
+
+
+def merge_counts(
+    a: MacroF1Counts | None, b: MacroF1Counts | None
+) -> MacroF1Counts | None:
+    """``a.merge(b)``, where None (an empty batch) counts nothing."""
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return a.merge(b)
+
+
+def describe(kind: str) -> str:
+    if kind == _MULTILABEL:
+        return "a multilabel indicator matrix"
+    return "1-D class labels (binary or multiclass)"
+
+
+def union_labels(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Sorted union of two label sets; ValueError when strings meet numbers."""
+    a_strings, b_strings = a.dtype.kind in "US", b.dtype.kind in "US"
+    if (a_strings and b.dtype.kind in "biuf") or (b_strings and a.dtype.kind in "biuf"):
+        old, new = ("strings", "numbers") if a_strings else ("numbers", "strings")
+        raise ValueError(
+            f"Mix of label input types: the earlier batches hold {old} and this one "
+            f"holds {new} (labels {b.tolist()[:5]!r}); all batches must use labels "
+            "of one type."
+        )
+    try:
+        return np.union1d(a, b)
+    except TypeError as exc:
+        raise ValueError(
+            "Mix of label input types (string and number) between batches: labels "
+            f"{a.tolist()[:5]!r} and {b.tolist()[:5]!r}; all batches must use labels "
+            "of one type."
+        ) from exc
+
+
+def _spread(values: np.ndarray, index: np.ndarray, size: int, dtype: Any) -> Any:
+    # Added, not assigned: two classes of a record may be one class of the union
+    # (int64 labels 2**62 + 1 and 2**62 + 2 are one float64 label).
+    out = np.zeros(size, dtype=dtype)
+    np.add.at(out, index, values)
+    return out
+
+
+def _sum(a: np.ndarray | None, b: np.ndarray | None) -> np.ndarray | None:
+    """``a + b``; None when either is None (counted for some samples only)."""
+    return None if a is None or b is None else a + b
+
+
+def _same_classes(a: np.ndarray, b: np.ndarray) -> bool:
+    # Equal labels of different dtypes (bool and int, int and float) go through
+    # the union, whose dtype is numpy's promotion of both: the merged labels do
+    # not depend on the order of the merge.
+    if a.shape != b.shape or a.dtype != b.dtype:
+        return False
+    return bool(np.all(a == b))
+
+
+def _merge_1d(a: MacroF1Counts, b: MacroF1Counts) -> MacroF1Counts:
+    if _same_classes(a.classes, b.classes):
+        classes = a.classes
+        tp, true, pred = a.tp + b.tp, a.true + b.true, a.pred + b.pred
+        confusion, moments = _sum(a.confusion, b.confusion), _sum(a.moments, b.moments)
+    else:
+        classes = union_labels(a.classes, b.classes)
+        k = classes.shape[0]
+        ia = np.searchsorted(classes, a.classes)
+        ib = np.searchsorted(classes, b.classes)
+        dtype = np.result_type(a.tp.dtype, b.tp.dtype)
+        tp = _spread(a.tp, ia, k, dtype) + _spread(b.tp, ib, k, dtype)
+        true = _spread(a.true, ia, k, dtype) + _spread(b.true, ib, k, dtype)
+        pred = _spread(a.pred, ia, k, dtype) + _spread(b.pred, ib, k, dtype)
+        confusion = moments = None
+        if (
+            k <= MAX_CONFUSION_CLASSES
+            and a.confusion is not None
+            and b.confusion is not None
+        ):
+            confusion = _spread_table(a.confusion, ia, b.confusion, ib, k, dtype)
+            if a.moments is not None and b.moments is not None:
+                moments = _spread_table(a.moments, ia, b.moments, ib, k, np.float64)
+        if np.unique(ia).shape[0] < ia.shape[0] or np.unique(ib).shape[0] < ib.shape[0]:
+            # Two classes of a record became one class of the union: samples
+            # that confused them are now hits, the folded table's diagonal.
+            if confusion is None:
+                raise ValueError(
+                    "Batches whose labels compare as one value only in a common "
+                    f"dtype (labels {a.classes.tolist()[:5]!r} and "
+                    f"{b.classes.tolist()[:5]!r}, for example int64 above 2**53 "
+                    "and float64) cannot be merged without a confusion matrix; "
+                    "give every batch labels of one dtype."
+                )
+            tp = confusion.diagonal().copy()
+    kind = "binary" if classes.shape[0] <= 2 else "multiclass"
+    return MacroF1Counts(kind, classes, tp, true, pred, confusion, moments=moments)
+
+
+def _spread_table(
+    a: np.ndarray, ia: np.ndarray, b: np.ndarray, ib: np.ndarray, k: int, dtype: Any
+) -> np.ndarray:
+    """Two per-cell tables added on the ``k x k`` cells of the union's classes."""
+    out = np.zeros((k, k), dtype=dtype)
+    np.add.at(out, (ia[:, None], ia[None, :]), a)
+    np.add.at(out, (ib[:, None], ib[None, :]), b)
+    return out
+
+
+def _same_columns(a: np.ndarray | None, b: np.ndarray | None) -> bool:
+    if a is None or b is None:
+        return a is None and b is None
+    return a.shape == b.shape and bool(np.all(a == b))
+
+
+def _merge_multilabel(a: MacroF1Counts, b: MacroF1Counts) -> MacroF1Counts:
+    if a.n_classes != b.n_classes:
+        raise ValueError(
+            "Multilabel batches with different numbers of labels: the earlier "
+            f"batches have {a.n_classes} indicator columns and this one has "
+            f"{b.n_classes}; every batch must have the same columns."
+        )
+    samples = None
+    if a.samples is not None or b.samples is not None:
+        if (
+            a.samples is None
+            or b.samples is None
+            or not _same_columns(a.sample_columns, b.sample_columns)
+        ):
+            raise ValueError(
+                "Cannot merge multilabel counts whose per-sample counts cover "
+                f"different columns ({a.sample_columns!r} and "
+                f"{b.sample_columns!r}); use the same labels."
+            )
+        samples = a.samples.merge(b.samples)
+    return MacroF1Counts(
+        _MULTILABEL,
+        a.classes,
+        a.tp + b.tp if a.class_counts and b.class_counts else a.tp[:0],
+        a.true + b.true if a.class_counts and b.class_counts else a.true[:0],
+        a.pred + b.pred if a.class_counts and b.class_counts else a.pred[:0],
+        None,
+        samples,
+        sample_columns=a.sample_columns,
+        moments=_sum(a.moments, b.moments),
+    )
+
+
+# ------------------------------------------------------------------- reading
+
+
+def count_targets(
+    targets: Targets,
+    weights: np.ndarray | None,
+    *,
+    samplewise: bool = False,
+    sample_columns: np.ndarray | None = None,
+    class_counts: bool = True,
+    moments: bool = False,
+) -> MacroF1Counts:
+    """Count validated targets in one pass.
+
+    ``weights`` are validated sample weights (or None). ``samplewise`` asks for
+    per-sample counts over ``sample_columns`` (all columns when None); 1-D targets
+    have none (``average="samples"`` is rejected when the counts are selected).
+    ``class_counts=False`` (with ``samplewise``) skips the per-column counts of
+    multilabel targets, which a lone ``average="samples"`` score does not use.
+    ``moments`` also counts the second moments the delta method needs
+    (``MacroF1Counts.moments``; nothing for unweighted 1-D targets, whose confusion
+    matrix is its own second moment).
+    """
+    if targets.kind == _MULTILABEL:
+        class_counts = class_counts or not samplewise
+        tp, true, pred, samples = count_multilabel(
+            targets, weights, samplewise, sample_columns, class_counts
+        )
+        second = None
+        if moments and targets.code_labels.shape[0] <= MAX_MOMENT_LABELS:
+            second = indicator_moments(targets, weights)
+        return MacroF1Counts(
+            _MULTILABEL,
+            targets.code_labels,
+            tp,
+            true,
+            pred,
+            None,
+            samples,
+            class_counts,
+            targets.n_samples,
+            sample_columns if samplewise else None,
+            zero_weight=_all_zero(weights),
+            moments=second,
+            weighted=weights is not None,
+        )
+    classes, tp, true, pred, confusion, second = count_1d(
+        targets, weights, moments and weights is not None
+    )
+    return MacroF1Counts(
+        "binary" if classes.shape[0] <= 2 else "multiclass",
+        classes,
+        tp,
+        true,
+        pred,
+        confusion,
+        n_samples=targets.n_samples,
+        zero_weight=_all_zero(weights),
+        moments=second,
+        weighted=weights is not None,
+    )
+
+
+def _all_zero(weights: np.ndarray | None) -> bool:
+    """Weights that are all zero: valid for a part of the data only (the rule:
+    :mod:`~._sources`)."""
+    return weights is not None and weights.shape[0] > 0 and not weights.any()
+
+
+def _multilabel_columns(labels: Any, n_columns: int) -> np.ndarray:
+    columns = np.asarray(labels)
+    if columns.ndim != 1:
+        raise ValueError(
+            f"labels must be a 1-D array-like; got an array of shape {columns.shape}."
+        )
+    numeric = columns.dtype.kind in "biuf"
+    if columns.size and not (
+        columns.dtype.kind in "biu"  # (bools are 0 and 1, as in scikit-learn)
+        or (numeric and (columns == np.trunc(columns)).all())
+    ):
+        raise (ValueError if numeric else TypeError)(
+            "For multilabel targets, labels are column indices: integers in "
+            f"[0, {n_columns}). Got {labels!r}."
+        )
+    columns = columns.astype(np.intp)
+    if columns.size and (columns.max() >= n_columns or columns.min() < 0):
+        bad = columns.max() if columns.max() >= n_columns else columns.min()
+        raise ValueError(
+            "All labels must be in [0, n labels) for multilabel targets: the "
+            f"indicator matrices have {n_columns} columns, got label {bad}."
+        )
+    return columns
+
+
+@dataclass
+class Reading:
+    """One reading of ``y_true`` / ``y_pred`` and its counts.
+
+    What an entry point builds once and derives everything from: the scores and
+    the report aggregate ``counts``; intervals and comparisons use ``counts``
+    and, where a method must resample samples, ``targets`` and ``weights``.
+    ``targets`` is None for data counted where they live (Dask, Spark: a
+    :mod:`~._sources` source), which are never gathered; ``weighted`` tells
+    whether the samples are weighted.
+    """
+
+    counts: MacroF1Counts
+    targets: Targets | None = None
+    weights: np.ndarray | None = None
+    weighted: bool = False
+
+
+def prepare(y_true: Any, y_pred: Any, **options: Any) -> MacroF1Counts:
+    """The count record of :func:`read` (same arguments)."""
+    return read(y_true, y_pred, **options).counts
+
+
+def _check_arguments(
+    y_true: Any,
+    y_preds: Sequence[Any],
+    names: Sequence[str],
+    sample_weight: Any,
+    caller: str,
+) -> None:
+    """The argument checks that come before any reading (array-likes of labels,
+    weights an array-like), each naming its argument."""
+    check_array_like(y_true, name="y_true", caller=caller, sparse=True)
+    for y, name in zip(y_preds, names, strict=True):
+        check_array_like(y, name=name, caller=caller, sparse=True)
+    for name, y in (("y_true", y_true), *zip(names, y_preds, strict=True)):
+        if isinstance(y, str | bytes | set | frozenset | dict) and not sp.issparse(y):
+            raise ValueError(
+                f"{name} must be an array-like of labels (an array or a non-string "
+                f"sequence); got a {type(y).__name__}: {y!r}."
+            )
+    if sample_weight is not None:  # a scalar is refused, as by sklearn's metrics
+        check_array_like(
+            sample_weight, name="sample_weight", caller=caller, sparse=False
+        )
+
+
+def read(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    sample_weight: Any = None,
+    labels: Any = None,
+    samplewise: bool = False,
+    class_counts: bool = True,
+    moments: bool = False,
+    targets_kept: bool = True,
+    part: bool = False,
+    caller: str = "this function",
+) -> Reading:
+    """Read, validate and count ``y_true`` / ``y_pred`` in one pass.
+
+    ``samplewise`` asks for the per-sample counts of ``average="samples"``
+    (multilabel targets; over the columns named by ``labels``, when given);
+    ``class_counts=False`` then skips the per-class counts of multilabel targets;
+    ``moments`` adds the second moments of a delta-method interval (see
+    :func:`count_targets`); with
+    ``targets_kept`` (the caller keeps the targets of this reading, so the
+    delta method can take each sample's row from them) multilabel targets get
+    none: their 3L x 3L moments cost O(n L²), the rows O(n L) per gradient.
+    A batch counted where the data live (Dask) passes ``targets_kept=False``.
+    ``part``: the data are a batch or a chunk of a whole, whose weights may all
+    be zero (the record says so). Data that a registered source claims
+    (:func:`~._sources.source_of`: Dask) are counted by it, the others by
+    :func:`read_in_memory`.
+    """
+    _check_arguments(y_true, (y_pred,), ("y_pred",), sample_weight, caller)
+    data = Predictions(y_true, y_pred, sample_weight)
+    source = source_of(data)
+    if source is None:
+        return read_in_memory(
+            data, labels, samplewise, class_counts, moments, targets_kept, part
+        )
+    request = CountRequest(
+        labels=labels,
+        samplewise=samplewise,
+        class_counts=class_counts,
+        moments=moments,
+        targets_kept=targets_kept,
+        part=part,
+        caller=caller,
+    )
+    return source.count(data, request)
+
+
+def read_in_memory(
+    data: Predictions,
+    labels: Any = None,
+    samplewise: bool = False,
+    class_counts: bool = True,
+    moments: bool = False,
+    targets_kept: bool = True,
+    part: bool = False,
+) -> Reading:
+    """:func:`read` of arrays in this process (the arguments checked): read
+    and validated once (:mod:`~._targets`), counted by the counting core; the
+    targets stay in the reading."""
+    try:
+        targets = read_targets(data.y_true, data.y_pred)
+    except (TypeError, ValueError) as exc:
+        renamed = naming_prediction(exc)
+        if renamed is exc:
+            raise
+        raise renamed from exc
+    weights = check_sample_weight(data.sample_weight, targets.n_samples, zero=part)
+    columns = None
+    if targets.kind == "multilabel-indicator" and labels is not None:
+        columns = _multilabel_columns(labels, targets.code_labels.shape[0])
+    counts = count_targets(
+        targets,
+        weights,
+        samplewise=samplewise,
+        sample_columns=columns,
+        class_counts=class_counts,
+        moments=moments
+        and not (targets_kept and targets.kind == "multilabel-indicator"),
+    )
+    return Reading(counts, targets, weights, weights is not None)
+
+
+__all__ = [
+    "MacroF1Counts",
+    "Reading",
+    "count_targets",
+    "fixed_labels",
+    "merge_counts",
+    "prepare",
+    "read",
+    "read_in_memory",
+    "union_labels",
+]

@@ -1,0 +1,1 @@
+"""Formulas: scores, averages, the gap, its bound and attribution, from counts."""

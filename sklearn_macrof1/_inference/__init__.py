@@ -1,4 +1,0 @@
-"""Inference layer.
-
-Intervals and comparisons, built from count records (never re-reading inputs).
-"""

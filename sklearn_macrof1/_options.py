@@ -1,0 +1,441 @@
+"""Validation of the scalar options shared by every public entry point.
+
+Each check raises the exception type scikit-learn raises for the same mistake
+(``InvalidParameterError``, a ``ValueError`` and ``TypeError`` at once, for options;
+``ValueError`` for inconsistent data), with a message that names the argument, the
+function and what is accepted.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from types import FrameType
+from typing import Any, cast
+
+import numpy as np
+
+from ._averages import AVERAGES
+from ._sklearn_private import InvalidParameterError
+
+
+def _got(value: Any) -> str:
+    return f"Got {value!r} instead."
+
+
+# ---------------------------------------------------------------- the options
+#: What an option's ``normalise`` returns for a value the option does not accept.
+INVALID: Any = object()
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option of the public functions: its name, what it accepts, its check.
+
+    ``normalise(value)`` returns the value as the code uses it (``beta`` as a
+    float, ``zero_division`` as "warn", 0.0, 1.0 or nan ...) or :data:`INVALID`;
+    it has no side effect. A value it refuses raises ``InvalidParameterError``
+    (a ``ValueError`` and ``TypeError`` at once, as in scikit-learn) with the
+    message "The '<name>' parameter of <function> must be <accepted>. Got
+    <value> instead.", or the exception ``special(value, function)`` returns.
+    """
+
+    name: str
+    accepted: str
+    normalise: Callable[[Any], Any]
+    special: Callable[[Any, str], Exception | None] | None = None
+
+    def error(self, value: Any, caller: str) -> Exception:
+        """The exception for a value ``normalise`` refused."""
+        if self.special is not None:
+            exc = self.special(value, caller)
+            if exc is not None:
+                return exc
+        return InvalidParameterError(
+            f"The '{self.name}' parameter of {caller} must be {self.accepted}. "
+            + _got(value)
+        )
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, numbers.Integral) and not isinstance(
+        value, bool | np.bool_
+    )
+
+
+_FLOATS = (float, np.floating)
+
+
+def _is_real(value: Any) -> bool:
+    """A real number (bools included, as in ``numbers.Real``) other than nan."""
+    kind = type(value)
+    if kind is float:  # the common cases first, without the ABC check
+        return not math.isnan(value)
+    if kind is int:
+        return True
+    return isinstance(value, numbers.Real) and not (
+        isinstance(value, _FLOATS) and math.isnan(value)
+    )
+
+
+def _beta(beta: Any) -> Any:
+    if _is_real(beta) and beta >= 0:
+        value = float(beta)
+        if math.isfinite(value) and math.isinf(value * value):
+            return INVALID  # see _beta_overflow
+        return value
+    return INVALID
+
+
+def _beta_overflow(beta: Any, caller: str) -> Exception | None:
+    """A finite ``beta`` whose square overflows a float (above about 1.3e154)
+    raises ``OverflowError``, as in scikit-learn (which computes ``beta ** 2``);
+    ``beta=np.inf`` is the supported way to ask for recall."""
+    if _is_real(beta) and beta >= 0:
+        return OverflowError(
+            f"The 'beta' parameter of {caller} is too large: beta ** 2 "
+            f"overflows a float (got {beta!r}). Use beta=np.inf for "
+            "recall, or a beta below 1e154."
+        )
+    return None
+
+
+def _labels(labels: Any) -> Any:
+    if labels is None or (is_array_like(labels) and not hasattr(labels, "toarray")):
+        return labels
+    return INVALID
+
+
+def _pos_label(pos_label: Any) -> Any:
+    """A number, a string, a bool or None (as in scikit-learn)."""
+    if (
+        pos_label is None
+        or type(pos_label) in _PLAIN_POS_LABELS
+        or isinstance(pos_label, _POS_LABELS)
+    ):
+        return pos_label
+    return INVALID
+
+
+_PLAIN_POS_LABELS = frozenset((int, str, float, bool))
+_POS_LABELS = (numbers.Real, str, np.bool_)
+
+
+def _average(average: Any) -> Any:
+    if average is None or (isinstance(average, str) and average in AVERAGES):
+        return average
+    return INVALID
+
+
+def _zero_division(zero_division: Any) -> Any:
+    """``"warn"``, ``0.0``, ``1.0`` or nan.
+
+    Any real number equal to 0 or 1 (numpy scalars included: ``np.int64(1)``,
+    ``np.float32(0.0)``) means that value. scikit-learn accepts such scalars too
+    but then uses nan for every numpy scalar other than float64, which is not
+    what the caller asked for: a deliberate difference.
+    """
+    if isinstance(zero_division, str):
+        if zero_division == "warn":
+            return "warn"
+    elif isinstance(zero_division, numbers.Real):
+        if zero_division in (0, 1):
+            return float(zero_division)
+        if math.isnan(zero_division):
+            return math.nan
+    return INVALID
+
+
+def _confidence(confidence: Any) -> Any:
+    if (
+        isinstance(confidence, numbers.Real)
+        and not isinstance(confidence, bool)
+        and 0 < cast(float, confidence) < 1
+    ):
+        return float(confidence)
+    return INVALID
+
+
+def _method(method: Any) -> Any:
+    return method if isinstance(method, str) and method in METHODS else INVALID
+
+
+def _n_resamples(n_resamples: Any) -> Any:
+    if (
+        isinstance(n_resamples, numbers.Integral)
+        and not isinstance(n_resamples, bool)
+        and int(n_resamples) >= 2
+    ):
+        return int(n_resamples)
+    return INVALID
+
+
+def _random_state(random_state: Any) -> Any:
+    """None, an int >= 0, a ``Generator`` or a ``RandomState`` (kept as given:
+    :func:`as_generator` turns it into a ``Generator`` when one is drawn from)."""
+    if (
+        random_state is None
+        or (
+            isinstance(random_state, numbers.Integral)
+            and not isinstance(random_state, bool)
+            and int(random_state) >= 0
+        )
+        or isinstance(random_state, np.random.Generator | np.random.RandomState)
+    ):
+        return random_state
+    return INVALID
+
+
+def _verbose(verbose: Any) -> Any:
+    """An int >= 0 (bools allowed, as in scikit-learn)."""
+    if isinstance(verbose, numbers.Integral) and int(verbose) >= 0:
+        return int(verbose)
+    return INVALID
+
+
+def _digits(digits: Any) -> Any:
+    return digits if _is_int(digits) and digits >= 0 else INVALID
+
+
+def _flag(value: Any) -> Any:
+    return value if isinstance(value, bool | np.bool_) else INVALID
+
+
+#: The interval methods: the delta method and the percentile bootstrap.
+METHODS = ("delta", "bootstrap")
+
+_AVERAGE_CHOICES = ", ".join(map(repr, AVERAGES))
+_METHOD_CHOICES = ", ".join(map(repr, METHODS))
+
+#: Every option of the public functions, in the order they are checked (when
+#: several are wrong, the first one in this order is named): the report's own
+#: options, then scikit-learn's order for the score options, then the
+#: intervals'. Options that depend on each other (``output_dict`` with
+#: ``as_frame``; an interval needs an ``average``) are checked by the function.
+OPTIONS: tuple[Option, ...] = (
+    Option("digits", "an int in the range [0, inf)", _digits),
+    Option("output_dict", "an instance of 'bool'", _flag),
+    Option("as_frame", "an instance of 'bool'", _flag),
+    Option(
+        "beta",
+        "a float in the range [0.0, inf] (0 gives precision, inf gives recall)",
+        _beta,
+        _beta_overflow,
+    ),
+    Option("labels", "an array-like", _labels),
+    Option("pos_label", "an int, float, bool, str or None", _pos_label),
+    Option("average", f"a str among {{{_AVERAGE_CHOICES}}} or None", _average),
+    Option("zero_division", "'warn', 0.0, 1.0 or np.nan", _zero_division),
+    Option("confidence", "a float in the open interval (0, 1), e.g. 0.95", _confidence),
+    Option("method", f"a str among {{{_METHOD_CHOICES}}}", _method),
+    Option("interval_method", f"a str among {{{_METHOD_CHOICES}}}", _method),
+    Option("n_resamples", "an int >= 2", _n_resamples),
+    Option(
+        "random_state",
+        "None, an int, a numpy.random.Generator or a numpy.random.RandomState "
+        "(ints >= 0)",
+        _random_state,
+    ),
+    Option("verbose", "an int in the range [0, inf) (0 prints nothing)", _verbose),
+)
+
+_NORMALISE: dict[str, Callable[[Any], Any]] = {o.name: o.normalise for o in OPTIONS}
+
+
+def check_options_of(caller: str, /, **options: Any) -> dict[str, Any]:
+    """Check the options of one call of the public function ``caller``.
+
+    Each keyword is an option of :data:`OPTIONS`; returns them normalised, in
+    the order given. A refused value raises the exception of the first refused
+    option in the table's order, naming ``caller``. Called once per public
+    call, before anything is read or counted; nothing below re-checks.
+    """
+    checked = {}
+    for name, value in options.items():
+        normalised = _NORMALISE[name](value)
+        if normalised is INVALID:
+            raise _first_error(caller, options)
+        checked[name] = normalised
+    return checked
+
+
+def _first_error(caller: str, options: dict[str, Any]) -> Exception:
+    for option in OPTIONS:
+        if option.name in options:
+            value = options[option.name]
+            if option.normalise(value) is INVALID:
+                return option.error(value, caller)
+    raise AssertionError("no refused option")  # pragma: no cover
+
+
+def as_generator(random_state: Any) -> np.random.Generator:
+    """A numpy ``Generator`` from a checked ``random_state``: a new one for
+    None, seeded by an int, the same ``Generator``, or seeded by a draw from a
+    ``RandomState``."""
+    if random_state is None:
+        return np.random.default_rng()
+    if isinstance(random_state, np.random.Generator):
+        return random_state
+    if isinstance(random_state, np.random.RandomState):
+        return np.random.default_rng(random_state.randint(0, 2**31 - 1))
+    return np.random.default_rng(int(random_state))
+
+
+def is_array_like(value: Any) -> bool:
+    """scikit-learn's notion of "array-like": has a length, a shape or __array__."""
+    return (
+        hasattr(value, "__len__")
+        or hasattr(value, "shape")
+        or hasattr(value, "__array__")
+    ) and not np.isscalar(value)
+
+
+def check_array_like(value: Any, *, name: str, caller: str, sparse: bool) -> None:
+    """Reject scalars and other non-sequences (and, unless ``sparse``, sparse
+    matrices) for a data argument, as scikit-learn's parameter validation does."""
+    if (
+        value is None
+        or not is_array_like(value)
+        or (not sparse and hasattr(value, "toarray"))  # a scipy sparse matrix
+    ):
+        accepted = "an array-like or a sparse matrix" if sparse else "an array-like"
+        raise InvalidParameterError(
+            f"The '{name}' parameter of {caller} must be {accepted}. " + _got(value)
+        )
+
+
+def zero_weights_error(n_samples: int | None) -> ValueError:
+    """The refusal of weights that are all zero (as in recent scikit-learn)."""
+    return ValueError(
+        "sample_weight must contain at least one non-zero number; all "
+        f"{n_samples} weights are zero."
+    )
+
+
+def check_sample_weight(
+    sample_weight: Any, n_samples: int, *, zero: bool = False
+) -> np.ndarray | None:
+    """Return ``sample_weight`` as a finite float64 vector of length ``n_samples``.
+
+    ``sample_weight`` passed :func:`check_array_like` (no scalar, no sparse
+    matrix). Negative weights are accepted (as in scikit-learn); non-numeric,
+    non-finite, multi-dimensional or wrongly sized weights raise
+    ``ValueError``, and so do all-zero weights unless ``zero`` (the weights of
+    a part of the data: see :mod:`~._sources`).
+    """
+    if sample_weight is None:
+        return None
+    try:
+        raw = np.asarray(sample_weight)
+    except ValueError as exc:  # ragged nested sequences
+        raise ValueError(
+            "sample_weight must be a 1-D array of numbers (int or float), one per "
+            "sample; got a ragged sequence."
+        ) from exc
+    if raw.dtype.kind == "c":
+        raise ValueError("sample_weight must hold real numbers; got complex values.")
+    if raw.dtype.kind not in "biuf":  # as sklearn: no strings or objects
+        raise TypeError(
+            "sample_weight must be a 1-D array of numbers (int or float); got "
+            f"values of dtype {raw.dtype} (convert them with np.asarray(..., "
+            "dtype=float) if they are numbers)."
+        )
+    weights = raw.astype(np.float64, copy=False)
+    if weights.ndim != 1:
+        raise ValueError(
+            "sample_weight must be a 1-D array or a scalar; got an array of shape "
+            f"{weights.shape}."
+        )
+    if weights.shape[0] != n_samples:
+        raise ValueError(
+            f"sample_weight has {weights.shape[0]} entries but y_true and y_pred "
+            f"have {n_samples} samples; give one weight per sample."
+        )
+    if not np.isfinite(weights).all():
+        bad = "NaN" if np.isnan(weights).any() else "infinity"
+        raise ValueError(
+            f"Input sample_weight contains {bad}; sample weights must be finite."
+        )
+    if n_samples and not zero and not weights.any():
+        raise zero_weights_error(n_samples)
+    return weights
+
+
+# The package folder (this file is in sklearn_macrof1/): warnings point past it.
+_PACKAGE_DIR = str(Path(__file__).resolve().parent)
+
+
+ORIENTATIONS = ("true", "predicted")
+
+#: Largest total of a float matrix: the aggregation multiplies counts by small
+#: constants ((1 + beta**2) tp + ...), which must stay finite for beta <= ~1e4.
+_MAX_FLOAT_TOTAL = 1e300
+
+
+def check_confusion_matrix(matrix: Any, *, rows: Any) -> np.ndarray:
+    """Validate a square matrix of counts; return it with rows = true labels."""
+    if rows not in ORIENTATIONS:
+        raise ValueError(
+            "rows must say what the rows of the matrix are: 'true' (rows are true "
+            "labels, as in sklearn.metrics.confusion_matrix) or 'predicted' (rows "
+            f"are predictions, as in the reference paper); got {rows!r}."
+        )
+    if hasattr(matrix, "toarray"):
+        matrix = matrix.toarray()
+    try:
+        m = np.asarray(matrix, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(
+            "matrix must be a square 2-D array of non-negative counts; it holds "
+            "values that are not numbers."
+        ) from exc
+    if m.ndim != 2 or m.shape[0] != m.shape[1]:
+        raise ValueError(
+            "matrix must be a square 2-D array of non-negative counts (one row and "
+            f"one column per class); got shape {m.shape}."
+        )
+    if m.shape[0] == 0:
+        raise ValueError("matrix is empty; it needs at least one class.")
+    if not np.isfinite(m).all():
+        raise ValueError("matrix must hold finite counts; it contains NaN or inf.")
+    if (m < 0).any():
+        raise ValueError("matrix must hold non-negative counts; it has negatives.")
+    with np.errstate(over="ignore"):
+        total = float(m.sum())
+    if total == 0:
+        raise ValueError("matrix holds no samples (all counts are zero).")
+    raw = np.asarray(matrix)
+    if raw.dtype.kind in "biu":
+        # Counted exactly in int64: every sum of cells is at most the total.
+        if total >= 2.0**63:
+            raise ValueError(
+                f"matrix counts are too large: they sum to about {total:.3g}, "
+                "beyond int64 (2**63 - 1), where the row and column sums would "
+                "overflow. F-scores do not change when every count is divided by "
+                "the same number: scale the matrix down."
+            )
+        m = raw.astype(np.int64)
+    elif not total <= _MAX_FLOAT_TOTAL:
+        raise ValueError(
+            f"matrix counts are too large: they sum to {total:.3g}, where "
+            "the ratios behind the scores would overflow float64 (the limit is "
+            f"{_MAX_FLOAT_TOTAL:.3g}). F-scores do not change when every count is "
+            "divided by the same number: scale the matrix down."
+        )
+    return m if rows == "true" else m.T
+
+
+def warn_user(message: str, category: type[Warning]) -> None:
+    """``warnings.warn`` attributed to the first caller outside this package."""
+    import sys
+    import warnings
+
+    frame: FrameType | None = sys._getframe(0)
+    level = 1
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+        frame = frame.f_back
+        level += 1
+    warnings.warn(message, category, stacklevel=level)

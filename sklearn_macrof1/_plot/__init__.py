@@ -1,0 +1,1 @@
+"""Plots: the Display and the search-analysis figures."""

@@ -1,0 +1,1 @@
+"""Reading: user inputs (lists, numpy, pandas, sparse) into checked label arrays."""

@@ -1,0 +1,174 @@
+"""The target type of ``y_true`` / ``y_pred``, as scikit-learn decides it.
+
+Plain numpy arrays of ints, floats and bools are classified by a few vectorised
+reductions; everything else by scikit-learn's public ``type_of_target``, so that
+every decision, and every rejection, is the one scikit-learn makes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.utils.multiclass import type_of_target
+
+from ._arrays import ACCEPTED
+
+
+def is_fast_numeric(y: Any) -> bool:
+    return isinstance(y, np.ndarray) and y.dtype.kind in "biuf"
+
+
+def _check_float_labels(y: np.ndarray, name: str) -> None:
+    """Float labels must be finite whole numbers (sklearn: else "continuous")."""
+    if y.dtype.kind != "f":
+        return
+    finite = np.isfinite(y)
+    if not finite.all():
+        what = "NaN" if np.isnan(y).any() else "infinity"
+        raise ValueError(
+            f"Input {name} contains {what}; class labels must be finite. "
+            f"Accepted: {ACCEPTED}."
+        )
+    whole = y == np.trunc(y)
+    if float(np.finfo(y.dtype).max) >= 2.0**63:  # (float16 cannot hold 2**63)
+        within = (y >= -(2.0**63)) & (y < 2.0**63)
+        if not within.all():
+            example = y[~within].flat[0]
+            raise ValueError(
+                f"{name} contains whole numbers beyond the int64 range (for example "
+                f"{example!r}), which scikit-learn calls continuous values; "
+                f"classification metrics need {ACCEPTED}: pass them as integers."
+            )
+    if not whole.all():
+        example = y[~whole].flat[0]
+        raise ValueError(
+            f"{name} contains continuous values (for example {example!r}); "
+            f"classification metrics need {ACCEPTED}. Threshold scores or "
+            "probabilities into labels first (for example y_score >= 0.5)."
+        )
+
+
+def _sklearn_kind(y: Any, name: str) -> str:
+    """Target kind via scikit-learn, with our messages for unsupported kinds."""
+    try:
+        kind = type_of_target(y, input_name=name)
+    except ValueError as exc:
+        msg = str(exc)
+        if "legacy multi-label" in msg:
+            raise ValueError(
+                f"{name} is a sequence of sequences, a legacy multilabel format; "
+                "pass a 0/1 indicator matrix instead (sklearn.preprocessing."
+                "MultiLabelBinarizer converts to it)."
+            ) from exc
+        raise
+    if kind in ("binary", "multiclass"):
+        if getattr(y, "ndim", 1) == 2 and sp.issparse(y):
+            raise TypeError(
+                f"{name} is a sparse matrix with a single column; sparse input is "
+                "only supported for multilabel targets (2 or more indicator columns)."
+            )
+        return "1d"
+    if kind == "multilabel-indicator":
+        return "multilabel-indicator"
+    if kind.startswith("continuous"):
+        raise ValueError(
+            f"{name} contains continuous values ({kind}); classification metrics "
+            f"need {ACCEPTED}. Threshold scores or probabilities into labels "
+            "first (for example y_score >= 0.5)."
+        )
+    if kind == "multiclass-multioutput":
+        raise ValueError(
+            f"{name} is multiclass-multioutput (a 2-D array with several columns of "
+            f"class labels), which F-scores do not support; accepted: {ACCEPTED}."
+        )
+    message = (
+        f"{name} has a type of target that cannot be scored ({kind}: for example "
+        f"an object array of non-string values, or a 3-D array); accepted: "
+        f"{ACCEPTED}."
+    )
+    if isinstance(y, np.ndarray) and y.dtype == object:
+        try:  # scikit-learn sorts the values first: unorderable ones, TypeError
+            np.unique(y)
+        except TypeError as exc:
+            raise TypeError(
+                f"{name} holds values that cannot be ordered together (such as "
+                f"None, numbers and strings mixed: {exc}); accepted: {ACCEPTED}."
+            ) from None
+    raise ValueError(message)
+
+
+def _is_column(y: np.ndarray) -> bool:
+    return y.ndim == 1 or (y.ndim == 2 and y.shape[1] == 1)
+
+
+def target_kind(y: Any, name: str) -> str:
+    """ "1d", "multilabel-indicator" or ``UNIFORM_INDICATOR`` (a sparse indicator
+    storing one nonzero value only); raises for every other target type.
+
+    Numeric arrays, numpy string arrays and object arrays holding only strings
+    are classified here (scikit-learn's ``type_of_target`` sorts the values, which
+    costs more than the whole count); everything else goes to scikit-learn.
+    """
+    if is_fast_numeric(y):
+        if _is_column(y):
+            _check_float_labels(y, name)
+            return "1d"
+        if y.ndim == 2 and y.shape[0] > 0 and y.dtype.kind in "biuf":
+            if y.dtype.kind == "b" or ((y == 0) | (y == 1)).all():
+                return "multilabel-indicator"
+    elif isinstance(y, np.ndarray) and _is_column(y):
+        # type_of_target calls such arrays "binary" or "multiclass".
+        if y.dtype.kind == "U" or str_objects(y) is not None:
+            return "1d"
+    elif sp.issparse(y) and _is_fast_indicator(y):
+        return UNIFORM_INDICATOR
+    return _sklearn_kind(y, name)
+
+
+#: What :func:`kind` says of a sparse indicator storing one nonzero value only.
+UNIFORM_INDICATOR = "multilabel-indicator (one stored value)"
+
+
+def str_objects(y: np.ndarray) -> set | None:
+    """The set of values of an object array when they are all strings, else None.
+
+    Hashing strings is linear and Python caches their hashes; sorting them (what
+    ``np.unique`` does) is what makes object arrays slow.
+    """
+    if y.dtype != object or y.size == 0:
+        return None
+    try:
+        values = set(y.reshape(-1).tolist())
+    except TypeError:  # unhashable elements: leave them to scikit-learn
+        return None
+    if all(isinstance(v, str) for v in values):
+        return values
+    return None
+
+
+def _is_fast_indicator(y: Any) -> bool:
+    """A sparse matrix scikit-learn calls "multilabel-indicator", checked in O(nnz).
+
+    scikit-learn's rule: 2 or more columns and every stored value equal to one
+    integral number (here also nonzero and finite, else scikit-learn decides).
+    """
+    if y.ndim != 2 or y.shape[1] < 2 or y.format not in ("csr", "csc", "coo"):
+        return False
+    data = y.data
+    if data.size == 0 or data.dtype.kind not in "biuf":
+        return False
+    if data.dtype.kind == "b":
+        return bool(data.all())  # no temporary: every stored value is True
+    first = data[0]
+    if first == 0 or not np.isfinite(first) or first != np.trunc(first):
+        return False
+    return bool((data == first).all())
+
+
+def describe(y: Any, name: str) -> str:
+    try:
+        return type_of_target(y, input_name=name)
+    except ValueError:
+        return "unknown"

@@ -1,0 +1,245 @@
+"""Reading ``y_true`` / ``y_pred``: target type, validation and integer encoding.
+
+The output is a :class:`Targets` record that the counting core turns into counts.
+Plain numpy arrays of ints, floats and bools take a fast path (a few vectorised
+reductions, no sorting). Everything else (lists of strings, object arrays, pandas
+objects, sparse matrices, odd shapes) is classified with scikit-learn's public
+``type_of_target`` / ``unique_labels`` so that every decision, and every rejection,
+is the one scikit-learn makes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.utils.multiclass import unique_labels
+
+from ._arrays import ACCEPTED, as_column, num_samples, to_array
+from ._encoding import (
+    Targets,
+    encode_by_key,
+    encode_objects,
+    encode_sorted,
+    joined,
+    locate,
+    read_numeric,
+)
+from ._target_type import (
+    UNIFORM_INDICATOR,
+    describe,
+    is_fast_numeric,
+    str_objects,
+    target_kind,
+)
+
+
+def read_targets(y_true: Any, y_pred: Any) -> Targets:
+    """Validate and encode a pair of targets (see :class:`Targets`)."""
+    return _read(y_true, (y_pred,), ("y_pred",))[0]
+
+
+def read_joint_targets(
+    y_true: Any, y_preds: Sequence[Any], names: Sequence[str]
+) -> list[Targets]:
+    """Validate and encode ``y_true`` once, together with several prediction sets.
+
+    One :class:`Targets` per prediction set, as :func:`read_targets` reads the
+    pair, with the same checks (errors name the prediction at fault by its
+    ``names`` entry, e.g. ``"y_pred_b"``). 1-D targets are encoded once, jointly:
+    every pair shares the same ``true`` codes and ``code_labels`` (the labels of
+    all the sets), so the codes of one sample can be compared across pairs; the
+    counting core drops the labels a pair does not hold, so each pair's counts
+    are those of :func:`read_targets` (the dtype of the labels may be the common
+    dtype of all the sets, e.g. float64 for int and float predictions).
+    """
+    return _read(y_true, y_preds, names)
+
+
+def _read(y_true: Any, y_preds: Sequence[Any], names: Sequence[str]) -> list[Targets]:
+    yt = to_array(y_true, "y_true")
+    yps = [to_array(y, name) for y, name in zip(y_preds, names, strict=True)]
+    n_true = num_samples(yt)
+    for yp, name in zip(yps, names, strict=True):
+        n_pred = num_samples(yp)
+        if n_true != n_pred:
+            raise ValueError(
+                "Found input variables with inconsistent numbers of samples: y_true "
+                f"has {n_true} and {name} has {n_pred}; they must be equal."
+            )
+    if n_true < 1:
+        raise ValueError(
+            f"Found empty input array (y_true and {' and '.join(names)} have 0 "
+            "samples) while a minimum of 1 sample is required."
+        )
+    kinds = [target_kind(yt, "y_true")]
+    for yp, name in zip(yps, names, strict=True):
+        try:
+            kinds.append(target_kind(yp, name))
+        except (TypeError, ValueError) as exc:  # scikit-learn's may not name it
+            if name in str(exc):
+                raise
+            renamed = naming_prediction(exc, name)
+            if renamed is exc:
+                raise
+            raise renamed from exc
+    uniform = [kind == UNIFORM_INDICATOR for kind in kinds]
+    kinds = [
+        "multilabel-indicator" if kind == UNIFORM_INDICATOR else kind for kind in kinds
+    ]
+    for yp, name, kind in zip(yps, names, kinds[1:], strict=True):
+        if kind != kinds[0]:
+            raise ValueError(
+                "Classification metrics can't handle a mix of "
+                f"{describe(yt, 'y_true')} (y_true) and {describe(yp, name)} "
+                f"({name}) targets; both must be 1-D label arrays or both "
+                "multilabel indicator matrices with the same columns."
+            )
+    if kinds[0] == "multilabel-indicator":
+        return _read_multilabel(yt, yps, names, n_true, uniform)
+    if len(yps) == 1:
+        return [_read_1d(yt, yps[0], n_true)]
+    try:
+        joint = _read_1d(yt, joined(yps, names), n_true)
+    except (TypeError, ValueError):
+        for yp, name in zip(yps, names, strict=True):  # the pair at fault
+            try:
+                _read_1d(yt, yp, n_true)
+            except (TypeError, ValueError) as exc:
+                raise naming_prediction(exc, name) from exc
+        raise
+    n = n_true
+    return [
+        replace(joint, pred=joint.pred[j * n : (j + 1) * n]) for j in range(len(yps))
+    ]
+
+
+def naming_prediction(exc: Exception, name: str = "y_pred") -> Exception:
+    """``exc`` with a message naming y_true and the prediction ``name`` (same type).
+
+    Messages of this module say ``y_pred``, which becomes ``name``; errors raised
+    by scikit-learn's helpers (``unique_labels``, ``type_of_target``, sorting
+    mixed objects) do not always name the arguments at fault, and get a prefix.
+    """
+    message = str(exc)
+    if "y_pred" in message:
+        if name == "y_pred":
+            return exc
+        renamed = message.replace("y_pred", name)
+    elif "y_true" in message or name in message:
+        return exc
+    else:
+        renamed = (
+            f"y_true and {name} cannot be scored together: {message.rstrip('.')}. "
+            "Labels must be of one kind (all strings or all numbers, not bytes), "
+            "as 1-D arrays or as 0/1 indicator matrices for multilabel targets."
+        )
+    try:
+        return type(exc)(renamed)
+    except Exception:  # pragma: no cover - exotic exception signature
+        return exc
+
+
+def _read_multilabel(
+    yt: Any,
+    yps: list[Any],
+    names: Sequence[str],
+    n: int,
+    uniform: list[bool],
+) -> list[Targets]:
+    for yp, name in zip(yps, names, strict=True):
+        if yt.shape[1] != yp.shape[1]:
+            raise ValueError(
+                "Multi-label binary indicator input with different numbers of "
+                f"labels: y_true has {yt.shape[1]} columns and {name} has "
+                f"{yp.shape[1]}."
+            )
+    for name, y in (("y_true", yt), *zip(names, yps, strict=True)):
+        if isinstance(y, np.ndarray) and (
+            y.dtype.name not in _SPARSE_DTYPES or not y.dtype.isnative
+        ):
+            # scikit-learn turns dense indicators into scipy sparse matrices,
+            # which refuse these dtypes (non-native byte order, float16...):
+            # refused here too, with the reason.
+            raise ValueError(
+                f"{name} is a multilabel indicator matrix of dtype {y.dtype.str!r}, "
+                "which scikit-learn refuses (scipy.sparse does not support it); "
+                "convert it with y.astype(bool) or y.astype(int)."
+            )
+    # Nonzero means "label set", as in scikit-learn's count_nonzero.
+    true = _indicator(yt, uniform[0])
+    true_csr = None
+    out = []
+    for yp, flat in zip(yps, uniform[1:], strict=True):
+        pred, pair_true = _indicator(yp, flat), true
+        if sp.issparse(pair_true) != sp.issparse(pred):
+            if true_csr is None:
+                true_csr = sp.csr_matrix(true)
+            pair_true, pred = true_csr, sp.csr_matrix(pred)
+        out.append(
+            Targets("multilabel-indicator", pair_true, pred, np.arange(yt.shape[1]), n)
+        )
+    return out
+
+
+#: Dense indicator dtypes scipy.sparse accepts (in native byte order only).
+_SPARSE_DTYPES = frozenset(
+    "bool int8 uint8 int16 uint16 int32 uint32 int64 uint64 longlong ulonglong "
+    "float32 float64 longdouble".split()
+)
+
+
+def _indicator(y: Any, uniform: bool) -> Any:
+    """The labels of an indicator matrix: bool array, or CSR matrix whose stored
+    entries are exactly the labels (their values may be any nonzero number: the
+    counting core reads only the structure, or converts with :func:`as_bool`).
+
+    ``uniform``: :func:`target_kind` saw one nonzero stored value only, so there is no
+    stored zero to drop (else scikit-learn's rule allows stored zeros too).
+    """
+    if sp.issparse(y):
+        if y.format == "csr" and (y.data.size == 0 or uniform):
+            return y
+        y = sp.csr_matrix(y, copy=True)
+        y.eliminate_zeros()
+        y.data = np.ones_like(y.data, dtype=bool)
+        return y
+    y = np.ascontiguousarray(y)
+    return y if y.dtype == bool else y != 0
+
+
+def as_bool(y: sp.csr_matrix) -> sp.csr_matrix:
+    """A CSR indicator from :func:`_indicator` with bool values (same structure)."""
+    if y.dtype == bool:
+        return y
+    data = np.ones(y.data.shape[0], dtype=bool)
+    return sp.csr_matrix((data, y.indices, y.indptr), shape=y.shape)
+
+
+def _read_1d(yt: Any, yp: Any, n: int) -> Targets:
+    if is_fast_numeric(yt) and is_fast_numeric(yp):
+        return read_numeric(as_column(yt), as_column(yp), n)
+    if isinstance(yt, np.ndarray) and isinstance(yp, np.ndarray):
+        if yt.dtype.kind == "U" and yp.dtype.kind == "U":
+            yt, yp = as_column(yt), as_column(yp)
+            encoded = encode_by_key(yt, yp, n)
+            return encoded if encoded is not None else encode_sorted(yt, yp, n)
+        values_t, values_p = str_objects(yt), str_objects(yp)
+        if values_t is not None and values_p is not None:
+            return encode_objects(as_column(yt), as_column(yp), values_t | values_p, n)
+    classes = unique_labels(yt, yp)  # raises on a mix of strings and numbers
+    yt = np.asarray(yt).reshape(-1)
+    yp = np.asarray(yp).reshape(-1)
+    codes_t, codes_p = locate(classes, yt), locate(classes, yp)
+    if codes_t is None or codes_p is None:
+        shown = classes[:10].tolist()
+        raise ValueError(
+            "y_true and y_pred hold labels that cannot be ordered consistently "
+            "(for example NaT, or strings ending in NUL characters, which numpy "
+            f"string arrays drop); classes found ({classes.shape[0]}, first 10): "
+            f"{shown!r}. Accepted: {ACCEPTED}."
+        )
+    return Targets("1d", codes_t, codes_p, classes, n, in_range=True)

@@ -1,0 +1,1 @@
+"""Results: the public score functions, summaries, reports, scorers and accumulator."""

@@ -1,0 +1,319 @@
+"""The public streaming accumulator: batches counted into one count record.
+
+:meth:`MacroF1Accumulator.update` counts each batch where it lives (in memory with
+:func:`~sklearn_macrof1._sources._stream.count_batch`, Dask collections on
+their workers with :func:`~sklearn_macrof1._sources._dask.counts_from_dask`)
+and merges the records (:meth:`~sklearn_macrof1._counting._record.MacroF1Counts.merge`);
+every verb takes the merged record (``acc.counts``) exactly as it takes a one-shot
+call's own.
+
+One accumulator may be shared by threads: each batch is counted outside the lock,
+in parallel, and only the merge into the state holds it; every reader takes the
+state once, under the lock, and works on that record (records are never changed
+in place: a merge makes a new one).
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+
+from .._counting._record import MacroF1Counts, fixed_labels, merge_counts, union_labels
+from .._options import check_array_like
+from .._sources._dask import counts_from_dask, is_dask_collection
+from .._sources._stream import count_batch
+from ._scores import fbeta_summary
+from ._views import accumulator_html
+
+_MULTILABEL = "multilabel-indicator"
+
+
+def _same_columns(a: np.ndarray | None, b: np.ndarray | None) -> bool:
+    if a is None or b is None:
+        return a is None and b is None
+    return a.shape == b.shape and bool(np.all(a == b))
+
+
+def _check_labels(labels: Any) -> np.ndarray | None:
+    if labels is None:
+        return None
+    check_array_like(labels, name="labels", caller="MacroF1Accumulator", sparse=False)
+    array = fixed_labels(np.asarray(labels))  # strings as <U, however held
+    if array.ndim != 1 or array.shape[0] == 0:
+        raise ValueError(
+            "labels must be a non-empty 1-D array-like of class labels (column "
+            f"indices for multilabel targets); got {labels!r}."
+        )
+    return array
+
+
+class MacroF1Accumulator:
+    """Both macro F1s (and everything else) over data that arrives in batches.
+
+    Counts are additive: :meth:`update` counts one batch with the same counting
+    core as :func:`fbeta_summary`, and every verb given the accumulated record
+    (:attr:`counts`: ``fbeta_summary(acc.counts)``, the four scores,
+    :func:`classification_report`, :func:`fbeta_confidence_interval`,
+    :meth:`MacroF1Display.from_counts`) gives what a single call on all the
+    batches concatenated gives, for every ``average`` (``"samples"`` included,
+    in memory bounded by the number of distinct per-sample counts).
+    Accumulators merge (:meth:`merge` or ``+``, associative and
+    order-independent), pickle, and accept Dask arrays and Series, which are
+    counted chunk by chunk on the workers.
+
+    One accumulator can be updated from several threads at once (data-loader
+    workers, a serving process): each batch is counted in its own thread and
+    merged into the state under a lock, so no sample is lost, and every score,
+    summary, report, merge, copy or pickle reads one consistent state.
+
+    Parameters
+    ----------
+    labels : array-like of shape (n_labels,), default=None
+        For 1-D targets, the complete set of class labels (strings or numbers):
+        a batch holding another label raises ``ValueError``. The scores are then
+        those of a one-shot call with ``labels=labels`` (classes that never occur
+        count as empty classes, in this order for ``average=None``). For
+        multilabel targets, the indicator columns scored (the one-shot
+        ``labels``), which also fixes the columns of the per-sample counts of
+        ``average="samples"``. None: classes are discovered as batches arrive
+        (every column for multilabel targets). The record :attr:`counts`
+        carries them as its fixed ``labels``.
+
+    Attributes
+    ----------
+    labels : ndarray or None
+        The ``labels`` given.
+    n_samples : int
+        Number of samples counted so far.
+    counts : MacroF1Counts
+        The accumulated record (what one counting pass over all batches gives),
+        with the accumulator's ``labels`` as its fixed labels: give it to any
+        verb.
+
+    See Also
+    --------
+    fbeta_summary : The same figures from one call on in-memory data.
+
+    Examples
+    --------
+    >>> from sklearn_macrof1 import (
+    ...     MacroF1Accumulator, averaged_f1_score, f1_of_averages_score)
+    >>> acc = MacroF1Accumulator()
+    >>> acc.update(["cat", "dog"], ["cat", "cat"]).update(["bird"], ["bird"])
+    MacroF1Accumulator(labels=None, n_samples=3, kind='multiclass', n_classes=3)
+    >>> round(averaged_f1_score(acc.counts), 4)
+    0.5556
+    >>> round(averaged_f1_score(["cat", "dog", "bird"], ["cat", "cat", "bird"]), 4)
+    0.5556
+    >>> other = MacroF1Accumulator().update(["dog"], ["dog"])
+    >>> round(f1_of_averages_score((acc + other).counts), 4)
+    0.8333
+    """
+
+    def __init__(self, *, labels: Any = None) -> None:
+        self.labels = _check_labels(labels)
+        self._counts: MacroF1Counts | None = None
+        # Reentrant: a signal handler or finalizer reading the accumulator in
+        # the thread that holds the lock reads the state before the merge.
+        self._lock = threading.RLock()
+
+    @classmethod
+    def _holding(
+        cls, labels: np.ndarray | None, counts: MacroF1Counts | None
+    ) -> MacroF1Accumulator:
+        """An accumulator with ``labels`` (already checked) holding ``counts``."""
+        accumulator = cls.__new__(cls)
+        accumulator.labels = labels
+        accumulator._counts = counts
+        accumulator._lock = threading.RLock()
+        return accumulator
+
+    def _state(self) -> MacroF1Counts | None:
+        """The accumulated record, read once under the lock (never changed in
+        place: a merge replaces it)."""
+        with self._lock:
+            return self._counts
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = {k: v for k, v in self.__dict__.items() if k != "_lock"}
+        state["_counts"] = self._state()
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._lock = threading.RLock()
+
+    # -- accumulating -------------------------------------------------------
+
+    def _check_fixed_labels(self, counts: MacroF1Counts) -> None:
+        if self.labels is None:
+            return
+        try:
+            universe = np.unique(self.labels)
+        except TypeError as exc:
+            raise ValueError(
+                f"labels mix strings and numbers: {self.labels.tolist()!r}."
+            ) from exc
+        if counts.kind == _MULTILABEL:
+            return
+        union_labels(universe, counts.classes)  # raises on strings mixed with numbers
+        unknown = np.setdiff1d(counts.classes, universe)
+        if unknown.size:
+            raise ValueError(
+                f"This batch holds labels {unknown.tolist()[:10]!r} that are not in "
+                f"the accumulator's labels {_plain(self.labels)!r}; pass every "
+                "label to MacroF1Accumulator(labels=...) or leave labels=None to "
+                "discover them."
+            )
+
+    def update(
+        self, y_true: Any, y_pred: Any, sample_weight: Any = None
+    ) -> MacroF1Accumulator:
+        """Count one batch and add it to the accumulated counts.
+
+        The batch is validated and counted in full before anything changes: a
+        batch that is invalid or contradicts the earlier ones (another kind of
+        targets, another number of multilabel columns, strings after numbers, a
+        label outside fixed ``labels``) raises ``ValueError`` and leaves the
+        accumulator as it was. An empty batch changes nothing.
+
+        Parameters
+        ----------
+        y_true : array-like, sparse matrix, Dask array or Dask Series
+            Ground truth of the batch (labels, or a 0/1 indicator matrix).
+        y_pred : same kind as ``y_true``
+            Predictions of the batch.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Sample weights of the batch.
+
+        Returns
+        -------
+        self : MacroF1Accumulator
+        """
+        dask = any(is_dask_collection(v) for v in (y_true, y_pred, sample_weight))
+        batch = (counts_from_dask if dask else count_batch)(
+            y_true,
+            y_pred,
+            sample_weight,
+            columns=self.labels,
+            caller="MacroF1Accumulator.update",
+        )
+        if batch is None:
+            return self
+        self._check_fixed_labels(batch)
+        with self._lock:  # counted above in parallel; only the merge is serial
+            self._counts = merge_counts(self._counts, batch)
+        return self
+
+    def reset(self) -> MacroF1Accumulator:
+        """Forget every batch counted so far; keep the ``labels``.
+
+        The accumulator is then as newly created with the same ``labels``, ready
+        for the next evaluation (an epoch, a validation run). A batch being
+        counted by another thread while ``reset`` runs is merged either before
+        (and forgotten) or after (and kept), never half.
+
+        Returns
+        -------
+        self : MacroF1Accumulator
+
+        Examples
+        --------
+        >>> from sklearn_macrof1 import MacroF1Accumulator, averaged_f1_score
+        >>> acc = MacroF1Accumulator(labels=["cat", "dog"])
+        >>> acc.update(["cat", "dog"], ["cat", "cat"]).n_samples
+        2
+        >>> acc.reset()
+        MacroF1Accumulator(labels=['cat', 'dog'], n_samples=0)
+        >>> averaged_f1_score(acc.update(["dog", "cat"], ["dog", "cat"]).counts)
+        1.0
+        """
+        with self._lock:
+            self._counts = None
+        return self
+
+    def merge(self, other: MacroF1Accumulator) -> MacroF1Accumulator:
+        """A new accumulator holding the counts of both (neither is changed)."""
+        if not isinstance(other, MacroF1Accumulator):
+            raise TypeError(
+                "Can only merge a MacroF1Accumulator with another MacroF1Accumulator"
+                f"; got {type(other).__name__}."
+            )
+        if not _same_columns(self.labels, other.labels) or (
+            self.labels is not None
+            and other.labels is not None
+            and _label_type(self.labels) != _label_type(other.labels)
+        ):
+            raise ValueError(
+                "Cannot merge accumulators with different labels: "
+                f"{_plain(self.labels)!r} and {_plain(other.labels)!r}."
+            )
+        # Each operand's state read once under its own lock (never both locks at
+        # once: a.merge(b) and b.merge(a) in two threads cannot deadlock).
+        mine, theirs = self._state(), other._state()
+        return MacroF1Accumulator._holding(self.labels, merge_counts(mine, theirs))
+
+    def __add__(self, other: Any) -> MacroF1Accumulator:
+        if not isinstance(other, MacroF1Accumulator):
+            return NotImplemented
+        return self.merge(other)
+
+    def __radd__(self, other: Any) -> MacroF1Accumulator:
+        if isinstance(other, int) and other == 0:  # sum(accumulators)
+            return self.merge(MacroF1Accumulator(labels=self.labels))
+        return NotImplemented
+
+    # -- what has been accumulated -------------------------------------------
+
+    @property
+    def n_samples(self) -> int:
+        """Number of samples counted so far."""
+        counts = self._state()
+        return 0 if counts is None else int(counts.n_samples or 0)
+
+    @property
+    def counts(self) -> MacroF1Counts:
+        """The accumulated record, :class:`MacroF1Counts`, with the
+        accumulator's ``labels`` as its fixed labels."""
+        counts = self._state()
+        if counts is None:
+            raise ValueError(
+                "This MacroF1Accumulator has no samples yet; call update() with at "
+                "least one non-empty batch first."
+            )
+        return replace(counts.check_weights(), labels=self.labels)
+
+    def __repr__(self) -> str:
+        labels, counts = _plain(self.labels), self._state()
+        if counts is None:
+            return f"MacroF1Accumulator(labels={labels!r}, n_samples=0)"
+        return (  # all weights zero so far is no reason for a repr to raise
+            f"MacroF1Accumulator(labels={labels!r}, n_samples={counts.n_samples}, "
+            f"kind={counts.kind!r}, n_classes={counts.n_classes})"
+        )
+
+    def _repr_html_(self) -> str:
+        # A still copy: the view reads the state several times.
+        still = MacroF1Accumulator._holding(self.labels, self._state())
+        return accumulator_html(still, fbeta_summary)
+
+
+def _label_type(labels: np.ndarray) -> Any:
+    """What merging compares besides the values: the dtype, except that strings
+    are strings whatever their width or array (``<U3``, ``<U8``, an object array
+    of ``str`` from pandas; a ``StringDType`` array became ``<U``)."""
+    if labels.dtype.kind == "U" or (
+        labels.dtype == object and all(isinstance(v, str) for v in labels.tolist())
+    ):
+        return str
+    return labels.dtype
+
+
+def _plain(labels: np.ndarray | None) -> Any:
+    return None if labels is None else labels.tolist()
+
+
+__all__ = ["MacroF1Accumulator"]

@@ -1,0 +1,275 @@
+"""``GapAttribution``: which class pairs make the two F-beta formulas differ."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .._averages import CLASS_MEANS
+from .._formulas._attribution import class_weights, gap_pair_terms
+from .._html import Table, import_pandas, render_html
+
+
+def _item(value: Any) -> Any:
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def _label(value: Any) -> str:
+    return str(_item(value))
+
+
+@dataclass(frozen=True, eq=False)
+class GapAttribution:
+    """The gap between the two F-beta formulas, split over class pairs.
+
+    ``pair_contributions.sum()`` equals the gap (F-beta of averages minus
+    averaged F-beta) up to rounding: entry ``(x, y)`` is half of the pair
+    ``{x, y}``'s term of the reference paper's Lemma, generalised to any beta
+    and to the support-weighted average (Opitz & Burst, "Macro F1 and Macro
+    F1", arXiv:1911.03347)::
+
+        (1+b²) b² / (2 A) * w_x w_y (P_x R_y - P_y R_x)² / (a_x a_y)
+
+    with class weights ``w`` (``1/n`` for macro, support shares for weighted),
+    ``a_i = b² P_i + R_i`` and ``A = sum_i w_i a_i``. A pair contributes when
+    its two classes trade precision against recall differently
+    (``P_x / R_x != P_y / R_y``); ``class_contributions`` (row sums: half of
+    each pair's term to each of its classes) also add up to the gap.
+
+    Returned by :meth:`FBetaSummary.gap_attribution` (of a confusion matrix:
+    ``fbeta_summary(MacroF1Counts.from_confusion_matrix(m, rows=...))``).
+
+    Attributes
+    ----------
+    average : {"macro", "weighted"}
+    beta : float
+    labels : ndarray of shape (n_classes,)
+        The classes, in the order of the table's rows and columns.
+    gap : float
+        The sum of ``pair_contributions``.
+    direct_gap : float
+        ``fbeta_of_averages - averaged_fbeta`` as computed by the scores (equal
+        to ``gap`` up to rounding).
+    pair_contributions : ndarray of shape (n_classes, n_classes)
+        Symmetric, zero diagonal, non-negative; sums to ``gap``.
+    class_contributions : ndarray of shape (n_classes,)
+        Row sums of ``pair_contributions``; sum to ``gap``.
+    class_precision, class_recall, weights : ndarray of shape (n_classes,)
+        The per-class precision, recall and averaging weights behind the table.
+
+    Examples
+    --------
+    >>> from sklearn_macrof1 import fbeta_summary
+    >>> s = fbeta_summary(["a", "a", "b", "c"], ["a", "b", "b", "c"])
+    >>> att = s.gap_attribution()
+    >>> att.pair_contributions.round(4)
+    array([[0.    , 0.0167, 0.0056],
+           [0.0167, 0.    , 0.0056],
+           [0.0056, 0.0056, 0.    ]])
+    >>> abs(att.gap - s.gap) < 1e-12
+    True
+    >>> print(att.headline(2))
+    largest gap contributors: a & b 0.0333 (60%), a & c 0.0111 (20%)
+    """
+
+    average: str
+    beta: float
+    labels: np.ndarray
+    gap: float
+    direct_gap: float
+    pair_contributions: np.ndarray
+    class_contributions: np.ndarray
+    class_precision: np.ndarray
+    class_recall: np.ndarray
+    weights: np.ndarray
+
+    @property
+    def n_classes(self) -> int:
+        """Number of classes in the table."""
+        return int(self.labels.shape[0])
+
+    def top_pairs(self, n: int = 3) -> list[tuple[Any, Any, float]]:
+        """The ``n`` class pairs with the largest share of the gap.
+
+        Each as ``(label_x, label_y, contribution)`` where ``contribution`` is
+        the pair's whole term (both halves of the table), largest first; pairs
+        that contribute nothing are left out.
+        """
+        table = self.pair_contributions
+        x, y = np.triu_indices(self.n_classes, k=1)
+        values = table[x, y] * 2
+        order = np.argsort(-values, kind="stable")[: max(int(n), 0)]
+        return [
+            (_item(self.labels[x[i]]), _item(self.labels[y[i]]), float(values[i]))
+            for i in order
+            if values[i] > 0
+        ]
+
+    def top_classes(self, n: int = 3) -> list[tuple[Any, float]]:
+        """The ``n`` classes with the largest share, as ``(label, contribution)``."""
+        values = self.class_contributions
+        order = np.argsort(-values, kind="stable")[: max(int(n), 0)]
+        return [
+            (_item(self.labels[i]), float(values[i])) for i in order if values[i] > 0
+        ]
+
+    def _share(self, value: float) -> str:
+        return f"{value / self.gap:.0%}" if self.gap > 0 else "-"
+
+    def _pairs_text(self, pairs: list[tuple[Any, Any, float]]) -> str:
+        return ", ".join(
+            f"{_label(x)} & {_label(y)} {v:.4f} ({self._share(v)})" for x, y, v in pairs
+        )
+
+    def headline(self, n: int = 3, *, names: Any = None) -> str:
+        """One line: the largest contributing class pairs and their share.
+
+        ``names`` (one per class, in the order of ``labels``) replaces the
+        labels in the text, e.g. a report's target names.
+        """
+        pairs = self.top_pairs(n)
+        if not pairs:
+            return "gap contributors: none (the gap is 0)"
+        shown = dict(
+            zip(
+                (_item(v) for v in self.labels),
+                self.labels if names is None else names,
+                strict=False,
+            )
+        )
+        named = [(shown[x], shown[y], v) for x, y, v in pairs]
+        return "largest gap contributors: " + self._pairs_text(named)
+
+    def __repr__(self) -> str:
+        return (
+            f"GapAttribution(average={self.average!r}, beta={self.beta:g}, "
+            f"n_classes={self.n_classes}, gap={self.gap:.6g})"
+        )
+
+    def __str__(self) -> str:
+        pairs = self.top_pairs(5)
+        lines = [
+            f"GapAttribution(average={self.average!r}, beta={self.beta:g}, "
+            f"{self.n_classes} classes): gap {self.gap:.6f}",
+            "  class pairs: "
+            + (self._pairs_text(pairs) if pairs else "none (the gap is 0)"),
+        ]
+        classes = self.top_classes(self.n_classes)
+        if classes:
+            lines.append(
+                "  classes:     "
+                + ", ".join(
+                    f"{_label(c)} {v:.4f} ({self._share(v)})" for c, v in classes[:5]
+                )
+                + (", ..." if len(classes) > 5 else "")
+            )
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        classes = Table(
+            f"gap attribution (average={self.average!r}, beta={self.beta:g}): "
+            f"gap {self.gap:.6f}",
+            ["precision", "recall", "weight", "contribution", "share"],
+            index="class",
+        )
+        for i in np.argsort(-self.class_contributions, kind="stable"):
+            v = float(self.class_contributions[i])
+            classes.add_row(
+                _label(self.labels[i]),
+                [
+                    float(self.class_precision[i]),
+                    float(self.class_recall[i]),
+                    float(self.weights[i]),
+                    v,
+                    self._share(v),
+                ],
+            )
+        classes.notes.append(
+            "contribution: half of each of the class's pair terms (they sum to "
+            "the gap)."
+        )
+        pairs = Table("largest class pairs", ["contribution", "share"], index="pair")
+        for x, y, v in self.top_pairs(5):
+            pairs.add_row(f"{_label(x)} & {_label(y)}", [v, self._share(v)])
+        if not pairs.rows:
+            pairs.notes.append("none: the gap is 0")
+        return render_html([classes, pairs])
+
+    def to_frame(self, by: str = "class") -> Any:
+        """The attribution as a ``pandas.DataFrame`` (pandas is imported lazily).
+
+        ``by="class"``: one row per class (precision, recall, weight,
+        contribution, share). ``by="pair"``: one row per unordered class pair
+        with a non-zero term, largest first (class_x, class_y, contribution,
+        share).
+        """
+        if by not in ("class", "pair"):
+            raise ValueError(f"by must be 'class' or 'pair'; got {by!r}.")
+        pd = import_pandas("GapAttribution.to_frame")
+
+        if by == "class":
+            share = (
+                self.class_contributions / self.gap
+                if self.gap > 0
+                else np.zeros(self.n_classes)
+            )
+            return pd.DataFrame(
+                {
+                    "precision": self.class_precision,
+                    "recall": self.class_recall,
+                    "weight": self.weights,
+                    "contribution": self.class_contributions,
+                    "share": share,
+                },
+                index=pd.Index(self.labels, name="class"),
+            )
+        pairs = self.top_pairs(self.n_classes * self.n_classes)
+        return pd.DataFrame(
+            {
+                "class_x": [p[0] for p in pairs],
+                "class_y": [p[1] for p in pairs],
+                "contribution": [p[2] for p in pairs],
+                "share": [p[2] / self.gap if self.gap > 0 else 0.0 for p in pairs],
+            }
+        )
+
+
+def attribution_from_summary(summary: Any) -> GapAttribution:
+    """The :class:`GapAttribution` of an ``FBetaSummary`` (see its method)."""
+    if summary.average not in CLASS_MEANS:
+        averages = " and ".join(f"average={a!r}" for a in CLASS_MEANS)
+        raise ValueError(
+            "The gap attribution splits a mean over classes: it exists for "
+            f"{averages}; this summary has "
+            f"average={summary.average!r} (micro and binary: the two formulas "
+            "coincide; samples: the terms would run over sample pairs; None: "
+            "no mean is taken)."
+        )
+    p = np.asarray(summary.class_precision, dtype=np.float64)
+    r = np.asarray(summary.class_recall, dtype=np.float64)
+    if p.shape[0] == 0:
+        raise ValueError("The summary has no classes to attribute the gap to.")
+    if np.isnan(p).any() or np.isnan(r).any():
+        raise ValueError(
+            "The gap attribution needs every per-class precision and recall: with "
+            "zero_division=np.nan, undefined ones leave different classes out of "
+            "each mean and the gap is no sum over class pairs. Use zero_division=0 "
+            "or 1 (or 'warn')."
+        )
+    beta = float(summary.beta)
+    weights = class_weights(np.asarray(summary.support), summary.average)
+    table = gap_pair_terms(p, r, weights, beta)
+    return GapAttribution(
+        average=summary.average,
+        beta=beta,
+        labels=np.asarray(summary.labels),
+        gap=float(table.sum()),
+        direct_gap=float(summary.gap),
+        pair_contributions=table,
+        class_contributions=table.sum(axis=1),
+        class_precision=p,
+        class_recall=r,
+        weights=weights,
+    )

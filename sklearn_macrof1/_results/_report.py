@@ -1,0 +1,769 @@
+"""A classification report with both macro F1s beside each other.
+
+Every row and value of ``sklearn.metrics.classification_report`` (per-class
+rows, accuracy or micro avg, macro avg, weighted avg, samples avg), plus, for
+each averaged row, the F1 of averages beside the averaged F1, and for the macro
+row the gap between them and Theorem 3's bound on it.
+
+Everything comes from one count record: :func:`classification_report` counts
+the targets once (or takes a record) and :func:`report_from_counts` runs the
+aggregation (:func:`~sklearn_macrof1._results._summary.build_summaries`)
+once for all the rows on that record. The CLI and the Spark report call
+:func:`report_from_reading` with readings they made themselves.
+"""
+
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, overload
+
+import numpy as np
+
+from .._averages import HAS_BOUND, averages_of
+from .._counting._record import MacroF1Counts, Reading
+from .._formulas._aggregation import ALL_METRICS
+from .._formulas._evaluation import Options, check_form, check_options, read_for
+from .._options import check_array_like, warn_user
+from .._sklearn_private import InvalidParameterError
+from .._stats._progress import check_verbose
+from ._summary import FBetaSummary, build_summaries
+from ._views import report_frame
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from .._stats._intervals import FBetaInterval
+
+#: scikit-learn's columns, in its order.
+HEADERS = ("precision", "recall", "f1-score", "support")
+#: The key of the F1 of averages in each averaged row.
+F1_OF_AVERAGES = "f1-of-averages"
+#: The keys of the macro row's gap and of Theorem 3's bound on it.
+GAP = "gap"
+GAP_BOUND = "gap-bound"
+EXTRA_HEADERS = (F1_OF_AVERAGES, GAP, GAP_BOUND)
+#: The keys of the confidence intervals (``[low, high]``) in ``output_dict``:
+#: of ``f1-score`` and of ``f1-of-averages`` in each averaged row; the accuracy's
+#: is ``{"f1-score-ci": [low, high]}`` under the top-level key ``"accuracy-ci"``
+#: (a dict, so that ``pandas.DataFrame(report)`` loads it as a row of its own).
+F1_CI = "f1-score-ci"
+F1_OF_AVERAGES_CI = "f1-of-averages-ci"
+ACCURACY_CI = "accuracy-ci"
+#: Interval methods of the report (the intervals module's ``method``).
+INTERVAL_METHODS = ("delta", "bootstrap")
+
+
+def _averages(counts: MacroF1Counts) -> list[str]:
+    """The averaged rows of a report of ``counts``: as scikit-learn, every
+    average of the target but "binary"."""
+    return [a for a in averages_of(counts.kind) if a != "binary"]
+
+
+@dataclass
+class _Row:
+    """One line of the report; ``extra`` holds the values of the new columns."""
+
+    name: str
+    precision: Any
+    recall: Any
+    f1: Any
+    support: Any
+    extra: dict[str, float] = field(default_factory=dict)
+    accuracy: bool = False
+    #: ``F1_CI`` / ``F1_OF_AVERAGES_CI`` -> (low, high), when intervals are asked
+    ci: dict[str, tuple[float, float]] = field(default_factory=dict)
+    #: The macro row's largest gap contributors (text report only):
+    #: (name x, name y, contribution, share of the gap)
+    gap_pairs: list[tuple[str, str, float, float]] = field(default_factory=list)
+
+
+def _check_report_options(
+    digits: Any, output_dict: Any, *, caller: str, as_frame: Any = False
+) -> None:
+    if (
+        not isinstance(digits, numbers.Integral)
+        or isinstance(digits, bool | np.bool_)
+        or digits < 0
+    ):
+        raise InvalidParameterError(
+            f"The 'digits' parameter of {caller} must be an int in the range "
+            f"[0, inf). Got {digits!r} instead."
+        )
+    for name, value in (("output_dict", output_dict), ("as_frame", as_frame)):
+        if not isinstance(value, bool | np.bool_):
+            raise InvalidParameterError(
+                f"The '{name}' parameter of {caller} must be an instance of "
+                f"'bool'. Got {value!r} instead."
+            )
+    if output_dict and as_frame:
+        raise ValueError(
+            f"{caller} returns a dict (output_dict=True) or a pandas.DataFrame "
+            "(as_frame=True), not both: set one of them."
+        )
+
+
+def _target_names(
+    labels: np.ndarray, target_names: Any, *, labels_given: bool, caller: str
+) -> list:
+    if target_names is not None:
+        check_array_like(target_names, name="target_names", caller=caller, sparse=False)
+        target_names = list(target_names)
+        if len(target_names) != len(labels):
+            if labels_given:
+                warn_user(
+                    f"labels size, {len(labels)}, does not match size of "
+                    f"target_names, {len(target_names)}",
+                    UserWarning,
+                )
+            else:
+                raise ValueError(
+                    f"Number of classes, {len(labels)}, does not match size of "
+                    f"target_names, {len(target_names)}. Try specifying the labels "
+                    "parameter"
+                )
+        return target_names
+    return ["%s" % label for label in labels]  # noqa: UP031 - scikit-learn's format
+
+
+def _rows(
+    counts: MacroF1Counts,
+    *,
+    labels: Any,
+    labels_given: bool,
+    target_names: Any,
+    zero_division: Any,
+    caller: str,
+    interval: Callable[[str, FBetaSummary], FBetaInterval] | None = None,
+) -> tuple[list[str], list[_Row], list[_Row], list[FBetaInterval]]:
+    """Per-class and averaged rows, from one aggregation of the counts, and the
+    averaged rows' intervals (when ``interval`` is given)."""
+    averages = _averages(counts)
+    if "samples" in averages and counts.samples is None:
+        raise ValueError(
+            "The counts of multilabel targets need per-sample counts "
+            "(MacroF1Counts.samples) for the 'samples avg' row; count them with "
+            "samplewise=True over the reported label columns."
+        )
+    options = check_options(
+        caller=caller,
+        average=None,
+        beta=1.0,
+        zero_division=zero_division,
+        labels=labels,
+        pos_label=None,
+    )
+    summaries = build_summaries(
+        counts, options, [None, *averages], caller=caller, warn_for=ALL_METRICS
+    )
+    per_class = summaries[None]
+    names = _target_names(
+        per_class.labels, target_names, labels_given=labels_given, caller=caller
+    )
+    class_rows = [
+        _Row(str(name), p, r, f, s)
+        for name, p, r, f, s in zip(
+            names,
+            per_class.class_precision,
+            per_class.class_recall,
+            per_class.class_fbeta,
+            per_class.support,
+            strict=False,  # scikit-learn: rows stop at the shorter of the two
+        )
+    ]
+    support = np.sum(per_class.support)
+    # scikit-learn's rule: micro is accuracy for 1-D targets when every present
+    # label is reported
+    micro_is_accuracy = counts.kind != "multilabel-indicator" and (
+        labels is None
+        or set(np.asarray(labels).tolist()) >= set(counts.classes.tolist())
+    )
+    average_rows = []
+    intervals = []
+    for average in averages:
+        summary = summaries[average]
+        is_accuracy = average == "micro" and micro_is_accuracy
+        row = _Row(
+            "accuracy" if is_accuracy else f"{average} avg",
+            summary.precision,
+            summary.recall,
+            summary.averaged_fbeta,
+            support,
+            accuracy=is_accuracy,
+        )
+        if not is_accuracy:
+            row.extra[F1_OF_AVERAGES] = float(summary.fbeta_of_averages)
+        if average in HAS_BOUND:
+            row.extra[GAP] = float(summary.gap)
+            row.extra[GAP_BOUND] = float(summary.gap_bound)
+            row.gap_pairs = _gap_contributors(summary, names)
+        if interval is not None:
+            both = interval(average, summary)
+            intervals.append(both)
+            row.ci[F1_CI] = (both.averaged_fbeta.low, both.averaged_fbeta.high)
+            if not is_accuracy:
+                row.ci[F1_OF_AVERAGES_CI] = (
+                    both.fbeta_of_averages.low,
+                    both.fbeta_of_averages.high,
+                )
+        average_rows.append(row)
+    return names, class_rows, average_rows, intervals
+
+
+def _gap_contributors(
+    summary: FBetaSummary, names: list[str]
+) -> list[tuple[str, str, float, float]]:
+    """The (at most 3) class pairs that make most of the macro gap, as (name,
+    name, contribution, share); none when the gap is 0 or no sum over pairs
+    (zero_division=nan). See :meth:`FBetaSummary.gap_attribution`."""
+    if not summary.gap > 0 or len(names) != summary.n_classes:
+        return []
+    try:
+        attribution = summary.gap_attribution()
+    except ValueError:
+        return []
+    index = {label: i for i, label in enumerate(attribution.labels.tolist())}
+    return [
+        (names[index[x]], names[index[y]], value, value / attribution.gap)
+        for x, y, value in attribution.top_pairs(3)
+        if value >= 0.005 * attribution.gap  # pairs that round to 0% say nothing
+    ]
+
+
+def _as_dict(class_rows: list[_Row], average_rows: list[_Row]) -> dict[str, Any]:
+    report: dict[str, Any] = {}
+    for row in class_rows + average_rows:
+        if row.accuracy:  # scikit-learn keeps one number: the micro precision
+            report[row.name] = float(row.precision)
+            if F1_CI in row.ci:
+                report[ACCURACY_CI] = {F1_CI: [float(v) for v in row.ci[F1_CI]]}
+            continue
+        values: dict[str, Any] = dict(
+            zip(
+                HEADERS,
+                (float(v) for v in (row.precision, row.recall, row.f1, row.support)),
+                strict=True,
+            )
+        )
+        values.update(row.extra)
+        values.update({key: [float(v) for v in pair] for key, pair in row.ci.items()})
+        report[row.name] = values
+    return report
+
+
+def _as_text(
+    names: list,
+    class_rows: list[_Row],
+    average_rows: list[_Row],
+    digits: int,
+    interval_legend: str | None = None,
+) -> str:
+    # scikit-learn's layout, widened only where a value would not fit in it.
+    width = max([len(str(n)) for n in names] + [len("weighted avg"), digits])
+    extra_headers = list(EXTRA_HEADERS)
+    ci_keys: tuple[str, ...] = ()
+    if interval_legend is not None:
+        ci_keys = (F1_CI, F1_OF_AVERAGES_CI)
+        level = interval_legend.split(" ", 1)[0]
+        extra_headers += [f"f1-score {level} CI", f"f1-of-averages {level} CI"]
+
+    def number(value: Any) -> str:
+        return format(value, f".{digits}f")
+
+    def cells(row: _Row) -> list[str]:
+        if row.accuracy:
+            out = ["", "", number(row.f1), format(row.support, "")]
+        else:
+            out = [number(v) for v in (row.precision, row.recall, row.f1)]
+            out.append(format(row.support, ""))
+        out += [number(row.extra[k]) if k in row.extra else "" for k in EXTRA_HEADERS]
+        out += [
+            f"[{number(row.ci[k][0])}, {number(row.ci[k][1])}]" if k in row.ci else ""
+            for k in ci_keys
+        ]
+        return out
+
+    rows = class_rows + average_rows
+    table = [cells(row) for row in rows]
+    headers = [*HEADERS, *extra_headers]
+    # scikit-learn's columns are 9 wide; a new one is also one wider than its name.
+    minimum = [9] * len(HEADERS) + [max(9, len(h) + 1) for h in extra_headers]
+    widths = [
+        max([minimum[i]] + [len(line[i]) for line in table])
+        for i in range(len(headers))
+    ]
+
+    def line(name: str, values: list[str]) -> str:
+        text = f"{name:>{width}s} " + "".join(
+            f" {v:>{w}}" for v, w in zip(values, widths, strict=True)
+        )
+        return text.rstrip() + "\n"
+
+    lines = [line(row.name, values) for row, values in zip(rows, table, strict=True)]
+    n = len(class_rows)
+    legend = [
+        "f1-score:       averaged F1, the mean of the per-class F1 "
+        "(sklearn's f1-score).",
+        "f1-of-averages: F1 of averages, the harmonic mean of the row's "
+        "precision and recall.",
+        "gap:            f1-of-averages - f1-score; gap-bound: its supremum "
+        f"for {n} classes",
+        "                (Opitz & Burst, Macro F1 and Macro F1, Theorem 3).",
+    ]
+    for row in average_rows:  # the macro row's
+        if row.gap_pairs:
+            legend.append(
+                "gap by pair:    "
+                + ", ".join(
+                    f"{x} & {y} {value:.{max(digits, 4)}f} ({share:.0%})"
+                    for x, y, value, share in row.gap_pairs
+                )
+            )
+    if interval_legend is not None:
+        legend.append(interval_legend)
+    head = line("", headers) + "\n"
+    body = "".join(lines[:n]) + "\n" + "".join(lines[n:])
+    return head + body + "\n" + "\n".join(legend) + "\n"
+
+
+#: Checked interval options of a report: (confidence, method, n_resamples, rng).
+IntervalRequest = tuple[float, str, int, "np.random.Generator | None"]
+
+
+def _check_interval_request(
+    confidence: Any,
+    interval_method: Any,
+    n_resamples: Any,
+    random_state: Any,
+    *,
+    caller: str,
+) -> IntervalRequest:
+    """Validate the report's interval options (before any counting)."""
+    from .._stats._intervals import check_resampling
+
+    if not isinstance(interval_method, str) or interval_method not in INTERVAL_METHODS:
+        raise InvalidParameterError(
+            f"The 'interval_method' parameter of {caller} must be a str among "
+            f"{{'delta', 'bootstrap'}}. Got {interval_method!r} instead."
+        )
+    # every averaged row has one score per formula: checked as for "macro"
+    return check_resampling(
+        confidence,
+        interval_method,
+        n_resamples,
+        random_state,
+        average="macro",
+        caller=caller,
+    )
+
+
+def check_report_call(
+    *,
+    digits: Any,
+    output_dict: Any,
+    zero_division: Any,
+    labels: Any,
+    confidence: Any,
+    interval_method: Any,
+    n_resamples: Any,
+    random_state: Any,
+    caller: str,
+    as_frame: Any = False,
+) -> IntervalRequest | None:
+    """Every option of a report entry point, checked before anything is counted.
+
+    The report's own options (``digits``, ``output_dict``, ``as_frame``), the
+    interval options when ``confidence`` is given (the checked
+    :data:`IntervalRequest` is returned, else None), and the score options the
+    rows share (``zero_division``, ``labels``). Used by
+    :func:`classification_report` and the Spark report.
+    """
+    _check_report_options(digits, output_dict, caller=caller, as_frame=as_frame)
+    request = None
+    if confidence is not None:
+        request = _check_interval_request(
+            confidence, interval_method, n_resamples, random_state, caller=caller
+        )
+    check_options(
+        caller=caller,
+        average=None,
+        beta=1.0,
+        zero_division=zero_division,
+        labels=labels,
+        pos_label=None,
+    )
+    return request
+
+
+def _interval_legend(interval: FBetaInterval) -> str:
+    how = (
+        "delta method"
+        if interval.method == "delta"
+        else f"percentile bootstrap, {interval.n_resamples} resamples"
+    )
+    return (
+        f"{interval.confidence * 100:g}% CI: confidence intervals [low, high] of "
+        f"f1-score and f1-of-averages ({how}, n={interval.n_samples})."
+    )
+
+
+def _warn_zero_width(intervals: list[FBetaInterval]) -> None:
+    """One warning for the whole report (the intervals module warns per row)."""
+    if any(
+        i.averaged_fbeta.std_error == 0 or i.fbeta_of_averages.std_error == 0
+        for i in intervals
+    ):
+        warn_user(
+            "A confidence interval of the report has zero width: the score does "
+            "not vary under resampling (e.g. a perfect classifier, or no correct "
+            "prediction). This reflects the sample, not certainty about the "
+            "population.",
+            UserWarning,
+        )
+
+
+def report_from_counts(
+    counts: MacroF1Counts,
+    *,
+    labels: Any = None,
+    target_names: Any = None,
+    digits: int = 2,
+    output_dict: bool = False,
+    zero_division: Any = "warn",
+    caller: str = "classification_report",
+    labels_given: bool | None = None,
+    interval: Callable[[str, FBetaSummary], FBetaInterval] | None = None,
+    as_frame: bool = False,
+) -> Any:
+    """The report of :func:`classification_report` from ready counts.
+
+    ``counts`` is a :class:`~sklearn_macrof1.MacroF1Counts`; for multilabel
+    targets it must carry the per-sample counts (``MacroF1Counts.samples``,
+    counted over the columns named by ``labels`` when given) for the samples avg
+    row. The
+    options mean what they mean in :func:`classification_report`. ``caller``
+    names the public function in error messages; ``labels_given`` (default:
+    ``labels is not None``) says whether the user chose ``labels``, which makes
+    a ``target_names`` length mismatch a warning instead of an error, as in
+    scikit-learn. ``interval``, when given, maps ``(average, row summary)`` to
+    the row's :class:`~sklearn_macrof1._stats._intervals.FBetaInterval`: the report
+    then has the interval columns (``f1-score-ci``, ``f1-of-averages-ci``).
+    """
+    _check_report_options(digits, output_dict, caller=caller, as_frame=as_frame)
+    names, class_rows, average_rows, intervals = _rows(
+        counts,
+        labels=labels,
+        labels_given=labels is not None if labels_given is None else labels_given,
+        target_names=target_names,
+        zero_division=zero_division,
+        caller=caller,
+        interval=interval,
+    )
+    _warn_zero_width(intervals)
+    if output_dict:
+        return _as_dict(class_rows, average_rows)
+    if as_frame:
+        return report_frame(class_rows + average_rows, caller=caller)
+    legend = _interval_legend(intervals[0]) if intervals else None
+    return _as_text(names, class_rows, average_rows, int(digits), legend)
+
+
+@overload
+def classification_report(
+    y_true: MacroF1Counts,
+    y_pred: None = None,
+    *,
+    labels: Any = None,
+    target_names: Any = None,
+    digits: int = 2,
+    output_dict: bool = False,
+    zero_division: Any = "warn",
+    confidence: float | None = None,
+    interval_method: str = "delta",
+    n_resamples: int = 1000,
+    random_state: Any = None,
+    as_frame: bool = False,
+    verbose: int = 0,
+) -> Any: ...
+
+
+@overload
+def classification_report(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    labels: Any = None,
+    target_names: Any = None,
+    sample_weight: Any = None,
+    digits: int = 2,
+    output_dict: bool = False,
+    zero_division: Any = "warn",
+    confidence: float | None = None,
+    interval_method: str = "delta",
+    n_resamples: int = 1000,
+    random_state: Any = None,
+    as_frame: bool = False,
+    verbose: int = 0,
+) -> Any: ...
+
+
+def classification_report(
+    y_true: Any,
+    y_pred: Any = None,
+    *,
+    labels: Any = None,
+    target_names: Any = None,
+    sample_weight: Any = None,
+    digits: int = 2,
+    output_dict: bool = False,
+    zero_division: Any = "warn",
+    confidence: float | None = None,
+    interval_method: str = "delta",
+    n_resamples: int = 1000,
+    random_state: Any = None,
+    as_frame: bool = False,
+    verbose: int = 0,
+) -> Any:
+    """scikit-learn's classification report, with both macro F1s.
+
+    Every row and value of ``sklearn.metrics.classification_report`` (per-class
+    rows, accuracy or micro avg, macro avg, weighted avg and, for multilabel
+    targets, samples avg), unchanged, plus:
+
+    - ``f1-of-averages`` for each averaged row: the F1 of that row's precision
+      and recall (harmonic mean of averages), beside ``f1-score``, which stays
+      scikit-learn's averaged F1 (mean of per-class F1);
+    - ``gap`` (``f1-of-averages - f1-score``) and ``gap-bound`` (Theorem 3 of
+      Opitz & Burst: the supremum of that gap for the number of reported
+      classes) for the macro row.
+
+    The targets are read and counted once; every row is an aggregation of
+    those counts.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,), {array-like, sparse matrix} of \
+shape (n_samples, n_labels) or MacroF1Counts
+        Ground truth labels, or a 0/1 indicator matrix for multilabel targets.
+        Or a count record (:class:`MacroF1Counts`), with ``y_pred`` omitted:
+        the report of the predictions it counted (a record read from a
+        confusion matrix reports its classes in the matrix's order).
+    y_pred : same kind as ``y_true``, default=None
+        Predicted labels; omitted with a record.
+    labels : array-like of shape (n_labels,), default=None
+        The labels to report, in order (column indices for multilabel targets).
+        With labels that leave out a present class, the accuracy row becomes a
+        micro avg row, as in scikit-learn.
+    target_names : array-like of str, default=None
+        Display names of ``labels`` (same length, same order).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Sample weights (not with a record: its weights were counted into it).
+    digits : int, default=2
+        Number of digits of the floating-point values in the text report
+        (``output_dict`` values are not rounded). Columns widen where a value
+        would not fit, so the layout stays aligned.
+    output_dict : bool, default=False
+        Return a dict instead of text.
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+        Value of ill-defined ratios, as in scikit-learn.
+    confidence : float in (0, 1), default=None
+        When given (e.g. 0.95), each averaged row gets confidence intervals of
+        both scores, as computed by :func:`fbeta_confidence_interval` for that
+        row's average: the text report adds the columns ``f1-score 95% CI``
+        and ``f1-of-averages 95% CI``; ``output_dict`` adds the keys described
+        under Returns. None (the default) leaves the report as without them.
+    interval_method : {"delta", "bootstrap"}, default="delta"
+        The interval's ``method`` (see :func:`fbeta_confidence_interval`).
+    n_resamples : int, default=1000
+        Bootstrap replicates (``interval_method="bootstrap"`` only).
+    random_state : None, int, numpy.random.Generator or RandomState, default=None
+        Seed of the bootstrap; one generator serves every row, so a seeded
+        report is reproducible.
+    as_frame : bool, default=False
+        Return a ``pandas.DataFrame`` (needs pandas): one row per line of the
+        text report, the columns of ``output_dict``, and, with ``confidence``,
+        ``f1-score-ci-low``, ``f1-score-ci-high``, ``f1-of-averages-ci-low``
+        and ``f1-of-averages-ci-high``. A cell that the text report leaves
+        empty is nan (the accuracy row has only ``f1-score``, ``support`` and
+        its interval). Not together with ``output_dict``.
+    verbose : int, default=0
+        Progress of a bootstrap (``interval_method="bootstrap"``) on standard
+        error, over all the rows' resamples: 0 prints nothing, 1 about every
+        tenth, 2 and more every block of resamples.
+
+    Returns
+    -------
+    report : str, dict or pandas.DataFrame
+        Text, or a dict in which every key of scikit-learn's report holds
+        scikit-learn's value: ``{label: {"precision", "recall", "f1-score",
+        "support"}, "accuracy": float, "macro avg": {...}, ...}``; each averaged
+        row also has an ``"f1-of-averages"`` entry and the macro row ``"gap"``
+        and ``"gap-bound"``. With ``confidence``, each averaged row also has
+        ``"f1-score-ci"`` and ``"f1-of-averages-ci"`` (``[low, high]`` lists),
+        and an accuracy row comes with a top-level ``"accuracy-ci"``:
+        ``{"f1-score-ci": [low, high]}``. ``pandas.DataFrame(report)`` loads
+        the dict with or without intervals (pandas spreads the one number of
+        ``"accuracy"`` over every cell of its column, as with scikit-learn's
+        report); ``as_frame=True`` gives the table with each value in its own
+        cell only.
+
+    See Also
+    --------
+    MacroF1Counts.from_confusion_matrix : The record of a confusion matrix, to
+        report.
+    fbeta_summary : Both scores and everything behind them for one average.
+
+    Examples
+    --------
+    >>> from sklearn_macrof1 import classification_report
+    >>> y_true = [0, 1, 2, 2, 2]
+    >>> y_pred = [0, 0, 2, 2, 1]
+    >>> print(classification_report(y_true, y_pred, zero_division=0.0))
+                  precision    recall  f1-score   support  f1-of-averages       gap  gap-bound
+    <BLANKLINE>
+               0       0.50      1.00      0.67         1
+               1       0.00      0.00      0.00         1
+               2       1.00      0.67      0.80         3
+    <BLANKLINE>
+        accuracy                           0.60         5
+       macro avg       0.50      0.56      0.49         5            0.53      0.04       0.44
+    weighted avg       0.70      0.60      0.61         5            0.65
+    <BLANKLINE>
+    f1-score:       averaged F1, the mean of the per-class F1 (sklearn's f1-score).
+    f1-of-averages: F1 of averages, the harmonic mean of the row's precision and recall.
+    gap:            f1-of-averages - f1-score; gap-bound: its supremum for 3 classes
+                    (Opitz & Burst, Macro F1 and Macro F1, Theorem 3).
+    gap by pair:    0 & 2 0.0374 (100%)
+    <BLANKLINE>
+    >>> report = classification_report(y_true, y_pred, output_dict=True,
+    ...                                zero_division=0.0)
+    >>> {k: round(v, 4) for k, v in report["macro avg"].items()}
+    {'precision': 0.5, 'recall': 0.5556, 'f1-score': 0.4889, 'support': 5.0, \
+'f1-of-averages': 0.5263, 'gap': 0.0374, 'gap-bound': 0.4444}
+
+    With 95% confidence intervals (delta method) for both scores:
+
+    >>> report = classification_report(y_true * 40, y_pred * 40, output_dict=True,
+    ...                                zero_division=0.0, confidence=0.95)
+    >>> [round(v, 3) for v in report["macro avg"]["f1-score-ci"]]
+    [0.451, 0.527]
+
+    As a ``pandas.DataFrame``:
+
+    >>> df = classification_report(y_true, y_pred, zero_division=0.0, as_frame=True)
+    >>> df[["f1-score", "f1-of-averages", "gap"]].round(4)
+                  f1-score  f1-of-averages     gap
+    0               0.6667             NaN     NaN
+    1               0.0000             NaN     NaN
+    2               0.8000             NaN     NaN
+    accuracy        0.6000             NaN     NaN
+    macro avg       0.4889          0.5263  0.0374
+    weighted avg    0.6133          0.6462     NaN
+    """  # noqa: E501
+    caller = "classification_report"
+    labels_given = labels is not None
+    labels = check_form(y_true, y_pred, sample_weight, labels, caller=caller)
+    request = check_report_call(
+        digits=digits,
+        output_dict=output_dict,
+        zero_division=zero_division,
+        labels=labels,
+        confidence=confidence,
+        interval_method=interval_method,
+        n_resamples=n_resamples,
+        random_state=random_state,
+        caller=caller,
+        as_frame=as_frame,
+    )
+    verbose = check_verbose(verbose, caller=caller)
+    reading = read_for(
+        y_true,
+        y_pred,
+        Options(None, 1.0, zero_division, labels, None),  # checked above
+        sample_weight=sample_weight,
+        caller=caller,
+        samplewise=True,  # per-sample counts for multilabel targets only
+        moments=request is not None and request[1] == "delta",
+    )
+    if isinstance(y_true, MacroF1Counts):
+        # the record's fixed labels are the user's; a matrix's names order rows
+        labels_given = labels_given or y_true.labels is not None
+        if labels is None:
+            labels = y_true.class_order
+        if request is not None:
+            from .._stats._intervals import check_record_interval
+
+            check_record_interval(
+                y_true,
+                _averages(y_true),
+                method=request[1],
+                caller=caller,
+                method_name="interval_method",
+            )
+    return report_from_reading(
+        reading,
+        labels=labels,
+        target_names=target_names,
+        digits=digits,
+        output_dict=output_dict,
+        zero_division=zero_division,
+        caller=caller,
+        request=request,
+        as_frame=as_frame,
+        verbose=verbose,
+        labels_given=labels_given,
+    )
+
+
+def report_from_reading(
+    reading: Reading,
+    *,
+    labels: Any,
+    target_names: Any,
+    digits: int,
+    output_dict: bool,
+    zero_division: Any,
+    caller: str,
+    request: IntervalRequest | None = None,
+    as_frame: bool = False,
+    verbose: int = 0,
+    labels_given: bool | None = None,
+) -> Any:
+    """:func:`classification_report` of a reading (counted samplewise over
+    ``labels``), with the intervals of ``request`` (checked by
+    :func:`_check_interval_request`) computed from that same reading.
+    ``labels_given`` as in :func:`report_from_counts` (for counts already
+    restricted to the user's labels, passed with ``labels=None``)."""
+    interval = None
+    if request is not None:
+        from .._stats._intervals import intervals_for_averages
+
+        level, method, resamples, rng = request
+        found = intervals_for_averages(
+            reading,
+            averages=_averages(reading.counts),
+            labels=labels,
+            zero_division=zero_division,
+            confidence=level,
+            method=method,
+            n_resamples=resamples,
+            random_state=rng,
+            caller=caller,
+            verbose=verbose,
+        )
+
+        def interval(average: str, summary: FBetaSummary) -> FBetaInterval:
+            return found[average]
+
+    return report_from_counts(
+        reading.counts,
+        labels=labels,
+        target_names=target_names,
+        digits=digits,
+        output_dict=output_dict,
+        zero_division=zero_division,
+        caller=caller,
+        interval=interval,
+        as_frame=as_frame,
+        labels_given=labels_given,
+    )

@@ -1,0 +1,1 @@
+"""Statistics: confidence intervals, paired comparisons and search analysis."""

@@ -1,0 +1,894 @@
+"""Paired comparison of two classifiers under both F-beta formulas.
+
+Both classifiers are scored on the same samples, so their scores are
+correlated; the difference ``S_A - S_B`` is analysed per sample:
+
+- delta method: the influence of sample ``i`` on the difference is
+  ``u_i^A - u_i^B`` (see :mod:`._intervals`), i.e. the multinomial delta method
+  on the joint (true, pred_A, pred_B) table; for 1-D targets it is computed
+  from that table's cells (:mod:`~sklearn_macrof1._counting._pairs`), else per sample;
+- paired bootstrap: the same resampled samples score both classifiers (two
+  unweighted classifiers of 1-D targets with few joint cells: the cells
+  redrawn).
+
+The p-value is two-sided for "no difference". The two formulas *rank the
+classifiers differently* when the differences have opposite signs; that
+reversal is significant at level ``alpha`` when both one-sided tests in the
+observed directions reject (an intersection-union test, whose p-value is the
+larger of the two one-sided p-values).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, replace
+from functools import partial
+from typing import Any
+
+import numpy as np
+from scipy.special import ndtr
+
+from .._counting._pairs import MAX_PAIR_CELLS, PairCells
+from .._counting._record import Reading, union_labels
+from .._counting._registry import lives_elsewhere
+from .._formulas._aggregation import ALL_METRICS
+from .._formulas._evaluation import Options, evaluate, read_jointly
+from .._html import Table, ValueEquality, format_p_value, frame, render_html
+from .._sklearn_private import InvalidParameterError
+from ._intervals import (
+    _BLOCK,
+    Evaluation,
+    _silent_select,
+    _z,
+    check_call,
+    draw_cells,
+    draw_multiplicities,
+    evaluation_from,
+    formula_labels,
+    moment_variance,
+    one_hot_design,
+    percentile_bounds,
+)
+from ._progress import Progress, check_verbose
+
+
+@dataclass(frozen=True, eq=False)
+class ScoreDifference(ValueEquality):
+    """One formula's scores of A and B and their difference ``A - B``.
+
+    Attributes
+    ----------
+    score_a, score_b : float
+        The two classifiers' scores.
+    difference : float
+        ``score_a - score_b``.
+    low, high : float
+        Confidence interval of the difference.
+    std_error : float
+        Its standard error (delta method) or bootstrap standard deviation.
+    p_value : float
+        Two-sided p-value of "no difference".
+    p_greater, p_less : float
+        One-sided p-values of "A is not better" and "A is not worse".
+    p_resolution : float or None
+        The smallest p-value the method can give: ``1 / (B + 1)`` for a
+        bootstrap of ``B`` resamples (a p-value at this floor means "below
+        it"), None for the delta method.
+    """
+
+    score_a: float
+    score_b: float
+    difference: float
+    low: float
+    high: float
+    std_error: float
+    p_value: float
+    p_greater: float
+    p_less: float
+    p_resolution: float | None = None
+
+    @property
+    def p_value_text(self) -> str:
+        """The p-value as text; ``"< 0.001"`` at a bootstrap's resolution."""
+        return format_p_value(self.p_value, self.p_resolution)
+
+    def _p_text(self) -> str:
+        """``p=0.012``, or ``p < 0.001`` at a bootstrap's resolution."""
+        p = self.p_value_text
+        return f"p {p}" if p.startswith("<") else f"p={p}"
+
+    def describe(self, name_a: str = "A", name_b: str = "B") -> str:
+        """One line: both scores, the difference, its interval and p-value."""
+        return (
+            f"{name_a} {self.score_a:.4f}  {name_b} {self.score_b:.4f}  "
+            f"{name_a}-{name_b} {self.difference:+.4f} "
+            f"[{self.low:+.4f}, {self.high:+.4f}]  {self._p_text()}"
+        )
+
+    def __str__(self) -> str:
+        return self.describe()
+
+    def __repr__(self) -> str:
+        return (
+            f"ScoreDifference(difference={self.difference:+.4g}, "
+            f"low={self.low:+.4g}, high={self.high:+.4g}, "
+            f"p_value={self.p_value:.4g})"
+        )
+
+
+@dataclass(frozen=True, eq=False)
+class ClassifierComparison(ValueEquality):
+    """Paired comparison of classifiers A and B under both formulas.
+
+    Returned by :func:`compare_classifiers`.
+
+    Attributes
+    ----------
+    averaged_fbeta, fbeta_of_averages : ScoreDifference
+        The difference ``A - B`` under each formula.
+    average : str
+    beta : float
+    confidence : float
+    method : {"delta", "bootstrap"}
+    n_samples : int
+    n_resamples : int or None
+    rankings_differ : bool
+        True when the formulas prefer different classifiers (differences of
+        opposite signs, neither zero).
+    reversal_p_value : float or None
+        p-value of the intersection-union test that the ranking reversal is
+        real (the larger one-sided p-value); None when the rankings agree.
+    names : tuple of str
+        The names of A and B (``names`` of :func:`compare_classifiers`).
+
+    Notes
+    -----
+    Equal when every attribute is (nan equal to nan), hashable. In a notebook
+    the comparison shows as a table; :meth:`to_frame` gives it to pandas.
+    """
+
+    averaged_fbeta: ScoreDifference
+    fbeta_of_averages: ScoreDifference
+    average: str
+    beta: float
+    confidence: float
+    method: str
+    n_samples: int
+    n_resamples: int | None
+    rankings_differ: bool
+    reversal_p_value: float | None
+    names: tuple[str, str] = ("A", "B")
+
+    def _formulas(self) -> tuple[tuple[str, ScoreDifference], ...]:
+        label_avg, label_foa = formula_labels(self.beta)
+        return (label_avg, self.averaged_fbeta), (label_foa, self.fbeta_of_averages)
+
+    def _how(self) -> str:
+        if self.method == "delta":
+            return "delta method"
+        return f"paired bootstrap, {self.n_resamples} resamples"
+
+    @property
+    def statement(self) -> str:
+        """A plain-language answer: which classifier each formula prefers."""
+        alpha = 1 - self.confidence
+        name_a, name_b = self.names
+        parts = []
+        for label, d in self._formulas():
+            if d.difference == 0:
+                verdict = f"does not separate {name_a} and {name_b}"
+            else:
+                better = name_a if d.difference > 0 else name_b
+                sig = "significant" if d.p_value < alpha else "not significant"
+                verdict = (
+                    f"prefers {better} by {abs(d.difference):.4f} "
+                    f"({d._p_text()}, {sig} at {alpha:.0%})"
+                )
+            parts.append(f"{label} {verdict}")
+        text = "; ".join(parts) + ". "
+        if self.rankings_differ:
+            p = self.reversal_p_value
+            assert p is not None
+            sig = (
+                "significant: both differences are"
+                if p < alpha
+                else "not significant: at least one difference is not"
+            )
+            text += (
+                "The two formulas rank the classifiers differently; the reversal "
+                f"is {sig} (intersection-union p={p:.3g})."
+            )
+        else:
+            text += "The two formulas do not rank the classifiers differently."
+        return text
+
+    def __str__(self) -> str:
+        name_a, name_b = self.names
+        (label_avg, d_avg), (label_foa, d_foa) = self._formulas()
+        return "\n".join(
+            [
+                f"{name_a} vs {name_b} (average={self.average!r}, {self._how()}, "
+                f"n={self.n_samples}, {self.confidence:.0%} intervals)",
+                f"  {label_avg}     {d_avg.describe(name_a, name_b)}",
+                f"  {label_foa}  {d_foa.describe(name_a, name_b)}",
+                self.statement,
+            ]
+        )
+
+    def __repr__(self) -> str:
+        name_a, name_b = self.names
+        return (
+            f"ClassifierComparison({name_a!r} vs {name_b!r}, "
+            f"average={self.average!r}, method={self.method!r}, "
+            f"n_samples={self.n_samples}, "
+            f"averaged_fbeta={self.averaged_fbeta!r}, "
+            f"fbeta_of_averages={self.fbeta_of_averages!r}, "
+            f"rankings_differ={self.rankings_differ})"
+        )
+
+    def _tables(self) -> list[Table]:
+        name_a, name_b = self.names
+        level = f"{self.confidence:.0%}"
+        table = Table(
+            f"{name_a} vs {name_b} ({self.average} average, beta={self.beta:g})",
+            [
+                name_a,
+                name_b,
+                f"{name_a} - {name_b}",
+                f"{level} CI low",
+                f"{level} CI high",
+                "p-value",
+            ],
+            index="score",
+        )
+        for label, d in self._formulas():
+            table.add_row(
+                label,
+                [d.score_a, d.score_b, d.difference, d.low, d.high, d.p_value_text],
+            )
+        table.notes.append(f"{self._how()}, n={self.n_samples} samples.")
+        resolution = self.averaged_fbeta.p_resolution
+        if resolution is not None:
+            table.notes.append(
+                f"A bootstrap p-value cannot resolve values below {resolution:.2g} "
+                "(2 / (resamples + 1)): '<' marks that floor."
+            )
+        return [table]
+
+    def _repr_html_(self) -> str:
+        return render_html(self._tables(), [self.statement])
+
+    def to_frame(self) -> Any:
+        """The comparison as a ``pandas.DataFrame`` (needs pandas).
+
+        One row per formula (index ``averaged_fbeta``, ``fbeta_of_averages``);
+        columns ``model_a``, ``model_b`` (the names), ``score_a``, ``score_b``,
+        ``difference``, ``low``, ``high``, ``std_error``, ``p_value``,
+        ``p_greater``, ``p_less`` and ``p_resolution`` (nan for the delta
+        method).
+
+        Examples
+        --------
+        >>> from sklearn_macrof1 import compare_classifiers
+        >>> y = [0, 0, 1, 1, 2, 2, 2, 2] * 25
+        >>> a = [0, 1, 1, 1, 2, 0, 2, 2] * 25
+        >>> b = [0, 0, 1, 2, 2, 0, 1, 2] * 25
+        >>> df = compare_classifiers(y, a, b, names=("lr", "gnb")).to_frame()
+        >>> df.loc["averaged_fbeta", ["model_a", "model_b"]].tolist()
+        ['lr', 'gnb']
+        >>> round(float(df.loc["averaged_fbeta", "difference"]), 4)
+        0.0952
+        """
+        name_a, name_b = self.names
+        records = [
+            {"model_a": name_a, "model_b": name_b, **asdict(d)}
+            for d in (self.averaged_fbeta, self.fbeta_of_averages)
+        ]
+        return frame(
+            records,
+            index=["averaged_fbeta", "fbeta_of_averages"],
+            index_name="score",
+            caller="ClassifierComparison.to_frame",
+        )
+
+
+@dataclass(frozen=True, eq=False)
+class MultipleComparison(ValueEquality):
+    """Every pair of several classifiers compared under both formulas.
+
+    Returned by :func:`compare_classifiers` given more than two prediction sets.
+    Each pair is a :class:`ClassifierComparison` on the same resamples; the
+    p-values of each formula are also adjusted over all pairs by Holm's
+    step-down method, which bounds the chance of any false "significant" among
+    the pairs (the family-wise error rate) by ``1 - confidence``. The intervals
+    of the pairs are not adjusted.
+
+    Attributes
+    ----------
+    names : tuple of str
+        The classifiers, in the order given.
+    comparisons : tuple of ClassifierComparison
+        One per pair ``(names[i], names[j])`` with ``i < j``, in that order.
+    averaged_fbeta_p_holm, fbeta_of_averages_p_holm : tuple of float
+        Holm-adjusted p-values of each pair's difference, per formula.
+    """
+
+    names: tuple[str, ...]
+    comparisons: tuple[ClassifierComparison, ...]
+    averaged_fbeta_p_holm: tuple[float, ...]
+    fbeta_of_averages_p_holm: tuple[float, ...]
+
+    def __getitem__(self, pair: tuple[str, str]) -> ClassifierComparison:
+        """The comparison of ``(name_a, name_b)``, as ordered in ``names``."""
+        for comparison in self.comparisons:
+            if comparison.names == tuple(pair):
+                return comparison
+        raise KeyError(
+            f"No comparison {pair!r}: pairs are (names[i], names[j]) with i < j, "
+            f"names={self.names!r}."
+        )
+
+    def _rows(
+        self,
+    ) -> list[tuple[ClassifierComparison, str, str, ScoreDifference, float]]:
+        """(pair, field name, formula label, difference, Holm p) of each row."""
+        rows = []
+        for c, p_avg, p_foa in zip(
+            self.comparisons,
+            self.averaged_fbeta_p_holm,
+            self.fbeta_of_averages_p_holm,
+            strict=True,
+        ):
+            (l_avg, d_avg), (l_foa, d_foa) = c._formulas()
+            rows += [
+                (c, "averaged_fbeta", l_avg, d_avg, p_avg),
+                (c, "fbeta_of_averages", l_foa, d_foa, p_foa),
+            ]
+        return rows
+
+    def _note(self) -> str:
+        m = len(self.comparisons)
+        first = self.comparisons[0]
+        return (
+            f"{len(self.names)} classifiers, {m} pairs: p (Holm) adjusts each "
+            f"formula's {m} p-values for multiple comparisons (Holm's step-down, "
+            f"family-wise error rate {1 - first.confidence:.0%}); intervals are "
+            f"not adjusted. {first._how()}, n={first.n_samples} samples."
+        )
+
+    def __str__(self) -> str:
+        lines = []
+        for c, _, label, d, p_holm in self._rows():
+            name_a, name_b = c.names
+            lines.append(
+                f"  {name_a} vs {name_b}, {label}: {d.describe(name_a, name_b)}  "
+                f"p (Holm)={format_p_value(p_holm, d.p_resolution)}"
+            )
+        return "\n".join([self._note(), *lines])
+
+    def __repr__(self) -> str:
+        return (
+            f"MultipleComparison(names={self.names!r}, "
+            f"n_pairs={len(self.comparisons)}, "
+            f"method={self.comparisons[0].method!r})"
+        )
+
+    def _repr_html_(self) -> str:
+        first = self.comparisons[0]
+        level = f"{first.confidence:.0%}"
+        table = Table(
+            f"{len(self.names)} classifiers, every pair ({first.average} average, "
+            f"beta={first.beta:g})",
+            [
+                "score",
+                "score A",
+                "score B",
+                "A - B",
+                f"{level} CI low",
+                f"{level} CI high",
+                "p-value",
+                "p (Holm)",
+            ],
+            index="A vs B",
+        )
+        for c, _, label, d, p_holm in self._rows():
+            table.add_row(
+                f"{c.names[0]} vs {c.names[1]}",
+                [
+                    label,
+                    d.score_a,
+                    d.score_b,
+                    d.difference,
+                    d.low,
+                    d.high,
+                    d.p_value_text,
+                    format_p_value(p_holm, d.p_resolution),
+                ],
+            )
+        table.notes.append(self._note())
+        return render_html([table])
+
+    def to_frame(self) -> Any:
+        """Every pair and formula as a row of a ``pandas.DataFrame``.
+
+        Columns ``model_a``, ``model_b``, ``score`` (``averaged_fbeta`` or
+        ``fbeta_of_averages``), then those of :meth:`ClassifierComparison.to_frame`
+        and ``p_holm``. Needs pandas.
+        """
+        records = [
+            {
+                "model_a": c.names[0],
+                "model_b": c.names[1],
+                "score": score,
+                "score_a": d.score_a,
+                "score_b": d.score_b,
+                "difference": d.difference,
+                "low": d.low,
+                "high": d.high,
+                "std_error": d.std_error,
+                "p_value": d.p_value,
+                "p_holm": p_holm,
+                "p_resolution": d.p_resolution,
+            }
+            for c, score, _, d, p_holm in self._rows()
+        ]
+        return frame(records, caller="MultipleComparison.to_frame")
+
+
+def _from_normal(a: float, b: float, variance: float, *, z: float) -> ScoreDifference:
+    d = a - b
+    se = math.sqrt(variance)
+    if math.isnan(d):
+        nan = math.nan
+        return ScoreDifference(a, b, d, nan, nan, nan, nan, nan, nan)
+    if se == 0:
+        p_greater = 0.0 if d > 0 else 1.0
+        p_less = 0.0 if d < 0 else 1.0
+    else:
+        p_greater = float(ndtr(-d / se))  # H0: A <= B
+        p_less = float(ndtr(d / se))  # H0: A >= B
+    p = min(1.0, 2 * min(p_greater, p_less))
+    return ScoreDifference(a, b, d, d - z * se, d + z * se, se, p, p_greater, p_less)
+
+
+def _from_replicates(
+    a: float, b: float, replicates: np.ndarray, *, confidence: float
+) -> ScoreDifference:
+    d = a - b
+    replicates = replicates[~np.isnan(replicates)]
+    m = replicates.shape[0]
+    if math.isnan(d) or m < 2:
+        nan = math.nan
+        return ScoreDifference(a, b, d, nan, nan, nan, nan, nan, nan)
+    low, high, std = percentile_bounds(d, replicates, confidence)
+    # one-sided p-values from the bootstrap distribution (share of replicates
+    # on the other side of 0, +1 correction so that p > 0)
+    p_greater = min(1.0, (np.count_nonzero(replicates <= 0) + 1) / (m + 1))
+    p_less = min(1.0, (np.count_nonzero(replicates >= 0) + 1) / (m + 1))
+    p = min(1.0, 2 * min(p_greater, p_less))
+    # the two-sided p-value's floor (the resolution) is twice the one-sided one
+    return ScoreDifference(a, b, d, low, high, std, p, p_greater, p_less, 2 / (m + 1))
+
+
+def _check_names(names: Any, count: int, *, caller: str) -> tuple[str, ...]:
+    if names is None:
+        return tuple(chr(ord("A") + i) if i < 26 else f"#{i + 1}" for i in range(count))
+    if isinstance(names, str) or not hasattr(names, "__len__") or len(names) != count:
+        raise InvalidParameterError(
+            f"The 'names' parameter of {caller} must name the {count} classifiers "
+            f"compared, one name each, e.g. {('lr', 'gnb', 'svc')[:count]!r}. Got "
+            f"{names!r} instead."
+        )
+    out = tuple(str(name) for name in names)
+    if len(set(out)) != count:
+        raise ValueError(
+            f"The 'names' parameter of {caller} must name {count} different "
+            f"classifiers; got {names!r}."
+        )
+    return out
+
+
+def compare_classifiers(
+    y_true: Any,
+    y_pred_a: Any,
+    y_pred_b: Any,
+    *y_pred_more: Any,
+    beta: float = 1.0,
+    labels: Any = None,
+    pos_label: Any = 1,
+    average: str = "macro",
+    sample_weight: Any = None,
+    zero_division: Any = "warn",
+    confidence: float = 0.95,
+    method: str = "delta",
+    n_resamples: int = 1000,
+    random_state: Any = None,
+    names: Any = None,
+    verbose: int = 0,
+) -> Any:
+    """Is classifier A better than B, under each of the two F-beta formulas?
+
+    Paired comparison on the same samples: the difference ``A - B`` of the
+    averaged F-beta and of the F-beta of averages, each with a confidence
+    interval and a p-value, and whether the formulas rank A and B differently.
+    Each classifier is scored exactly as the score functions score it alone
+    (its own classes, ``labels``, ``zero_division``).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or {array-like, sparse matrix} of \
+shape (n_samples, n_labels)
+        Ground truth.
+    y_pred_a, y_pred_b : same kind as ``y_true``
+        Predictions of classifiers A and B for the same samples.
+    *y_pred_more : same kind as ``y_true``
+        Predictions of further classifiers: every pair is then compared (on the
+        same resamples), with Holm-adjusted p-values, in a
+        :class:`MultipleComparison`.
+    beta : float, default=1.0
+        Weight of recall against precision.
+    labels : array-like, default=None
+        The labels to average over (as in ``sklearn.metrics.fbeta_score``).
+    pos_label : int, float, bool or str, default=1
+        The class to report when ``average="binary"``.
+    average : {"macro", "micro", "weighted", "binary", "samples"}, default="macro"
+        The averaging mode; None is not accepted.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Sample weights.
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+        Value of an ill-defined ratio.
+    confidence : float, default=0.95
+        Nominal coverage of the intervals; the statement calls a difference
+        significant when its p-value is below ``1 - confidence``.
+    method : {"delta", "bootstrap"}, default="delta"
+        "delta": delta method on the per-sample influences of both classifiers
+        (from the joint table of true label and both predictions). "bootstrap":
+        paired percentile bootstrap over samples.
+    n_resamples : int, default=1000
+        Bootstrap replicates.
+    random_state : None, int, numpy.random.Generator or RandomState, default=None
+        Seed of the bootstrap.
+    names : sequence of str, default=None
+        The names of the classifiers, one per prediction set, used in the
+        printed comparison, its statement, its notebook table and
+        ``to_frame()``; "A", "B", "C" ... when None.
+    verbose : int, default=0
+        Progress of the bootstrap on standard error: 0 prints nothing, 1 about
+        every tenth of the resamples, 2 and more every block of resamples.
+
+    Returns
+    -------
+    comparison : ClassifierComparison or MultipleComparison
+        For two classifiers, ``comparison.averaged_fbeta`` and
+        ``comparison.fbeta_of_averages`` hold the differences and
+        ``comparison.statement`` says it in words. For more, a
+        :class:`MultipleComparison` of every pair.
+
+    Notes
+    -----
+    ``y_true`` and ``sample_weight`` are read and validated once, together
+    with every prediction set (errors name the prediction at fault:
+    ``y_pred_a``, ``y_pred_b``, ...), and each classifier is counted once.
+
+    For 1-D targets the delta method works from the joint (true, pred_A,
+    pred_B) table of each pair: a sample's influence on the difference depends
+    only on its cell and its weight, so each cell's sum of weights and of
+    squared weights suffice, at most ``k**3`` cells whatever the number of
+    samples (up to 128 classes; beyond, and for multilabel targets, from each
+    sample's contribution). The paired bootstrap of two unweighted classifiers
+    redraws the joint cells multinomially when they are few (at most ``n / 8``);
+    with more cells, ``sample_weight`` or more classifiers it redraws the
+    samples, the same resamples for every pair.
+
+    Dask collections of 1-D labels are counted on the workers, joint cells
+    included, and never gathered: the delta method gives the in-memory result,
+    weighted or not, for any number of classifiers. The bootstrap of two
+    unweighted classifiers always redraws the joint cells there: the in-memory
+    result for the same seed where memory redraws the cells too, else a draw
+    of the same distribution. A bootstrap with ``sample_weight`` or more
+    than two classifiers, and multilabel targets, would need every sample in
+    one process: they raise ``ValueError`` (use ``method="delta"``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_macrof1 import compare_classifiers
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 3, 1000)
+    >>> a = np.where(rng.random(1000) < 0.8, y, rng.integers(0, 3, 1000))
+    >>> b = np.where(rng.random(1000) < 0.7, y, rng.integers(0, 3, 1000))
+    >>> c = compare_classifiers(y, a, b)
+    >>> c.averaged_fbeta.difference > 0, c.averaged_fbeta.p_value < 0.05
+    (True, True)
+    >>> c.rankings_differ
+    False
+
+    Named classifiers:
+
+    >>> c = compare_classifiers(y, a, b, names=("lr", "gnb"))
+    >>> print(c.averaged_fbeta.describe(*c.names))
+    lr 0.8750  gnb 0.7918  lr-gnb +0.0832 [+0.0504, +0.1160]  p=6.8e-07
+
+    Three classifiers: every pair, p-values adjusted by Holm's method:
+
+    >>> d = np.where(rng.random(1000) < 0.75, y, rng.integers(0, 3, 1000))
+    >>> many = compare_classifiers(y, a, b, d, names=("lr", "gnb", "svc"))
+    >>> [c.names for c in many.comparisons]
+    [('lr', 'gnb'), ('lr', 'svc'), ('gnb', 'svc')]
+    >>> [round(p, 4) for p in many.averaged_fbeta_p_holm]
+    [0.0, 0.0142, 0.0217]
+    """
+    caller = "compare_classifiers"
+    options, confidence, method, n_resamples, rng = check_call(
+        caller, beta, labels, pos_label, average, zero_division,
+        confidence, method, n_resamples, random_state,
+    )  # fmt: skip
+    predictions = (y_pred_a, y_pred_b, *y_pred_more)
+    names = _check_names(names, len(predictions), caller=caller)
+    verbose = check_verbose(verbose, caller=caller)
+    pairs = [
+        (i, j) for i in range(len(predictions)) for j in range(i + 1, len(predictions))
+    ]
+    unweighted_two = sample_weight is None and len(predictions) == 2
+    if method == "bootstrap" and not unweighted_two:
+        _refuse_foreign_bootstrap(y_true, predictions, sample_weight)
+    samplewise = options.average == "samples"
+    joint = read_jointly(
+        y_true,
+        predictions,
+        names=_argument_names(len(predictions)),
+        sample_weight=sample_weight,
+        labels=options.labels if samplewise else None,
+        samplewise=samplewise,
+        caller=caller,
+    )
+    readings = joint.readings
+    n = joint.n_samples
+    one_d = readings[0].counts.kind != "multilabel-indicator"
+    # 1-D targets: the joint (true, pred_i, pred_j) cells of each pair suffice
+    # for the delta method, and for a bootstrap of two unweighted classifiers;
+    # in memory, up to MAX_PAIR_CELLS cells (else the per-sample design serves)
+    in_memory = readings[0].targets is not None
+    use_cells = (
+        one_d
+        and (method == "delta" or unweighted_two)
+        and (
+            not in_memory
+            or all(_k(readings, i, j) ** 3 <= MAX_PAIR_CELLS for i, j in pairs)
+        )
+    )
+    if use_cells and method == "bootstrap" and in_memory:
+        # a redraw costs one binomial per cell: cheaper than redrawing the
+        # samples only when the cells are few (measured: 2.5x faster at n / 12
+        # cells, 3x slower at n / 4), else the samples are redrawn
+        use_cells = joint.pair_cells(0, 1).count.shape[0] * _FEW_CELLS <= n
+    if use_cells:
+        evaluations = [_evaluated(reading, options, n, caller) for reading in readings]
+    else:
+        evaluations = [
+            evaluation_from(
+                reading, options, caller=caller, per_sample=True, warn_for=ALL_METRICS
+            )
+            for reading in readings
+        ]
+    spread: dict[tuple[int, int], Any]  # each pair's variances or replicates
+    if method == "delta":
+        if use_cells:
+            spread = {
+                (i, j): _paired_variances(
+                    evaluations[i], evaluations[j], joint.pair_cells(i, j), n
+                )
+                for i, j in pairs
+            }
+        else:
+            spread = _design_variances(evaluations, pairs, n)
+        difference = partial(_from_normal, z=_z(confidence))
+        resamples = None
+    else:
+        assert rng is not None
+        progress = Progress(
+            verbose, n_resamples, caller=caller, what="paired bootstrap"
+        )
+        if use_cells:
+            # two unweighted classifiers: the joint cells redrawn multinomially
+            # (the samples' bootstrap, in O(cells) per resample), each cell
+            # standing for a sample of its (true, prediction) in the designs
+            cells = joint.pair_cells(0, 1)
+            evaluations = [
+                replace(ev, design=_cell_totals(ev, cells, column))
+                for column, ev in enumerate(evaluations, start=1)
+            ]
+            block = max(1, min(_BLOCK, (1 << 22) // max(cells.count.shape[0], 1)))
+            draw = partial(draw_cells, rng, cells.count)
+        else:  # the samples redrawn
+            block = _BLOCK
+            draw = partial(draw_multiplicities, rng, evaluations[0].n_samples)
+        spread = _paired_replicates(
+            evaluations, pairs, draw, n_resamples, block, progress
+        )
+        difference = partial(_from_replicates, confidence=confidence)
+        resamples = n_resamples
+    comparisons = []
+    for i, j in pairs:
+        d_avg, d_foa = map(
+            difference, evaluations[i].estimates, evaluations[j].estimates, spread[i, j]
+        )
+        differ = d_avg.difference * d_foa.difference < 0
+        # the reversal's p-value: the larger of each formula's one-sided
+        # p-value in its own observed direction
+        reversal = None
+        if differ:
+            reversal = max(
+                d.p_greater if d.difference > 0 else d.p_less for d in (d_avg, d_foa)
+            )
+        comparisons.append(
+            ClassifierComparison(
+                d_avg,
+                d_foa,
+                str(options.average),
+                options.beta,
+                confidence,
+                method,
+                n,
+                resamples,
+                bool(differ),
+                reversal,
+                (names[i], names[j]),
+            )
+        )
+    if len(predictions) == 2:
+        return comparisons[0]
+    return MultipleComparison(
+        names=names,
+        comparisons=tuple(comparisons),
+        averaged_fbeta_p_holm=tuple(
+            float(p) for p in holm([c.averaged_fbeta.p_value for c in comparisons])
+        ),
+        fbeta_of_averages_p_holm=tuple(
+            float(p) for p in holm([c.fbeta_of_averages.p_value for c in comparisons])
+        ),
+    )
+
+
+#: In memory, the paired bootstrap redraws the joint cells when there are at
+#: most ``n / _FEW_CELLS`` of them (benchmarks/bench_comparison.py).
+_FEW_CELLS = 8
+
+
+def _k(readings: list[Reading], i: int, j: int) -> int:
+    """The number of classes of y_true and predictions i and j together."""
+    a, b = readings[i].counts.classes, readings[j].counts.classes
+    return int(union_labels(a, b).shape[0])
+
+
+def _argument_names(count: int) -> list[str]:
+    """``y_pred_a``, ``y_pred_b``, ... as the errors name the predictions."""
+    return [
+        f"y_pred_{chr(ord('a') + i)}" if i < 26 else f"y_pred_more[{i - 2}]"
+        for i in range(count)
+    ]
+
+
+def _refuse_foreign_bootstrap(
+    y_true: Any, predictions: tuple[Any, ...], sample_weight: Any
+) -> None:
+    """The paired bootstrap of Dask collections serves two unweighted
+    classifiers only (from their joint cells): refused before any counting."""
+    if not lives_elsewhere(y_true, *predictions, sample_weight):
+        return
+    why = (
+        "sample_weight (each sample's weight)"
+        if sample_weight is not None
+        else f"{len(predictions)} classifiers (the joint cells of every "
+        "classifier, to redraw the same samples for every pair)"
+    )
+    raise ValueError(
+        "compare_classifiers(method='bootstrap') on Dask collections redraws the "
+        "joint (true, pred_a, pred_b) cells counted on the workers, which serves "
+        f"two unweighted classifiers only; {why} would need every sample in this "
+        "process, and Dask collections are never gathered. Use method='delta' "
+        "(computed from the workers' joint cells), or compute the arrays "
+        "yourself (e.g. y.compute()) if they fit in memory."
+    )
+
+
+def _evaluated(reading: Reading, options: Options, n: int, caller: str) -> Evaluation:
+    """One classifier's scores from its counts alone (no per-sample design)."""
+    counts = reading.counts
+    selection, averages = evaluate(counts, options, warn_for=ALL_METRICS, caller=caller)
+    index = _silent_select(counts, options, caller)
+    return Evaluation(counts, options, selection, averages, index, n)
+
+
+def _positions(classes: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    """Index in ``classes`` (sorted) of each of ``labels`` that it holds (others:
+    any valid index, never read)."""
+    return np.minimum(np.searchsorted(classes, labels), classes.shape[0] - 1)
+
+
+def _paired_variances(
+    a: Evaluation, b: Evaluation, cells: PairCells, n: int
+) -> tuple[float, float]:
+    """Delta-method variances of both differences ``S_A - S_B``, from the joint
+    cells: a sample in cell (t, p, q) has influence ``w (c_A(t, p) - c_B(t, q))``
+    (``c``: each classifier's cell gradients), so the first and second moments
+    of the influences are sums over the cells of the weights and squared
+    weights (:func:`~._intervals.moment_variance`, a diagonal second moment)."""
+    t, p, q = cells.cells.T
+    at, bt = (
+        _positions(a.counts.classes, cells.classes),
+        _positions(b.counts.classes, cells.classes),
+    )
+    d = a.cell_gradients_at(at[t], at[p]) - b.cell_gradients_at(bt[t], bt[q])
+    var_avg, var_foa = moment_variance(d, cells.first, cells.second, n).tolist()
+    return var_avg, var_foa
+
+
+def _design_variances(
+    evaluations: list[Evaluation], pairs: list[tuple[int, int]], n: int
+) -> dict[tuple[int, int], tuple[float, float]]:
+    """Delta-method variances of each pair's differences from the per-sample
+    influences (multilabel targets, or too many classes for joint cells)."""
+    influences = [np.array(ev.influence()) for ev in evaluations]
+    out: dict[tuple[int, int], tuple[float, float]] = {}
+    for i, j in pairs:
+        differences = influences[i] - influences[j]
+        ones = np.ones(differences.shape[1])  # each sample its own term
+        var_avg, var_foa = moment_variance(differences, ones, ones, n).tolist()
+        out[i, j] = var_avg, var_foa
+    return out
+
+
+def _cell_totals(evaluation: Evaluation, cells: PairCells, column: int) -> Any:
+    """``(n_cells, 3k)``: what one sample of each joint cell adds to the (tp,
+    true, pred) totals of a classifier, whose prediction is ``column`` (1 or 2)
+    of the cells."""
+    classes = evaluation.counts.classes
+    where = _positions(classes, cells.classes)
+    t, p = where[cells.cells[:, 0]], where[cells.cells[:, column]]
+    return one_hot_design(t, p, classes.shape[0])
+
+
+def _paired_replicates(
+    evaluations: list[Evaluation],
+    pairs: list[tuple[int, int]],
+    draw: Callable[[int], np.ndarray],
+    n_resamples: int,
+    block: int,
+    progress: Progress,
+) -> dict[tuple[int, int], list[np.ndarray]]:
+    """Paired bootstrap: the same resamples (``draw(rows)``: the multiplicities
+    of the rows of the designs, ``block`` resamples at a time) score every
+    classifier, once per classifier per resample."""
+    reps: dict[tuple[int, int], list[list[np.ndarray]]] = {
+        pair: [[], []] for pair in pairs
+    }
+    for start in range(0, n_resamples, block):
+        rows = min(block, n_resamples - start)
+        m = draw(rows)
+        scores = [ev.replicates_from_multiplicities(m) for ev in evaluations]
+        for i, j in pairs:
+            for k in range(2):
+                reps[i, j][k].append(scores[i][k] - scores[j][k])
+        progress.update(start + rows)
+    return {pair: [np.concatenate(r) for r in reps[pair]] for pair in pairs}
+
+
+def holm(p_values: Any) -> np.ndarray:
+    """Holm's step-down adjustment of ``m`` p-values (family-wise error rate).
+
+    The ``i``-th smallest p-value is multiplied by ``m - i`` (``i`` from 0), the
+    running maximum is taken so that the order is kept, and values are capped
+    at 1; nan p-values stay nan and do not count in ``m``.
+    """
+    p = np.asarray(p_values, dtype=np.float64)
+    out = np.full(p.shape, np.nan)
+    defined = np.flatnonzero(~np.isnan(p))
+    m = defined.shape[0]
+    if m == 0:
+        return out
+    order = defined[np.argsort(p[defined], kind="stable")]
+    adjusted = np.maximum.accumulate(p[order] * (m - np.arange(m)))
+    out[order] = np.minimum(adjusted, 1.0)
+    return out

@@ -1,0 +1,1527 @@
+"""Confidence intervals for both F-beta scores: delta method and bootstrap.
+
+Both scores are functions of additive totals: the confusion-matrix cells for 1-D
+targets, the per-label (tp, true, pred) sums for multilabel targets. Every score
+``S`` here is *scale invariant* (homogeneous of degree 0 in the totals), which
+the delta method below uses.
+
+**Delta method.** With ``z_i = w_i x_i`` the contribution of sample ``i`` to
+the totals (``x_i`` a one-hot cell for 1-D targets, the ``(tp | true | pred)``
+indicator row for multilabel targets) and ``g`` the gradient of ``S`` with
+respect to the totals, the influence of sample ``i`` is ``u_i = g . z_i`` and
+``Var(S) ~= sum u_i**2 - (sum u_i)**2 / n = g' M g - (g' m)**2 / n``, with the
+first and second moments ``m = sum z_i`` (the counts) and
+``M = sum w_i**2 x_i x_i'`` that the count record carries
+(:func:`moment_variance`, the one implementation): per confusion cell the sum of
+the squared weights (diagonal M; the cell counts themselves without weights,
+the multinomial covariance), the ``3L x 3L`` matrix for multilabel targets. So
+the variance costs O(k^2) (or O(L^2)) after the counting pass, wherever the
+samples were counted (Dask workers included). The gradient is derived in closed form
+(:func:`score_gradients`), by the chain rule
+
+    cells N_ab -> (tp_i, true_i, pred_i) -> (P_i, R_i, F_i) -> average -> H_beta,
+
+with ``d/dN_ab = [a == b] d/dtp_a + d/dtrue_a + d/dpred_b``. Ratios whose
+denominator is zero (filled by ``zero_division``) are locally constant: their
+derivative is 0. For ``average="samples"`` each sample's ratio is fixed and the
+score a weighted mean of them, whose influence is ``v_i (X_i - mean) / sum(v)``:
+the per-sample rows, or the histogram of distinct per-sample triples with the
+sums of the weights and of the squared weights of each, are the moments.
+Paired comparisons of 1-D targets use the joint (true, pred_a, pred_b) cells of
+each pair (:mod:`~sklearn_macrof1._counting._pairs`), other targets each sample's
+influence (``Evaluation.influence``).
+
+**Bootstrap (percentile).** Unweighted 1-D targets: the ``k x k`` cell counts are
+redrawn from a multinomial (sequential binomials over the non-empty cells), so
+a replicate costs O(k^2), not O(n). With ``sample_weight`` and for multilabel
+targets: samples are redrawn (each replicate is a vector of multiplicities
+``m_i``; the weights become ``m_i w_i``), costing O(n) per replicate.
+Replicates are aggregated by :func:`~._aggregation.aggregate_rows`, the batched
+twin of the aggregation every score uses.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import warnings
+from dataclasses import asdict, dataclass, replace
+from typing import Any, cast, overload
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.special import ndtri
+
+from .._averages import CLASS_MEANS, HAS_INTERVAL, ordered, spelled
+from .._counting._kernels import MAX_CONFUSION_CLASSES, MAX_MOMENT_LABELS, table_counts
+from .._counting._record import MacroF1Counts, Reading
+from .._formulas._aggregation import (
+    ALL_METRICS,
+    Averages,
+    Ratios,
+    aggregate_rows,
+    fbeta_weights,
+    harmonic_fbeta,
+    nan_average,
+    ratios,
+)
+from .._formulas._evaluation import (
+    Options,
+    Selection,
+    check_form,
+    check_options,
+    evaluate,
+    evaluate_averages,
+    read_for,
+    select,
+)
+from .._html import Table, ValueEquality, frame, render_html
+from .._options import warn_user
+from .._read._encoding import Targets
+from .._read._targets import as_bool
+from .._sklearn_private import InvalidParameterError
+from ._progress import Progress, check_verbose
+
+METHODS = ("delta", "bootstrap")
+
+_MULTILABEL = "multilabel-indicator"
+
+#: Resampled rows per block when samples are redrawn (bounds memory to
+#: ``_BLOCK * n_samples`` integers).
+_BLOCK = 64
+
+
+# --------------------------------------------------------------------------- results
+
+
+def _short(value: float) -> str:
+    return f"{float(value):.4g}"
+
+
+def formula_labels(beta: float) -> tuple[str, str]:
+    """The two formulas' names for ``beta``: "averaged F1", "F1 of averages"."""
+    name = "F1" if beta == 1 else f"F{beta:g}"
+    return f"averaged {name}", f"{name} of averages"
+
+
+@dataclass(frozen=True, eq=False)
+class ScoreInterval(ValueEquality):
+    """A point estimate with its confidence interval.
+
+    Attributes
+    ----------
+    estimate : float
+        The score on the data (what the score function returns).
+    low, high : float
+        The interval's bounds, within [0, 1].
+    std_error : float
+        Estimated standard error (delta method) or standard deviation of the
+        bootstrap replicates.
+    """
+
+    estimate: float
+    low: float
+    high: float
+    std_error: float
+
+    @property
+    def width(self) -> float:
+        """``high - low``."""
+        return self.high - self.low
+
+    def __contains__(self, value: float) -> bool:
+        return bool(self.low <= value <= self.high)
+
+    def __str__(self) -> str:
+        return f"{self.estimate:.4f} [{self.low:.4f}, {self.high:.4f}]"
+
+    def __repr__(self) -> str:
+        return (
+            f"ScoreInterval(estimate={_short(self.estimate)}, low={_short(self.low)}, "
+            f"high={_short(self.high)}, std_error={_short(self.std_error)})"
+        )
+
+
+@dataclass(frozen=True, eq=False)
+class FBetaInterval(ValueEquality):
+    """Confidence intervals of both F-beta scores of one classifier.
+
+    Returned by :func:`fbeta_confidence_interval` and
+    :meth:`FBetaSummary.confidence_interval`.
+
+    Attributes
+    ----------
+    averaged_fbeta : ScoreInterval
+        The arithmetic mean of per-class F-beta (``sklearn.metrics.fbeta_score``).
+    fbeta_of_averages : ScoreInterval
+        The F-beta of averaged precision and recall.
+    average : str
+        The averaging mode.
+    beta : float
+        The F-beta weight.
+    confidence : float
+        The nominal coverage, e.g. 0.95.
+    method : {"delta", "bootstrap"}
+        How the interval was computed.
+    n_samples : int
+        Number of samples behind the counts.
+    n_resamples : int or None
+        Bootstrap replicates (None for the delta method).
+
+    Notes
+    -----
+    Equal when every attribute is (nan equal to nan), hashable. In a notebook
+    the interval shows as a table; :meth:`to_frame` gives it to pandas.
+
+    Examples
+    --------
+    >>> from sklearn_macrof1 import fbeta_confidence_interval
+    >>> y_true = [0, 0, 1, 1, 2, 2, 2, 2] * 25
+    >>> y_pred = [0, 1, 1, 1, 2, 0, 2, 2] * 25
+    >>> ci = fbeta_confidence_interval(y_true, y_pred)
+    >>> ci
+    FBetaInterval(average='macro', confidence=0.95, method='delta', n_samples=200, \
+averaged_fbeta=0.7190 [0.6574, 0.7807], fbeta_of_averages=0.7358 [0.6811, 0.7906])
+    """
+
+    averaged_fbeta: ScoreInterval
+    fbeta_of_averages: ScoreInterval
+    average: str
+    beta: float
+    confidence: float
+    method: str
+    n_samples: int
+    n_resamples: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain-Python dictionary (JSON-serialisable)."""
+        return asdict(self)
+
+    def __str__(self) -> str:
+        label_avg, label_foa = formula_labels(self.beta)
+        return "\n".join(
+            [
+                f"{self.confidence:.0%} confidence intervals (average="
+                f"{self.average!r}, {self._how()}, n={self.n_samples})",
+                f"  {label_avg}     {self.averaged_fbeta}",
+                f"  {label_foa}  {self.fbeta_of_averages}",
+            ]
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"FBetaInterval(average={self.average!r}, confidence={self.confidence:g}, "
+            f"method={self.method!r}, n_samples={self.n_samples}, "
+            f"averaged_fbeta={self.averaged_fbeta}, "
+            f"fbeta_of_averages={self.fbeta_of_averages})"
+        )
+
+    def _how(self) -> str:
+        if self.method == "delta":
+            return "delta method"
+        return f"percentile bootstrap, {self.n_resamples} resamples"
+
+    def _tables(self) -> list[Table]:
+        table = Table(
+            f"{self.confidence:.0%} confidence intervals ({self.average} average, "
+            f"beta={self.beta:g})",
+            ["estimate", "low", "high", "std error"],
+            index="score",
+        )
+        for label, ci in zip(
+            formula_labels(self.beta),
+            (self.averaged_fbeta, self.fbeta_of_averages),
+            strict=True,
+        ):
+            table.add_row(label, [ci.estimate, ci.low, ci.high, ci.std_error])
+        table.notes.append(f"{self._how()}, n={self.n_samples} samples.")
+        return [table]
+
+    def _repr_html_(self) -> str:
+        return render_html(self._tables())
+
+    def to_frame(self) -> Any:
+        """Both intervals as a ``pandas.DataFrame`` (needs pandas).
+
+        One row per score (index ``averaged_fbeta``, ``fbeta_of_averages``);
+        columns ``estimate``, ``low``, ``high``, ``std_error``, and the
+        ``average``, ``confidence`` and ``method`` they were computed with.
+
+        Examples
+        --------
+        >>> from sklearn_macrof1 import fbeta_confidence_interval
+        >>> y_true = [0, 0, 1, 1, 2, 2, 2, 2] * 25
+        >>> y_pred = [0, 1, 1, 1, 2, 0, 2, 2] * 25
+        >>> df = fbeta_confidence_interval(y_true, y_pred).to_frame()
+        >>> row = df.loc["fbeta_of_averages", ["estimate", "low", "high"]]
+        >>> row.astype(float).round(4)
+        estimate    0.7358
+        low         0.6811
+        high        0.7906
+        Name: fbeta_of_averages, dtype: float64
+        """
+        records = [
+            {
+                **asdict(ci),
+                "average": self.average,
+                "confidence": self.confidence,
+                "method": self.method,
+            }
+            for ci in (self.averaged_fbeta, self.fbeta_of_averages)
+        ]
+        return frame(
+            records,
+            index=["averaged_fbeta", "fbeta_of_averages"],
+            index_name="score",
+            caller="FBetaInterval.to_frame",
+        )
+
+
+# ------------------------------------------------------------------------ validation
+
+
+def check_interval_options(
+    *,
+    confidence: Any,
+    method: Any,
+    n_resamples: Any,
+    average: str | None,
+    caller: str,
+) -> tuple[float, str, int]:
+    """Validate the options shared by every interval entry point."""
+    if (
+        not isinstance(confidence, numbers.Real)
+        or isinstance(confidence, bool)
+        or not 0 < cast(float, confidence) < 1
+    ):
+        raise InvalidParameterError(
+            f"The 'confidence' parameter of {caller} must be a float in the open "
+            f"interval (0, 1), e.g. 0.95. Got {confidence!r} instead."
+        )
+    if not isinstance(method, str) or method not in METHODS:
+        raise InvalidParameterError(
+            f"The 'method' parameter of {caller} must be a str among "
+            f"{{'delta', 'bootstrap'}}. Got {method!r} instead."
+        )
+    if (
+        not isinstance(n_resamples, numbers.Integral)
+        or isinstance(n_resamples, bool)
+        or n_resamples < 2
+    ):
+        raise InvalidParameterError(
+            f"The 'n_resamples' parameter of {caller} must be an int >= 2. Got "
+            f"{n_resamples!r} instead."
+        )
+    if average not in HAS_INTERVAL:
+        averages = ordered(HAS_INTERVAL, "macro", "micro", "weighted")
+        raise ValueError(
+            f"{caller} needs one score per formula: average=None (per-class "
+            f"scores) has no interval here; use {spelled(averages)}."
+        )
+    return float(confidence), method, int(n_resamples)
+
+
+def check_random_state(random_state: Any, *, caller: str) -> np.random.Generator:
+    """A numpy ``Generator`` from None, an int, a Generator or a RandomState."""
+    if random_state is None:
+        return np.random.default_rng()
+    if isinstance(random_state, numbers.Integral) and not isinstance(
+        random_state, bool
+    ):
+        if int(random_state) >= 0:
+            return np.random.default_rng(int(random_state))
+    elif isinstance(random_state, np.random.Generator):
+        return random_state
+    if isinstance(random_state, np.random.RandomState):
+        return np.random.default_rng(random_state.randint(0, 2**31 - 1))
+    raise InvalidParameterError(
+        f"The 'random_state' parameter of {caller} must be None, an int, a "
+        f"numpy.random.Generator or a numpy.random.RandomState (ints >= 0). Got "
+        f"{random_state!r} instead."
+    )
+
+
+def check_resampling(
+    confidence: Any,
+    method: Any,
+    n_resamples: Any,
+    random_state: Any,
+    *,
+    average: str | None,
+    caller: str,
+) -> tuple[float, str, int, np.random.Generator | None]:
+    """:func:`check_interval_options`, then the bootstrap's random generator."""
+    confidence, method, n_resamples = check_interval_options(
+        confidence=confidence,
+        method=method,
+        n_resamples=n_resamples,
+        average=average,
+        caller=caller,
+    )
+    rng = None
+    if method == "bootstrap":
+        rng = check_random_state(random_state, caller=caller)
+    return confidence, method, n_resamples, rng
+
+
+def check_call(
+    caller: str,
+    beta: Any,
+    labels: Any,
+    pos_label: Any,
+    average: Any,
+    zero_division: Any,
+    confidence: Any,
+    method: Any,
+    n_resamples: Any,
+    random_state: Any,
+) -> tuple[Options, float, str, int, np.random.Generator | None]:
+    """Every option of an interval or comparison call, checked in one place."""
+    options = check_options(
+        caller=caller,
+        average=average,
+        beta=beta,
+        zero_division=zero_division,
+        labels=labels,
+        pos_label=pos_label,
+    )
+    checked = check_resampling(
+        confidence,
+        method,
+        n_resamples,
+        random_state,
+        average=options.average,
+        caller=caller,
+    )
+    return (options, *checked)
+
+
+# ------------------------------------------------------------------ delta variance
+def moment_variance(
+    coefficients: np.ndarray, first: np.ndarray, second: np.ndarray, n_samples: int
+) -> np.ndarray:
+    """Variance of a sum of per-sample terms from their first and second moments.
+
+    Sample ``i`` adds ``w_i x_i`` to the totals (``x_i``: a 0/1 row over d
+    entries, ``w_i`` its weight); a linear functional with ``coefficients`` c
+    (shape ``(s, d)``, s functionals at once) gives it the term
+    ``u_i = w_i c . x_i``, and the empirical variance of the sum is
+
+        sum_i u_i**2 - (sum_i u_i)**2 / n  =  c' M c - (c' m)**2 / n
+
+    with ``m = sum_i w_i x_i`` (``first``, shape ``(d,)``) and
+    ``M = sum_i w_i**2 x_i x_i'`` (``second``: shape ``(d, d)``, or ``(d,)``
+    when each sample has exactly one entry, as a confusion cell or a
+    histogram row, M then being diagonal). Returns the s variances, floored at
+    0 (rounding may make a zero variance slightly negative).
+    """
+    c = np.atleast_2d(np.asarray(coefficients, dtype=np.float64))
+    if second.ndim == 2:
+        quadratic = np.einsum("sd,de,se->s", c, second, c)
+    else:
+        quadratic = (c * c) @ np.asarray(second, dtype=np.float64)
+    linear = c @ np.asarray(first, dtype=np.float64)
+    out: np.ndarray = np.maximum(quadratic - linear * linear / n_samples, 0.0)
+    return out
+
+
+# ------------------------------------------------------------------------- gradients
+
+
+def _reciprocal(x: np.ndarray) -> np.ndarray:
+    safe = np.where(x == 0, 1.0, x)
+    return np.where(x == 0, 0.0, 1.0 / safe)
+
+
+def _ratio_gradients(
+    tp: np.ndarray, true: np.ndarray, pred: np.ndarray, values: Ratios, beta: float
+) -> np.ndarray:
+    """Partial derivatives of P_i, R_i and F_i in (tp_i, true_i, pred_i).
+
+    Shape ``(3, 3, k)``: ratio (P, R, F) x count (tp, true, pred) x class.
+    ``P = tp/pred``: (1/pred, 0, -P/pred); ``R = tp/true``: (1/true, -R/true, 0);
+    ``F = tp / D`` with ``D = a pred + b true`` (``a, b`` of
+    :func:`~sklearn_macrof1._formulas._aggregation.fbeta_weights`, so P at beta = 0
+    and R at inf): (1/D, -b F/D, -a F/D). Zero where the denominator is zero
+    (the ratio is the constant ``zero_division`` there). ``values`` are the
+    ratios from the aggregation.
+    """
+    a, b = fbeta_weights(beta)
+    ratio = np.array((values.precision, values.recall, values.fbeta))
+    inverse = _reciprocal(np.array((pred, true, a * pred + b * true)))
+    scaled = np.where(np.isnan(ratio), 0.0, ratio) * inverse
+    per_true = np.array([[0.0], [1.0], [b]])  # D's coefficient of true
+    per_pred = np.array([[1.0], [0.0], [a]])  # and of pred
+    out = np.empty((3, 3, inverse.shape[1]))
+    out[:, 0], out[:, 1], out[:, 2] = inverse, -per_true * scaled, -per_pred * scaled
+    return out
+
+
+def _mean_gradients(
+    values: np.ndarray, grads: np.ndarray, true: np.ndarray, weighted: bool
+) -> np.ndarray:
+    """Gradients of the nan-aware (support-weighted) means of each row of
+    ``values`` (``(3, k)``), from the rows' gradients ``grads`` (``(3, 3, k)``)."""
+    defined = ~np.isnan(values)
+    m = defined.sum(axis=1, keepdims=True)
+    scale = defined / np.maximum(m, 1)  # the plain mean (0 without an entry)
+    if not weighted:
+        return grads * scale[:, None, :]
+    w = np.where(defined, true, 0.0)
+    total = w.sum(axis=1, keepdims=True)
+    use = total != 0  # else the plain mean, as the aggregation takes it
+    total = np.where(use, total, 1.0)
+    out = grads * np.where(use, w / total, scale)[:, None, :]
+    # the weights are the supports: d mean / d true_i also moves them
+    mean = nan_average(values, true)[:, None]
+    out[:, 1, :] += np.where(use & defined, (values - mean) / total, 0.0)
+    return out
+
+
+def _harmonic_partials(
+    precision: float, recall: float, beta: float
+) -> tuple[float, float]:
+    """(dH/dP, dH/dR) of ``H = (1+b²) P R / (b² P + R) = P R / (a R + b P)``.
+
+    ``(a (R/D)², b (P/D)²)`` with ``D = a R + b P`` (``a, b`` of
+    :func:`~sklearn_macrof1._formulas._aggregation.fbeta_weights`). Where D is 0 or
+    nan: (a, b) at beta = 0 or inf (H is then P or R itself), else (0, 0).
+    """
+    a, b = fbeta_weights(beta)
+    den = a * recall + b * precision
+    if not den or math.isnan(den):
+        return (a, b) if a * b == 0 else (0.0, 0.0)
+    return a * (recall / den) ** 2, b * (precision / den) ** 2
+
+
+def score_gradients(
+    selection: Selection, averages: Averages, options: Options
+) -> tuple[np.ndarray, np.ndarray]:
+    """Closed-form gradients of (averaged F-beta, F-beta of averages).
+
+    Each is a ``(3, k)`` array: the derivatives with respect to the counts
+    ``tp``, ``true`` and ``pred`` of the k selected classes (``selection``), at
+    the point the aggregation evaluated (``averages``). ``average`` is "binary",
+    "micro", "macro" or "weighted".
+    """
+    tp = np.asarray(selection.tp, dtype=np.float64)
+    true = np.asarray(selection.true, dtype=np.float64)
+    pred = np.asarray(selection.pred, dtype=np.float64)
+    average, beta = options.average, options.beta
+    k = tp.shape[0]
+    if average == "micro":  # one pooled class; every class feeds it
+        tp, true, pred = (np.atleast_1d(a.sum()) for a in (tp, true, pred))
+    per_class = averages.per_class
+    values = np.array((per_class.precision, per_class.recall, per_class.fbeta))
+    means = _mean_gradients(
+        values,
+        _ratio_gradients(tp, true, pred, per_class, beta),
+        true,
+        average == "weighted",
+    )
+    h_p, h_r = _harmonic_partials(averages.precision, averages.recall, beta)
+    g_fbar, g_foa = means[2], h_p * means[0] + h_r * means[1]
+    if average == "micro":
+        g_fbar, g_foa = np.repeat(g_fbar, k, axis=1), np.repeat(g_foa, k, axis=1)
+    return g_fbar, g_foa
+
+
+def _scatter(grad: np.ndarray, index: np.ndarray, k: int) -> np.ndarray:
+    """A ``(3, k')`` gradient over the selected classes as one over the ``k``
+    counted classes (``index``: each selected class's position, -1 if absent)."""
+    if index.shape[0] == k and (index == np.arange(k)).all():
+        return grad  # every counted class, in order (labels=None)
+    out = np.zeros((3, k))
+    keep = index >= 0
+    for row in range(3):  # labels may repeat a class: add, do not assign
+        np.add.at(out[row], index[keep], grad[row, keep])
+    return out
+
+
+def _mean_coefficients(
+    values: np.ndarray, weights: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """``(c, v)``: row ``t``'s influence on the nan-aware weighted mean of
+    ``values`` is ``v_t c_t``; ``v`` is ``weights``, or ones where the weights
+    of the defined entries sum to zero (the mean is then the plain mean)."""
+    defined = ~np.isnan(values)
+    mean = nan_average(values, weights)  # the plain mean in that case too
+    total = np.where(defined, weights, 0.0).sum()
+    if total == 0:
+        weights = np.ones_like(weights)
+        total = defined.sum()
+    if total == 0:
+        return np.zeros_like(values), weights
+    return np.where(defined, values - mean, 0.0) / total, weights
+
+
+def _mean_influence(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """Per-sample influence on the nan-aware weighted mean of ``values``."""
+    c, v = _mean_coefficients(values, weights)
+    return v * c
+
+
+# -------------------------------------------------------------------- the evaluation
+
+
+def _silent_select(counts: MacroF1Counts, options: Options, caller: str) -> np.ndarray:
+    """Index into ``counts.classes`` of each selected label (-1: absent).
+
+    Runs :func:`select` itself on counts that number the classes 1..k, so the
+    labels / pos_label / binary rules are exactly those of the scores.
+    """
+    k = counts.n_classes
+    numbered = MacroF1Counts(counts.kind, counts.classes, *(np.arange(1, k + 1),) * 3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return np.asarray(select(numbered, options, caller=caller).tp) - 1
+
+
+_NO_MOMENTS = (
+    "The delta method needs the second moments of the weighted counts, which "
+    "this count record does not carry (records counted without them, or merged "
+    "with such a record); count the samples again asking for an interval."
+)
+
+
+def _counted(moments: np.ndarray | None) -> np.ndarray:
+    """The record's second moments (ValueError when it has none)."""
+    if moments is None:
+        raise ValueError(_NO_MOMENTS)
+    return np.asarray(moments, dtype=np.float64)
+
+
+@dataclass
+class Evaluation:
+    """One classifier's counts, scores and what resampling needs.
+
+    ``design`` (n_samples x 3k, possibly sparse) holds each sample's weighted
+    contribution to the (tp, true, pred) totals of every counted class; None
+    when the record suffices: its confusion matrix (unweighted 1-D targets,
+    and the bootstrap of their cells), its second moments (the delta method).
+    ``sample_weight`` (for ``average="samples"``) are the weights of the mean
+    over samples (ones when the user gave none). ``row_count``: None when each
+    row of the per-sample counts is one sample; for a histogram of distinct
+    per-sample triples (counts made where the data live), the number of
+    unweighted samples of each row (``sample_weight`` are then the rows'
+    weight sums with weights, else ones). ``weighted``: a ``sample_weight``
+    was given.
+    """
+
+    counts: MacroF1Counts
+    options: Options
+    selection: Selection
+    averages: Averages
+    index: np.ndarray
+    n_samples: int
+    design: Any = None
+    sample_weight: np.ndarray | None = None
+    row_count: np.ndarray | None = None
+    weighted: bool = False
+
+    @property
+    def estimates(self) -> tuple[float, float]:
+        return float(self.averages.averaged_fbeta), float(
+            self.averages.fbeta_of_averages
+        )
+
+    # ---- delta method
+    def influence(self) -> tuple[np.ndarray, np.ndarray]:
+        """Per-sample influence ``u_i`` of each score (needs ``design``)."""
+        if self.options.average == "samples":
+            per = self.averages.per_class
+            w = self.sample_weight
+            assert w is not None  # set for average="samples"
+            if self.row_count is not None:  # a row's influence: its samples'
+                w = w * self.row_count
+            u_p = _mean_influence(per.precision, w)
+            u_r = _mean_influence(per.recall, w)
+            h_p, h_r = _harmonic_partials(
+                self.averages.precision, self.averages.recall, self.options.beta
+            )
+            return _mean_influence(per.fbeta, w), h_p * u_p + h_r * u_r
+        g_avg, g_foa = self._count_gradients().reshape(2, -1)
+        return (
+            np.asarray(self.design @ g_avg).reshape(-1),
+            np.asarray(self.design @ g_foa).reshape(-1),
+        )
+
+    def _count_gradients(self) -> np.ndarray:
+        """``(2, 3, k)``: the gradient of each score with respect to the (tp,
+        true, pred) counts of every counted class."""
+        k = self.counts.n_classes
+        return np.array(  # (score, tp/true/pred, class)
+            [
+                _scatter(grad, self.index, k)
+                for grad in score_gradients(self.selection, self.averages, self.options)
+            ]
+        )
+
+    def cell_gradients(self) -> np.ndarray:
+        """``(2, k, k)``: the gradient of each score with respect to each cell
+        ``N_ab`` (true class a, predicted b) of the counted classes (1-D)."""
+        k = self.counts.n_classes
+        g = self._count_gradients()
+        # d S / d N_ab = [a == b] dS/dtp_a + dS/dtrue_a + dS/dpred_b
+        cell_grad = g[:, 1, :, None] + g[:, 2, None, :]
+        cell_grad[:, np.arange(k), np.arange(k)] += g[:, 0]
+        return cell_grad
+
+    def cell_gradients_at(self, true: np.ndarray, pred: np.ndarray) -> np.ndarray:
+        """``(2, m)``: :meth:`cell_gradients` at the cells ``(true[i], pred[i])``
+        only (positions of counted classes), without the ``k x k`` tables."""
+        g = self._count_gradients()
+        out = g[:, 1, true] + g[:, 2, pred]
+        same = np.flatnonzero(true == pred)
+        out[:, same] += g[:, 0, true[same]]
+        return out
+
+    def variances(self) -> tuple[float, float]:
+        """Delta-method variances of (averaged F-beta, F-beta of averages).
+
+        From the record's first and second moments (:func:`moment_variance`);
+        from each sample's influence only where the record has no moments
+        (a design was built instead).
+        """
+        n = self.n_samples
+        if self.options.average == "samples":
+            coefficients, first, second = self._samples_moments()
+        elif self.design is not None:  # each sample its own term, weight 1
+            coefficients = np.array(self.influence())
+            first = second = np.ones(coefficients.shape[1])
+        else:
+            counts = self.counts
+            if counts.kind == "multilabel-indicator":
+                coefficients = self._count_gradients().reshape(2, -1)
+                first = np.concatenate([counts.tp, counts.true, counts.pred])
+                second = _counted(counts.moments)
+            else:
+                coefficients = self.cell_gradients().reshape(2, -1)
+                first = np.asarray(counts.confusion).reshape(-1)
+                # without weights, each cell's squared weights are its count
+                second = _counted(counts.moments if self.weighted else first)
+                second = second.reshape(-1)
+        var_avg, var_foa = moment_variance(coefficients, first, second, n).tolist()
+        return var_avg, var_foa
+
+    def _samples_moments(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Coefficients (both scores) and the rows' first and second moments
+        of ``average="samples"``: a sample of weight w on row t has the
+        influence ``w c_t``."""
+        per = self.averages.per_class
+        samples = self.counts.samples
+        assert samples is not None and self.sample_weight is not None
+        if self.row_count is None:  # one row per sample
+            first = self.sample_weight
+            second = first * first
+        elif self.weighted:
+            found = samples.moments()
+            if found is None:
+                raise ValueError(_NO_MOMENTS)
+            first, second = found
+        else:  # each of the row's samples has weight 1
+            first = second = self.row_count
+        rows = [
+            _mean_coefficients(v, first) for v in (per.precision, per.recall, per.fbeta)
+        ]
+        if any(v is not first for _, v in rows):
+            # the weights of the defined samples sum to zero (negative
+            # weights): the plain mean's influence, each sample its own term
+            if self.row_count is not None:
+                raise ValueError(
+                    "The delta method for average='samples' cannot use these "
+                    "weights: the weights of the samples with a defined ratio "
+                    "sum to zero."
+                )
+            u = np.array(self.influence())
+            ones = np.ones(u.shape[1])
+            return u, ones, ones
+        h_p, h_r = _harmonic_partials(
+            self.averages.precision, self.averages.recall, self.options.beta
+        )
+        (c_p, _), (c_r, _), (c_f, _) = rows
+        return np.array([c_f, h_p * c_p + h_r * c_r]), first, second
+
+    # ---- bootstrap
+    def _scores_of_totals(self, totals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Both scores for rows of (tp, true, pred) totals, shape (B, 3, k)."""
+        index = self.index
+        keep = (index >= 0)[None, :]
+        parts = [
+            np.where(keep, totals[:, j, np.maximum(index, 0)], 0.0) for j in range(3)
+        ]
+        if (
+            self.options.labels is None
+            and self.options.average in CLASS_MEANS
+            and self.counts.kind != "multilabel-indicator"
+        ):
+            # as the scores do with labels=None, a class absent from both
+            # y_true and y_pred of a resample is not averaged over (nan counts
+            # are left out of every mean)
+            absent = (parts[1] == 0) & (parts[2] == 0)
+            if absent.any():
+                parts = [np.where(absent, np.nan, part) for part in parts]
+        return aggregate_rows(
+            *parts,
+            average=self.options.average,
+            beta=self.options.beta,
+            zero_division=self.options.zero_division,
+        )
+
+    def replicates_from_multiplicities(
+        self, multiplicity: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Scores when sample ``i`` is drawn ``multiplicity[b, i]`` times."""
+        if self.options.average == "samples":
+            per = self.averages.per_class
+            assert self.sample_weight is not None  # set for average="samples"
+            w = multiplicity * self.sample_weight[None, :]
+            precision = nan_average(per.precision, w)
+            recall = nan_average(per.recall, w)
+            averaged = nan_average(per.fbeta, w)
+            return averaged, np.asarray(
+                harmonic_fbeta(precision, recall, self.options.beta)
+            )
+        design = self.design
+        if sp.issparse(design):
+            totals = np.asarray((design.T @ multiplicity.T).T)
+        else:
+            totals = multiplicity @ design
+        k = self.counts.n_classes
+        return self._scores_of_totals(totals.reshape(-1, 3, k))
+
+
+def draw_cells(
+    rng: np.random.Generator, cells: np.ndarray, n_resamples: int
+) -> np.ndarray:
+    """``n_resamples`` multinomial redraws of the samples counted in ``cells``
+    (sequential binomials over the nonzero cells), shape ``(n_resamples,
+    len(cells))``: a bootstrap of unweighted samples that costs O(cells)."""
+    n = int(round(float(cells.sum())))
+    nonzero = np.flatnonzero(cells)
+    probs = cells[nonzero] / cells.sum()
+    drawn = np.zeros((n_resamples, cells.shape[0]))
+    remaining = np.full(n_resamples, n, dtype=np.int64)
+    rest = 1.0
+    for j, cell in enumerate(nonzero[:-1]):
+        chance = min(max(probs[j] / rest, 0.0), 1.0) if rest > 0 else 1.0
+        x = rng.binomial(remaining, chance)
+        drawn[:, cell] = x
+        remaining -= x
+        rest -= probs[j]
+    if nonzero.shape[0]:
+        drawn[:, nonzero[-1]] = remaining
+    return drawn
+
+
+def draw_multiplicities(
+    rng: np.random.Generator, n_samples: int, n_rows: int
+) -> np.ndarray:
+    """``n_rows`` bootstrap resamples of ``n_samples`` samples, as multiplicities."""
+    idx = rng.integers(0, n_samples, size=(n_rows, n_samples))
+    idx += (np.arange(n_rows) * n_samples)[:, None]
+    return (
+        np.bincount(idx.reshape(-1), minlength=n_rows * n_samples)
+        .reshape(n_rows, n_samples)
+        .astype(np.float64)
+    )
+
+
+def _design_1d(
+    targets: Targets, counts: MacroF1Counts, weights: np.ndarray | None
+) -> sp.csr_matrix:
+    k_codes = targets.code_labels.shape[0]
+    present = np.zeros(k_codes, dtype=bool)
+    present[targets.true] = True
+    present[targets.pred] = True
+    position = np.cumsum(present) - 1
+    k = counts.n_classes
+    if int(present.sum()) != k:  # pragma: no cover - guarded by the counting core
+        raise RuntimeError("class encoding does not match the counts")
+    return one_hot_design(position[targets.true], position[targets.pred], k, weights)
+
+
+def one_hot_design(
+    t: np.ndarray, p: np.ndarray, k: int, weights: np.ndarray | None = None
+) -> sp.csr_matrix:
+    """``(m, 3k)``: what row ``i`` (true class ``t[i]``, predicted ``p[i]``, of
+    weight ``weights[i]``, 1 by default) adds to the (tp, true, pred) totals."""
+    m = t.shape[0]
+    w = np.ones(m) if weights is None else weights
+    hit = t == p
+    rows = np.concatenate([np.flatnonzero(hit), np.arange(m), np.arange(m)])
+    cols = np.concatenate([t[hit], k + t, 2 * k + p])
+    data = np.concatenate([w[hit], w, w])
+    return sp.csr_matrix((data, (rows, cols)), shape=(m, 3 * k))
+
+
+def _design_multilabel(targets: Targets, weights: np.ndarray | None) -> Any:
+    true, pred = targets.true, targets.pred
+    if sp.issparse(true):
+        true, pred = as_bool(true), as_bool(pred)  # stored values are labels
+        both = true.multiply(pred)
+        design = sp.hstack([both, true, pred], format="csr").astype(np.float64)
+        if weights is not None:
+            design = sp.diags(weights) @ design
+        return sp.csr_matrix(design)
+    design = np.hstack([true & pred, true, pred]).astype(np.float64)
+    if weights is not None:
+        design *= weights[:, None]
+    return design
+
+
+def needs_design(
+    reading: Reading, options: Options, *, per_sample: bool, method: str | None = None
+) -> bool:
+    """Whether the per-sample design is needed (else the counts suffice).
+
+    ``average="samples"`` needs only the per-sample counts. Paired comparisons
+    (``per_sample``) need each sample's contribution. The delta method
+    (``method="delta"``) needs the record's moments: the confusion matrix
+    (unweighted 1-D targets) or the second moments counted with the record
+    (weights, multilabel targets). The bootstrap redraws the cells of the
+    confusion matrix of unweighted 1-D targets, else the samples. ``method``
+    None: either method may follow.
+    """
+    counts = reading.counts
+    if options.average == "samples":
+        return False
+    if per_sample or (counts.confusion is None and counts.kind != _MULTILABEL):
+        return True
+    resampled = reading.weighted or counts.kind == _MULTILABEL
+    return resampled and (method != "delta" or counts.moments is None)
+
+
+def design_of(reading: Reading, *, method: str | None = None) -> Any:
+    """The per-sample design of a reading: ``(n_samples, 3k)``, tp | true | pred.
+
+    Built from the one prepared reading of the targets; Dask collections are
+    never gathered for it: the options that would need it are refused, saying
+    why.
+    """
+    targets = reading.targets
+    counts = reading.counts
+    if targets is None:
+        raise ValueError(
+            "Intervals and comparisons of Dask collections are computed from the "
+            "counts made on the workers: the confusion matrix (1-D targets, up to "
+            f"{MAX_CONFUSION_CLASSES} classes), the per-sample histogram "
+            "(average='samples') and, for the delta method, the second moments "
+            "of the weighted or multilabel counts, one classifier at a time; "
+            f"{_dask_refusal(reading, method)} would need every "
+            "sample in this process, and Dask collections are never gathered."
+            " Compute the arrays yourself (e.g. y.compute()) if they fit in memory."
+        )
+    if counts.kind == _MULTILABEL:
+        return _design_multilabel(targets, reading.weights)
+    return _design_1d(targets, counts, reading.weights)
+
+
+def _dask_refusal(reading: Reading, method: str | None) -> str:
+    counts = reading.counts
+    if counts.kind != _MULTILABEL and counts.confusion is None:
+        return f"more than {MAX_CONFUSION_CLASSES} classes"
+    if method != "delta":
+        what = "sample_weight" if reading.weighted else "multilabel targets"
+        return (
+            f"the bootstrap with {what} (it redraws every sample; "
+            "method='delta' gives this interval from the counts made on the "
+            "workers)"
+        )
+    if counts.kind == _MULTILABEL and counts.n_classes > MAX_MOMENT_LABELS:
+        return (
+            f"the delta method for multilabel targets with {counts.n_classes} "
+            f"labels (the second moments are counted for at most "
+            f"{MAX_MOMENT_LABELS} labels)"
+        )
+    return "the delta method without the second moments of the counts"
+
+
+def evaluation_from(
+    reading: Reading,
+    options: Options,
+    *,
+    caller: str,
+    per_sample: bool = False,
+    warn_for: tuple[str, ...] = ALL_METRICS,
+    design: Any = None,
+    evaluated: tuple[Selection, Averages] | None = None,
+    index: np.ndarray | None = None,
+    method: str | None = None,
+) -> Evaluation:
+    """Evaluate one reading for one average; add what ``method`` needs.
+
+    Nothing is read or counted again: the scores come from ``reading.counts``
+    (or ``evaluated``, the selection and averages the caller aggregated
+    already), the per-sample design (:func:`design_of`, or ``design`` when the
+    caller has built it already) from the reading's targets, and only when
+    :func:`needs_design` says so. ``method`` ("delta", "bootstrap", or None for
+    either) is the interval that follows.
+    """
+    counts = reading.counts
+    if evaluated is None:
+        evaluated = evaluate(counts, options, warn_for=warn_for, caller=caller)
+    selection, averages = evaluated
+    if index is None:
+        index = _silent_select(counts, options, caller)
+    weight = row_count = None
+    if options.average == "samples":
+        samples = counts.samples
+        assert samples is not None  # counted samplewise for this average
+        n = int(samples.tp.shape[0])
+        weight = np.ones(n) if samples.weight is None else samples.weight
+        if samples.count is not None:  # a histogram of the per-sample triples
+            if reading.weighted and method != "delta":
+                raise ValueError(
+                    "The bootstrap of average='samples' with sample_weight for "
+                    "Dask collections needs each sample's weight, which the "
+                    "counts made on the workers keep only summed per distinct "
+                    "(tp, true, pred) triple; Dask collections are never "
+                    "gathered. Use method='delta' (computed from those sums), "
+                    "or compute the arrays yourself (e.g. y.compute()) if they "
+                    "fit in memory."
+                )
+            # row t stands for count[t] samples (of weight 1 without weights)
+            row_count = samples.count.astype(np.float64)
+            if not reading.weighted:
+                weight = np.ones(n)
+            n = int(samples.count.sum())
+            per_row = ratios(
+                samples.tp,
+                samples.true,
+                samples.pred,
+                beta=options.beta,
+                zero_division=options.zero_division,
+            )
+            averages = replace(averages, per_class=per_row)
+    elif needs_design(reading, options, per_sample=per_sample, method=method):
+        if design is None:
+            design = design_of(reading, method=method)
+        n = int(design.shape[0])
+    else:
+        design = None  # the record suffices
+        n = -1  # unknown: never equal to a number of per-sample rows
+        if counts.n_samples is not None:
+            n = counts.n_samples
+        elif counts.confusion is not None:  # a confusion matrix: unweighted counts
+            n = int(round(float(np.asarray(counts.confusion).sum())))
+    return Evaluation(
+        counts,
+        options,
+        selection,
+        averages,
+        index,
+        n,
+        design,
+        weight,
+        row_count,
+        reading.weighted,
+    )
+
+
+# ---------------------------------------------------------------------- the intervals
+
+
+def _z(confidence: float) -> float:
+    return float(ndtri(0.5 + confidence / 2))
+
+
+def _clip(x: float) -> float:
+    return min(max(x, 0.0), 1.0)
+
+
+def _delta_interval(estimate: float, variance: float, z: float) -> ScoreInterval:
+    se = math.sqrt(variance)
+    if math.isnan(estimate):
+        return ScoreInterval(math.nan, math.nan, math.nan, math.nan)
+    return ScoreInterval(
+        estimate, _clip(estimate - z * se), _clip(estimate + z * se), se
+    )
+
+
+def _percentile_interval(
+    estimate: float, replicates: np.ndarray, confidence: float
+) -> ScoreInterval:
+    replicates = replicates[~np.isnan(replicates)]
+    if math.isnan(estimate) or replicates.shape[0] < 2:
+        return ScoreInterval(estimate, math.nan, math.nan, math.nan)
+    return ScoreInterval(estimate, *percentile_bounds(estimate, replicates, confidence))
+
+
+def percentile_bounds(
+    estimate: float, replicates: np.ndarray, confidence: float
+) -> tuple[float, float, float]:
+    """(low, high, standard deviation) of two or more finite ``replicates``.
+
+    The percentile interval of a discrete statistic may miss the estimate by a
+    rounding step: it is widened to contain the estimate.
+    """
+    alpha = 1 - confidence
+    low, high = np.quantile(replicates, [alpha / 2, 1 - alpha / 2])
+    std = float(np.std(replicates, ddof=1))
+    return min(float(low), estimate), max(float(high), estimate), std
+
+
+def bootstrap_replicates(
+    evaluation: Evaluation,
+    rng: np.random.Generator,
+    n_resamples: int,
+    progress: Progress | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Replicates of both scores (cells when possible, else samples)."""
+    if evaluation.design is None and evaluation.options.average != "samples":
+        # the confusion-matrix cells redrawn multinomially: O(B k²)
+        cells = np.asarray(evaluation.counts.confusion).reshape(-1)
+        k = evaluation.counts.n_classes
+        drawn = draw_cells(rng, cells, n_resamples).reshape(n_resamples, k, k)
+        out = evaluation._scores_of_totals(np.stack(table_counts(drawn), axis=1))
+        if progress is not None:
+            progress.update(n_resamples)
+        return out
+    averaged, of_averages = [], []
+    for start in range(0, n_resamples, _BLOCK):
+        rows = min(_BLOCK, n_resamples - start)
+        if evaluation.row_count is None:
+            m = draw_multiplicities(rng, evaluation.n_samples, rows)
+        else:  # samples drawn from each histogram row
+            n, count = evaluation.n_samples, evaluation.row_count
+            m = rng.multinomial(n, count / n, size=rows).astype(np.float64)
+        a, b = evaluation.replicates_from_multiplicities(m)
+        averaged.append(a)
+        of_averages.append(b)
+        if progress is not None:
+            progress.update(start + rows)
+    return np.concatenate(averaged), np.concatenate(of_averages)
+
+
+def interval_of(
+    evaluation: Evaluation,
+    confidence: float,
+    method: str,
+    n_resamples: int,
+    rng: np.random.Generator | None,
+    progress: Progress | None = None,
+) -> FBetaInterval:
+    """Both intervals of one evaluated classifier (options already checked)."""
+    est_avg, est_foa = evaluation.estimates
+    if method == "delta":
+        var_avg, var_foa = evaluation.variances()
+        z = _z(confidence)
+        ci_avg = _delta_interval(est_avg, var_avg, z)
+        ci_foa = _delta_interval(est_foa, var_foa, z)
+        resamples = None
+    else:
+        assert rng is not None
+        rep_avg, rep_foa = bootstrap_replicates(evaluation, rng, n_resamples, progress)
+        ci_avg = _percentile_interval(est_avg, rep_avg, confidence)
+        ci_foa = _percentile_interval(est_foa, rep_foa, confidence)
+        resamples = n_resamples
+    if ci_avg.std_error == 0 or ci_foa.std_error == 0:
+        warn_user(
+            "The confidence interval has zero width: the score does not vary "
+            "under resampling (e.g. a perfect classifier, or no correct "
+            "prediction). This reflects the sample, not certainty about the "
+            "population; collect more errors or report the sample size.",
+            UserWarning,
+        )
+    return FBetaInterval(
+        ci_avg,
+        ci_foa,
+        str(evaluation.options.average),
+        evaluation.options.beta,
+        confidence,
+        method,
+        evaluation.n_samples,
+        resamples,
+    )
+
+
+@overload
+def fbeta_confidence_interval(
+    y_true: MacroF1Counts,
+    y_pred: None = None,
+    *,
+    beta: float = 1.0,
+    labels: Any = None,
+    pos_label: Any = 1,
+    average: str = "macro",
+    zero_division: Any = "warn",
+    confidence: float = 0.95,
+    method: str = "delta",
+    n_resamples: int = 1000,
+    random_state: Any = None,
+    verbose: int = 0,
+) -> FBetaInterval: ...
+
+
+@overload
+def fbeta_confidence_interval(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    beta: float = 1.0,
+    labels: Any = None,
+    pos_label: Any = 1,
+    average: str = "macro",
+    sample_weight: Any = None,
+    zero_division: Any = "warn",
+    confidence: float = 0.95,
+    method: str = "delta",
+    n_resamples: int = 1000,
+    random_state: Any = None,
+    verbose: int = 0,
+) -> FBetaInterval: ...
+
+
+def fbeta_confidence_interval(
+    y_true: Any,
+    y_pred: Any = None,
+    *,
+    beta: float = 1.0,
+    labels: Any = None,
+    pos_label: Any = 1,
+    average: str = "macro",
+    sample_weight: Any = None,
+    zero_division: Any = "warn",
+    confidence: float = 0.95,
+    method: str = "delta",
+    n_resamples: int = 1000,
+    random_state: Any = None,
+    verbose: int = 0,
+) -> FBetaInterval:
+    """Confidence intervals for the averaged F-beta and the F-beta of averages.
+
+    The samples are treated as independent draws from the population the
+    classifier is evaluated on; the interval is for the score on that
+    population. Both intervals come from one counting pass.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,), {array-like, sparse matrix} of \
+shape (n_samples, n_labels) or MacroF1Counts
+        Ground truth: class labels, or a 0/1 indicator matrix (multilabel). Or
+        a count record (:class:`MacroF1Counts`), with ``y_pred`` omitted: see
+        the Notes for the intervals a record gives.
+    y_pred : same kind as ``y_true``, default=None
+        Predicted labels; omitted with a record.
+    beta : float, default=1.0
+        Weight of recall against precision (1 gives F1).
+    labels : array-like, default=None
+        The labels to average over, as in ``sklearn.metrics.fbeta_score``.
+    pos_label : int, float, bool or str, default=1
+        The class to report when ``average="binary"``.
+    average : {"macro", "micro", "weighted", "binary", "samples"}, default="macro"
+        The averaging mode (scikit-learn's meaning); None is not accepted.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Sample weights; the pairs (sample, weight) are treated as the draws
+        (not with a record: its weights were counted into it).
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+        Value of an ill-defined ratio, as in the score functions.
+    confidence : float, default=0.95
+        Nominal coverage of the intervals, in (0, 1).
+    method : {"delta", "bootstrap"}, default="delta"
+        "delta": the multinomial delta method with closed-form gradients
+        (normal-approximation interval, clipped to [0, 1]). "bootstrap": the
+        percentile bootstrap (the confusion-matrix cells are resampled for
+        unweighted 1-D targets, the samples otherwise).
+    n_resamples : int, default=1000
+        Bootstrap replicates (ignored by the delta method).
+    random_state : None, int, numpy.random.Generator or RandomState, default=None
+        Seed of the bootstrap, for reproducible intervals.
+    verbose : int, default=0
+        Progress of the bootstrap on standard error: 0 prints nothing, 1 about
+        every tenth of the resamples, 2 and more every block of resamples.
+
+    Returns
+    -------
+    interval : FBetaInterval
+        ``interval.averaged_fbeta`` and ``interval.fbeta_of_averages`` are
+        :class:`ScoreInterval` objects (``estimate``, ``low``, ``high``,
+        ``std_error``).
+
+    Notes
+    -----
+    A perfect classifier, or any classifier whose scores do not vary under
+    resampling, gets a zero-width interval ``[estimate, estimate]``: the data
+    show no error to extrapolate from. Ratios filled by ``zero_division``
+    (a class never predicted) count as constants. See ``docs/uncertainty.md``
+    for the coverage measured by simulation.
+
+    A count record keeps no samples, and neither are Dask collections
+    gathered (they are counted on the workers): the intervals come from the
+    confusion matrix (1-D targets up to 2048 classes) and the histogram of
+    per-sample counts and, for the delta method, from the second moments
+    counted with them (``sample_weight``, multilabel targets up to 256
+    labels: ``MacroF1Counts.from_predictions(..., moments=True)``). The
+    bootstrap redraws the confusion-matrix cells (unweighted 1-D targets) or
+    the histogram's rows (unweighted ``average="samples"``); with
+    ``sample_weight`` or for the other averages of multilabel targets it
+    would redraw every sample and raises ``ValueError``, offering
+    ``method="delta"``. A record read from a confusion matrix takes its cells
+    as counts of independent samples.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_macrof1 import fbeta_confidence_interval
+    >>> rng = np.random.default_rng(0)
+    >>> y_true = rng.integers(0, 3, 2000)
+    >>> y_pred = np.where(rng.random(2000) < 0.8, y_true, rng.integers(0, 3, 2000))
+    >>> ci = fbeta_confidence_interval(y_true, y_pred)
+    >>> ci.averaged_fbeta.low < ci.averaged_fbeta.estimate < ci.averaged_fbeta.high
+    True
+    >>> round(ci.averaged_fbeta.width, 3)
+    0.03
+    """
+    caller = "fbeta_confidence_interval"
+    labels = check_form(y_true, y_pred, sample_weight, labels, caller=caller)
+    if labels is None and isinstance(y_true, MacroF1Counts):
+        if y_true.class_order is not None:
+            # Every row and column of a confusion matrix is a class, also in a
+            # resample that draws none of its samples (as its summary's interval).
+            labels = y_true.classes
+    options, confidence, method, n_resamples, rng = check_call(
+        caller, beta, labels, pos_label, average, zero_division,
+        confidence, method, n_resamples, random_state,
+    )  # fmt: skip
+    verbose = check_verbose(verbose, caller=caller)
+    reading = read_for(
+        y_true,
+        y_pred,
+        options,
+        sample_weight=sample_weight,
+        caller=caller,
+        moments=method == "delta",
+    )
+    if isinstance(y_true, MacroF1Counts):
+        check_record_interval(
+            y_true, (str(options.average),), method=method, caller=caller
+        )
+    evaluation = evaluation_from(reading, options, caller=caller, method=method)
+    progress = _progress(verbose, method, n_resamples, caller)
+    return interval_of(evaluation, confidence, method, n_resamples, rng, progress)
+
+
+def check_record_interval(
+    counts: MacroF1Counts,
+    averages: Any,
+    *,
+    method: str,
+    caller: str,
+    method_name: str = "method",
+) -> None:
+    """Refuse the intervals a count record cannot give (it keeps no samples).
+
+    The delta method reads the confusion matrix (unweighted 1-D targets) or
+    the second moments counted with the record (weighted 1-D targets,
+    multilabel targets), and the histogram of per-sample counts for
+    ``average="samples"``. The bootstrap redraws the confusion-matrix cells
+    (unweighted 1-D targets) or the histogram's rows (unweighted
+    ``average="samples"``); anything else would redraw every sample.
+    ``averages`` are the averages of the intervals to come.
+    """
+    advice = (
+        f"use {method_name}='delta' (computed from the record's counts and "
+        "their second moments), or compute the interval from the predictions "
+        f"with {caller}(y_true, y_pred, ...)."
+    )
+    per_label = [a for a in averages if a != "samples"]
+    if counts.kind != _MULTILABEL:
+        if counts.confusion is None:
+            raise ValueError(
+                f"{caller} computes the intervals of a record of 1-D targets "
+                f"from its confusion matrix; above {MAX_CONFUSION_CLASSES} "
+                "classes it has none. Compute the interval from the predictions "
+                f"with {caller}(y_true, y_pred, ...)."
+            )
+        if counts.weighted and counts.n_samples is None:
+            raise ValueError(
+                "The record's confusion matrix holds non-integer (sample-weighted) "
+                "counts; the interval needs the samples and their weights: use "
+                f"{caller}(y_true, y_pred, sample_weight=...)."
+            )
+        if not counts.weighted:
+            return  # the cells are counts of samples: both methods
+        if method != "delta":
+            raise ValueError(
+                f"{caller}: the bootstrap with sample weights redraws every sample "
+                "with its weight, which the record keeps only summed per (label, "
+                f"prediction) cell; {advice}"
+            )
+    elif method != "delta":
+        if per_label:
+            raise ValueError(
+                f"{caller}: the bootstrap of multilabel targets for average="
+                f"{per_label[0]!r} redraws every sample's labels, which the record "
+                "does not keep (it resamples the histogram of per-sample counts "
+                f"for average='samples' only); {advice}"
+            )
+        if counts.weighted:
+            raise ValueError(
+                f"{caller}: the bootstrap with sample weights redraws every sample "
+                "with its weight, which the histogram of per-sample (tp, true, "
+                f"pred) counts keeps only summed; {advice}"
+            )
+        return
+    elif not per_label:
+        return  # average="samples": the histogram and its squared weights
+    if counts.moments is None:
+        beyond = ""
+        if counts.kind == _MULTILABEL and counts.n_classes > MAX_MOMENT_LABELS:
+            beyond = f" (they are counted for at most {MAX_MOMENT_LABELS} labels)"
+        raise ValueError(
+            f"{caller}: the delta method for "
+            f"{'multilabel' if counts.kind == _MULTILABEL else 'weighted'} "
+            "targets needs the second moments of the counts, which this record "
+            f"does not carry{beyond}; count it with "
+            "MacroF1Counts.from_predictions(..., moments=True)."
+        )
+
+
+def _progress(
+    verbose: int, method: str, n_resamples: int, caller: str
+) -> Progress | None:
+    if method != "bootstrap" or not verbose:
+        return None
+    return Progress(verbose, n_resamples, caller=caller, what="bootstrap")
+
+
+def interval_from_reading(
+    reading: Reading,
+    options: Options,
+    *,
+    confidence: Any,
+    method: Any,
+    n_resamples: Any,
+    random_state: Any,
+    caller: str,
+) -> FBetaInterval:
+    """:func:`fbeta_confidence_interval` of a reading (options already checked
+    for the scores; the interval options are checked here)."""
+    confidence, method, n_resamples, rng = check_resampling(
+        confidence,
+        method,
+        n_resamples,
+        random_state,
+        average=options.average,
+        caller=caller,
+    )
+    evaluation = evaluation_from(reading, options, caller=caller, method=method)
+    return interval_of(evaluation, confidence, method, n_resamples, rng)
+
+
+def summary_confidence_interval(
+    summary: Any,
+    *,
+    confidence: float = 0.95,
+    method: str = "delta",
+    n_resamples: int = 1000,
+    random_state: Any = None,
+    verbose: int = 0,
+) -> FBetaInterval:
+    """The body of ``FBetaSummary.confidence_interval`` (1-D targets only).
+
+    The summary keeps the confusion matrix, not the samples: its cells are
+    taken as counts of independent samples (integer weights thus act as
+    frequency weights). Weighted summaries with non-integer cells and
+    multilabel summaries need the samples and are refused.
+    """
+    caller = "FBetaSummary.confidence_interval"
+    confidence, method, n_resamples, rng = check_resampling(
+        confidence,
+        method,
+        n_resamples,
+        random_state,
+        average=summary.average,
+        caller=caller,
+    )
+    verbose = check_verbose(verbose, caller=caller)
+    matrix = summary.confusion_matrix
+    if matrix is None:
+        raise ValueError(
+            "This summary has no confusion matrix (multilabel targets, or more "
+            "than 2048 classes): use fbeta_confidence_interval(y_true, y_pred, "
+            "...) which resamples the samples."
+        )
+    matrix = np.asarray(matrix)
+    if not np.array_equal(matrix, np.round(matrix)) or (matrix < 0).any():
+        raise ValueError(
+            "The summary's confusion matrix holds non-integer (sample-weighted) "
+            "counts; the interval needs the samples and their weights: use "
+            "fbeta_confidence_interval(y_true, y_pred, sample_weight=...)."
+        )
+    classes = summary.classes
+    counts = MacroF1Counts(summary.target_type, classes, *table_counts(matrix), matrix)
+    if summary.average == "binary":
+        options = Options(
+            "binary", summary.beta, summary.zero_division, None, summary.labels[0]
+        )
+    else:
+        options = Options(
+            summary.average, summary.beta, summary.zero_division, summary.labels, None
+        )
+    # unweighted 1-D counts: the record suffices, n is the matrix's total
+    evaluation = evaluation_from(Reading(counts), options, caller=caller, warn_for=())
+    progress = _progress(verbose, method, n_resamples, caller)
+    return interval_of(evaluation, confidence, method, n_resamples, rng, progress)
+
+
+def intervals_for_averages(
+    reading: Reading,
+    *,
+    averages: Any,
+    labels: Any = None,
+    zero_division: Any = "warn",
+    confidence: float = 0.95,
+    method: str = "delta",
+    n_resamples: int = 1000,
+    random_state: Any = None,
+    caller: str = "classification_report",
+    verbose: int = 0,
+) -> dict[str, FBetaInterval]:
+    """Intervals (F1) for several averages of one reading (a report's rows).
+
+    ``reading`` was counted samplewise over the report's ``labels`` (multilabel
+    targets), so it serves every row, "samples" included; the per-sample
+    design, when one is needed, is built once for all the rows. ``averages``
+    lists the rows' modes ("micro", "macro", "weighted", "samples"); one random
+    generator serves every row, so a seeded bootstrap report is reproducible.
+    Warnings about ill-defined ratios are left to the caller (the report raises
+    them once).
+    """
+    out: dict[str, FBetaInterval] = {}
+    design = None
+    progress = _progress(verbose, method, n_resamples * len(averages), caller)
+    # the rows differ only in their average: one check, one generator
+    first, confidence, method, n_resamples, rng = check_call(
+        caller, 1.0, labels, 1, averages[0], zero_division,
+        confidence, method, n_resamples, random_state,
+    )  # fmt: skip
+    # one selection and one computation of the per-class ratios for every row
+    selection, _, results = evaluate_averages(
+        reading.counts, first, averages, warn_for=(), caller=caller
+    )
+    index = _silent_select(reading.counts, replace(first, average=None), caller)
+    for row, average in enumerate(averages):
+        options = replace(first, average=average)
+        if progress is not None:
+            progress.offset = row * n_resamples
+        if design is None and needs_design(
+            reading, options, per_sample=False, method=method
+        ):
+            design = design_of(reading, method=method)
+        evaluation = evaluation_from(
+            reading,
+            options,
+            caller=caller,
+            design=design,
+            evaluated=(selection, results[average]),
+            index=index,
+            method=method,
+        )
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)  # zero-width: per row
+            out[average] = interval_of(
+                evaluation, confidence, method, n_resamples, rng, progress
+            )
+    return out
