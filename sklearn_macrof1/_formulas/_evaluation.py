@@ -65,22 +65,35 @@ def check_options(
     pos_label: Any = 1,
 ) -> Options:
     """Validate the scalar options (the order scikit-learn checks them in)."""
-    checked = check_options_of(
-        caller,
-        beta=beta,
-        labels=labels,
-        pos_label=pos_label,
-        average=average,
-        zero_division=zero_division,
+    return as_options(
+        check_options_of(
+            caller,
+            beta=beta,
+            labels=labels,
+            pos_label=pos_label,
+            average=average,
+            zero_division=zero_division,
+        )
     )
+
+
+def as_options(checked: dict[str, Any], **fixed: Any) -> Options:
+    """The score options of one call, from what
+    :func:`~sklearn_macrof1._options.check_options_of` returned for it.
+
+    ``fixed`` gives the score options the public function does not take (a
+    report: ``average=None, beta=1.0, pos_label=None``).
+    """
+    values = {**fixed, **checked}
+    labels = values["labels"]
     if isinstance(labels, np.ndarray) and labels.dtype.kind == "T":
         labels = fixed_width_strings(labels, "labels")  # numpy 2's StringDType
     return Options(
-        checked["average"],
-        checked["beta"],
-        checked["zero_division"],
+        values["average"],
+        values["beta"],
+        values["zero_division"],
         labels,
-        checked["pos_label"],
+        values["pos_label"],
     )
 
 
@@ -176,12 +189,17 @@ def read_jointly(
 
 @dataclass
 class Selection:
-    """The classes an aggregation runs over, with their counts."""
+    """The classes an aggregation runs over, with their counts.
+
+    ``index`` holds each selected label's position in the record's
+    ``classes`` (-1 for a label the record does not hold).
+    """
 
     labels: np.ndarray
     tp: np.ndarray
     true: np.ndarray
     pred: np.ndarray
+    index: np.ndarray
 
 
 def _positions(classes: np.ndarray, wanted: np.ndarray) -> np.ndarray:
@@ -270,7 +288,8 @@ def select(counts: MacroF1Counts, options: Options, *, caller: str) -> Selection
                 f"{spelled([*one_d, None])}."
             )
         if labels is None:
-            return Selection(classes, counts.tp, counts.true, counts.pred)
+            index = np.arange(classes.shape[0])
+            return Selection(classes, counts.tp, counts.true, counts.pred, index)
         wanted = np.asarray(labels)
         if wanted.ndim != 1:
             raise ValueError(
@@ -288,6 +307,7 @@ def select(counts: MacroF1Counts, options: Options, *, caller: str) -> Selection
         _take(counts.tp, index),
         _take(counts.true, index),
         _take(counts.pred, index),
+        index,
     )
 
 
