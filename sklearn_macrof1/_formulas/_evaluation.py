@@ -26,8 +26,10 @@ from .._counting._record import (
     Reading,
     _check_arguments,
     _multilabel_columns,
+    all_zero,
     count_targets,
     read,
+    zero_weight_rule,
 )
 from .._counting._registry import CountRequest, JointPredictions, source_of
 from .._options import (
@@ -168,7 +170,9 @@ def read_jointly(
         if any(name in str(exc) for name in ("y_true", *names)):
             raise
         raise naming_prediction(exc, " and ".join(names)) from exc
-    weights = check_sample_weight(sample_weight, targets[0].n_samples, zero=part)
+    n_samples = targets[0].n_samples
+    weights = check_sample_weight(sample_weight, n_samples)
+    zero_weight = zero_weight_rule(all_zero(weights), n_samples, part=part)
     columns = None
     if targets[0].kind == "multilabel-indicator" and labels is not None:
         columns = _multilabel_columns(labels, targets[0].code_labels.shape[0])
@@ -176,7 +180,11 @@ def read_jointly(
         [
             Reading(
                 count_targets(
-                    pair, weights, samplewise=samplewise, sample_columns=columns
+                    pair,
+                    weights,
+                    samplewise=samplewise,
+                    sample_columns=columns,
+                    zero_weight=zero_weight,
                 ),
                 pair,
                 weights,
