@@ -307,24 +307,14 @@ def check_array_like(value: Any, *, name: str, caller: str, sparse: bool) -> Non
         )
 
 
-def zero_weights_error(n_samples: int | None) -> ValueError:
-    """The refusal of weights that are all zero (as in recent scikit-learn)."""
-    return ValueError(
-        "sample_weight must contain at least one non-zero number; all "
-        f"{n_samples} weights are zero."
-    )
-
-
-def check_sample_weight(
-    sample_weight: Any, n_samples: int, *, zero: bool = False
-) -> np.ndarray | None:
+def check_sample_weight(sample_weight: Any, n_samples: int) -> np.ndarray | None:
     """Return ``sample_weight`` as a finite float64 vector of length ``n_samples``.
 
     ``sample_weight`` passed :func:`check_array_like` (no scalar, no sparse
     matrix). Negative weights are accepted (as in scikit-learn); non-numeric,
     non-finite, multi-dimensional or wrongly sized weights raise
-    ``ValueError``, and so do all-zero weights unless ``zero`` (the weights of
-    a part of the data: see :mod:`~._sources`).
+    ``ValueError``. Weights that are all zero are the counting's to judge
+    (:func:`~._counting._record.zero_weight_rule`).
     """
     if sample_weight is None:
         return None
@@ -359,8 +349,6 @@ def check_sample_weight(
         raise ValueError(
             f"Input sample_weight contains {bad}; sample weights must be finite."
         )
-    if n_samples and not zero and not weights.any():
-        raise zero_weights_error(n_samples)
     return weights
 
 

@@ -239,3 +239,34 @@ def test_report_from_confusion_matrix_with_intervals(calls):
         confidence=0.9,
     )
     assert calls == Counter({"MacroF1Counts.from_confusion_matrix": 1}), calls
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"confidence": 0.95},
+        {"confidence": 0.9, "interval_method": "bootstrap", "n_resamples": 20},
+    ],
+)
+@pytest.mark.parametrize("multilabel", [False, True])
+def test_report_selects_and_aggregates_its_rows_once(monkeypatch, options, multilabel):
+    """The rows and their intervals come from one selection of the labels and
+    one aggregation of every row."""
+    from sklearn_macrof1._formulas import _evaluation
+
+    counter: Counter = Counter()
+    for name in ("select", "evaluate_averages"):
+        function = getattr(_evaluation, name)
+
+        def wrapper(*args, _name=name, _function=function, **kwargs):
+            counter[_name] += 1
+            return _function(*args, **kwargs)
+
+        for module in list(sys.modules.values()):
+            if getattr(module, "__name__", "").startswith("sklearn_macrof1"):
+                if getattr(module, name, None) is function:
+                    monkeypatch.setattr(module, name, wrapper)
+    y, p = _multilabel() if multilabel else _labels()
+    mf.classification_report(y, p, zero_division=0.0, random_state=0, **options)
+    assert counter == Counter({"select": 1, "evaluate_averages": 1}), counter

@@ -22,7 +22,6 @@ from sklearn_macrof1._formulas._aggregation import (
 from sklearn_macrof1._formulas._evaluation import Options, evaluate
 from sklearn_macrof1._stats._intervals import (
     _scatter,
-    _silent_select,
     score_gradients,
 )
 
@@ -63,7 +62,7 @@ def test_closed_form_gradient_equals_finite_differences(average, beta, zero_divi
         _, counts = _cells_score(cells, options, which)
         selection, averages = evaluate(counts, options, warn_for=(), caller="t")
         grad = score_gradients(selection, averages, options)[pick]
-        g = _scatter(grad, _silent_select(counts, options, "t"), k)
+        g = _scatter(grad, selection.index, k)
         analytic = np.diag(g[0]) + g[1][:, None] + g[2][None, :]
         h = 1e-6
         for a in range(k):
@@ -299,23 +298,34 @@ def test_coverage_of_a_small_simulation():
 
 def test_intervals_for_report_rows():
     from sklearn_macrof1._counting._record import read
-    from sklearn_macrof1._stats._intervals import intervals_for_averages
+    from sklearn_macrof1._formulas._evaluation import evaluate_averages
+    from sklearn_macrof1._stats._intervals import Resampling, report_intervals
 
     y, p = _data(900, k=3, seed=10)
     reading = read(y, p, samplewise=True)
+    options = Options(None, 1.0, "warn", None, None)
+
+    def intervals_for_averages(averages, method="delta", random_state=None):
+        selection, _, results = evaluate_averages(
+            reading.counts, options, averages, warn_for=(), caller="t"
+        )
+        rng = None if random_state is None else np.random.default_rng(random_state)
+        resampling = Resampling(0.95, method, 1000, rng)
+        return report_intervals(
+            reading, options, (selection, results), averages, resampling, caller="t"
+        )
+
     rows = intervals_for_averages(
-        reading, averages=["micro", "macro", "weighted"], method="bootstrap",
-        random_state=5,
-    )  # fmt: skip
+        ["micro", "macro", "weighted"], method="bootstrap", random_state=5
+    )
     again = intervals_for_averages(
-        reading, averages=["micro", "macro", "weighted"], method="bootstrap",
-        random_state=5,
-    )  # fmt: skip
+        ["micro", "macro", "weighted"], method="bootstrap", random_state=5
+    )
     assert rows == again
     assert rows["macro"].averaged_fbeta.estimate == pytest.approx(
         f1_score(y, p, average="macro")
     )
-    delta = intervals_for_averages(reading, averages=["macro"])
+    delta = intervals_for_averages(["macro"])
     assert delta["macro"] == fbeta_confidence_interval(y, p)
 
 

@@ -28,6 +28,7 @@ Y_TRUE = RNG.integers(0, 3, 60)
 Y_PRED = np.where(RNG.random(60) < 0.7, Y_TRUE, RNG.integers(0, 3, 60))
 Y_OTHER = np.where(RNG.random(60) < 0.7, Y_TRUE, RNG.integers(0, 3, 60))
 MATRIX = [[10, 2, 1], [3, 12, 0], [1, 1, 9]]
+SUMMARY = m.fbeta_summary(Y_TRUE, Y_PRED)
 
 SCORE = {"beta", "labels", "pos_label", "average", "zero_division"}
 INTERVAL = {"confidence", "method", "n_resamples", "verbose"}
@@ -81,56 +82,54 @@ CHECKED_ONCE: list[tuple[str, Callable[[], Any], set[str]]] = [
         SCORE,
     ),
     ("fbeta_summary", lambda: m.fbeta_summary(_accumulated().counts), SCORE),
+    (
+        "fbeta_confidence_interval",
+        lambda: m.fbeta_confidence_interval(Y_TRUE, Y_PRED),
+        SCORE | INTERVAL,
+    ),
+    (
+        "fbeta_confidence_interval",
+        lambda: m.fbeta_confidence_interval(
+            Y_TRUE, Y_PRED, method="bootstrap", n_resamples=20, random_state=0
+        ),
+        SCORE | INTERVAL | {"random_state"},
+    ),
+    (
+        "FBetaSummary.confidence_interval",
+        lambda: SUMMARY.confidence_interval(),
+        INTERVAL,
+    ),
+    (
+        "compare_classifiers",
+        lambda: m.compare_classifiers(Y_TRUE, Y_PRED, Y_OTHER),
+        SCORE | INTERVAL,
+    ),
+    (
+        "classification_report",
+        lambda: m.classification_report(Y_TRUE, Y_PRED),
+        REPORT,
+    ),
+    (
+        "classification_report",
+        lambda: m.classification_report(Y_TRUE, Y_PRED, confidence=0.95),
+        REPORT | INTERVAL - {"method"} | {"interval_method"},
+    ),
+    (
+        "classification_report",
+        lambda: m.classification_report(
+            m.MacroF1Counts.from_confusion_matrix(MATRIX, rows="true")
+        ),
+        REPORT,
+    ),
+    (
+        "classification_report",
+        lambda: m.classification_report(_accumulated().counts),
+        REPORT,
+    ),
 ]
 
-_NOT_YET = pytest.mark.xfail(
-    strict=True,
-    reason="the entry point still checks its options in several places",
-)
 
-#: Entry points that check their options more than once, or some of them
-#: outside the table, until they are rewired; strict: a fixed one fails here
-#: until its mark is removed.
-NOT_YET_ONCE: list[Any] = [
-    pytest.param(name, call, options, marks=_NOT_YET)
-    for name, call, options in [
-        (
-            "fbeta_confidence_interval",
-            lambda: m.fbeta_confidence_interval(Y_TRUE, Y_PRED),
-            SCORE | INTERVAL,
-        ),
-        (
-            "compare_classifiers",
-            lambda: m.compare_classifiers(Y_TRUE, Y_PRED, Y_OTHER),
-            SCORE | INTERVAL,
-        ),
-        (
-            "classification_report",
-            lambda: m.classification_report(Y_TRUE, Y_PRED),
-            REPORT,
-        ),
-        (
-            "classification_report",
-            lambda: m.classification_report(Y_TRUE, Y_PRED, confidence=0.95),
-            REPORT | INTERVAL - {"method"} | {"interval_method"},
-        ),
-        (
-            "classification_report",
-            lambda: m.classification_report(
-                m.MacroF1Counts.from_confusion_matrix(MATRIX, rows="true")
-            ),
-            REPORT,
-        ),
-        (
-            "classification_report",
-            lambda: m.classification_report(_accumulated().counts),
-            REPORT,
-        ),
-    ]
-]
-
-
-@pytest.mark.parametrize(("name", "call", "options"), CHECKED_ONCE + NOT_YET_ONCE)
+@pytest.mark.parametrize(("name", "call", "options"), CHECKED_ONCE)
 def test_each_public_call_checks_its_options_once(
     name: str, call: Callable[[], Any], options: set[str]
 ) -> None:

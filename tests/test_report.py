@@ -18,7 +18,7 @@ from sklearn_macrof1 import (
     gap_supremum,
 )
 from sklearn_macrof1._counting._record import prepare
-from sklearn_macrof1._results._report import EXTRA_HEADERS, report_from_counts
+from sklearn_macrof1._results._report import EXTRA_HEADERS
 
 RNG = np.random.default_rng(0)
 Y_TRUE_MC = RNG.integers(0, 4, 60)
@@ -223,12 +223,12 @@ def test_confusion_matrix_report_equals_report_of_the_samples(rows):
 
 def test_report_from_counts_is_the_report():
     counts = prepare(Y_TRUE_ML, Y_PRED_ML, samplewise=True)
-    assert report_from_counts(counts, digits=3) == classification_report(
+    assert classification_report(counts, digits=3) == classification_report(
         Y_TRUE_ML, Y_PRED_ML, digits=3
     )
     no_samples = prepare(Y_TRUE_ML, Y_PRED_ML, samplewise=False)
     with pytest.raises(ValueError, match="per-sample counts"):
-        report_from_counts(no_samples)
+        classification_report(no_samples)
     assert isinstance(no_samples, MacroF1Counts)
 
 

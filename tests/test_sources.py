@@ -125,3 +125,39 @@ def test_batches_are_parts(source: RemoteSource) -> None:
     assert fbeta_summary(acc.counts).averaged_fbeta == pytest.approx(
         fbeta_summary(y_true, y_pred, sample_weight=w).averaged_fbeta, rel=1e-12
     )
+
+
+def test_the_zero_weight_rule_is_one_function(monkeypatch) -> None:
+    """Every path that meets all-zero weights (a whole call's arrays, several
+    predictions read together, a stream's batch and the stream) judges them by
+    the one rule: a whole refuses them, a part is counted and marked."""
+    import sys
+
+    from sklearn_macrof1._counting import _record
+
+    rule = _record.zero_weight_rule
+    seen: list[tuple[bool, bool]] = []
+
+    def watched(zero: bool, n_samples: Any, **kwargs: Any) -> bool:
+        seen.append((bool(zero), bool(kwargs.get("part", False))))
+        return rule(zero, n_samples, **kwargs)
+
+    for module in list(sys.modules.values()):
+        if getattr(module, "__name__", "").startswith("sklearn_macrof1"):
+            if getattr(module, "zero_weight_rule", None) is rule:
+                monkeypatch.setattr(module, "zero_weight_rule", watched)
+    y_true, y_pred, _ = _labels()
+    zeros = np.zeros(y_true.shape[0])
+    calls: list[Any] = [
+        lambda: fbeta_summary(y_true, y_pred, sample_weight=zeros),
+        lambda: compare_classifiers(y_true, y_pred, y_pred, sample_weight=zeros),
+        lambda: MacroF1Accumulator().update(y_true, y_pred, sample_weight=zeros).counts,
+    ]
+    for call in calls:
+        seen.clear()
+        with pytest.raises(ValueError, match="weights are zero"):
+            call()
+        assert seen[-1] == (True, False), seen
+    seen.clear()
+    MacroF1Accumulator().update(y_true, y_pred, sample_weight=zeros)
+    assert seen == [(True, True)]

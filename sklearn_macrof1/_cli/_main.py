@@ -717,13 +717,18 @@ def _interval_options(
     }
 
 
-def _interval_request(args: argparse.Namespace, *, caller: str) -> Any:
-    """The report's checked interval request (None without --confidence)."""
+def _resampling(args: argparse.Namespace) -> Any:
+    """The interval options of --confidence and friends, which the parser
+    checked (None without --confidence); each call draws its own generator,
+    as each public function does."""
     if args.confidence is None:
         return None
-    from .._results._report import _check_interval_request
+    from .._options import as_generator
+    from .._stats._intervals import Resampling
 
-    return _check_interval_request(**_interval_options(args), caller=caller)
+    bootstrap = args.interval_method == "bootstrap"
+    rng = as_generator(args.random_state) if bootstrap else None
+    return Resampling(args.confidence, args.interval_method, args.n_resamples, rng)
 
 
 def _options(args: argparse.Namespace, labels: Any, pos_label: Any) -> dict[str, Any]:
@@ -746,9 +751,10 @@ def score_predictions(args: argparse.Namespace, stdin: Any = None) -> Scored:
     summary, the report and the intervals all come from that one reading (which
     keeps the targets, for the bootstraps that redraw samples)."""
     from .._counting._record import read
-    from .._formulas._evaluation import check_options
-    from .._results._report import report_from_reading
+    from .._formulas._evaluation import as_options, check_options
+    from .._results._report import report_of_reading
     from .._results._summary import build_summary
+    from .._stats._intervals import interval_of_reading
 
     y_true, y_pred, weights, names, described = load_predictions(args, stdin=stdin)
     labels, pos_label = _label_options(args, y_true, names)
@@ -780,25 +786,27 @@ def score_predictions(args: argparse.Namespace, stdin: Any = None) -> Scored:
     else:
         label_names = [str(x) for x in summary.labels.tolist()]
         target_names = None
-    report = report_from_reading(
+    report_options = as_options(
+        {"labels": report_labels, "zero_division": zero_division},
+        average=None,
+        beta=1.0,
+        pos_label=None,
+    )
+    report = report_of_reading(
         reading,
-        labels=report_labels,
+        report_options,
+        _resampling(args),
         target_names=target_names,
         digits=args.digits,
         output_dict=False,
-        zero_division=zero_division,
+        as_frame=False,
+        labels_given=report_labels is not None,
         caller="classification_report",
-        request=_interval_request(args, caller="classification_report"),
     )
     interval = None
     if args.confidence is not None and summary.average is not None:
-        from .._stats._intervals import interval_from_reading
-
-        interval = interval_from_reading(
-            reading,
-            options,
-            **_interval_options(args, method_key="method"),
-            caller="fbeta_confidence_interval",
+        interval = interval_of_reading(
+            reading, options, _resampling(args), caller="fbeta_confidence_interval"
         )
     described["target_type"] = summary.target_type
     return Scored(
@@ -848,7 +856,6 @@ def score_matrix(args: argparse.Namespace, stdin: Any = None) -> Scored:
     )
     labels, pos_label = _label_options(args, known)
     zero_division = ZERO_DIVISIONS[args.zero_division]
-    _interval_request(args, caller="classification_report")  # before the matrix
     counts = MacroF1Counts.from_confusion_matrix(matrix, rows=rows, labels=class_names)
     options = {"beta": args.beta, "labels": labels, "zero_division": zero_division}
     summary = fbeta_summary(

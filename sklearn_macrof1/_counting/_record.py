@@ -32,12 +32,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from .._options import (
-    check_array_like,
-    check_confusion_matrix,
-    check_sample_weight,
-    zero_weights_error,
-)
+from .._options import check_array_like, check_confusion_matrix, check_sample_weight
 from .._read._arrays import fixed_width_strings
 from .._read._encoding import Targets
 from .._read._targets import naming_prediction, read_targets
@@ -381,9 +376,8 @@ matrix} of shape (n_samples, n_labels)
 
     # ------------------------------------------------------------ internal
     def check_weights(self) -> MacroF1Counts:
-        """Self; ValueError when every sample counted has weight 0."""
-        if self.zero_weight:
-            raise zero_weights_error(self.n_samples)
+        """Self, as the record of a whole (:func:`zero_weight_rule`)."""
+        zero_weight_rule(self.zero_weight, self.n_samples)
         return self
 
     def compact(self) -> MacroF1Counts:
@@ -622,6 +616,7 @@ def count_targets(
     sample_columns: np.ndarray | None = None,
     class_counts: bool = True,
     moments: bool = False,
+    zero_weight: bool = False,
 ) -> MacroF1Counts:
     """Count validated targets in one pass.
 
@@ -632,7 +627,8 @@ def count_targets(
     multilabel targets, which a lone ``average="samples"`` score does not use.
     ``moments`` also counts the second moments the delta method needs
     (``MacroF1Counts.moments``; nothing for unweighted 1-D targets, whose confusion
-    matrix is its own second moment).
+    matrix is its own second moment). ``zero_weight``: the weights are all
+    zero, in a part of the data (:func:`zero_weight_rule`).
     """
     if targets.kind == _MULTILABEL:
         class_counts = class_counts or not samplewise
@@ -653,7 +649,7 @@ def count_targets(
             class_counts,
             targets.n_samples,
             sample_columns if samplewise else None,
-            zero_weight=_all_zero(weights),
+            zero_weight=zero_weight,
             moments=second,
             weighted=weights is not None,
         )
@@ -668,16 +664,41 @@ def count_targets(
         pred,
         confusion,
         n_samples=targets.n_samples,
-        zero_weight=_all_zero(weights),
+        zero_weight=zero_weight,
         moments=second,
         weighted=weights is not None,
     )
 
 
-def _all_zero(weights: np.ndarray | None) -> bool:
-    """Weights that are all zero: valid for a part of the data only (the rule:
-    :mod:`~._sources`)."""
+def all_zero(weights: np.ndarray | None) -> bool:
+    """Whether every one of the (checked) ``weights`` is zero."""
     return weights is not None and weights.shape[0] > 0 and not weights.any()
+
+
+def zero_weight_rule(
+    zero: bool,
+    n_samples: int | None,
+    *,
+    part: bool = False,
+    error: ValueError | None = None,
+) -> bool:
+    """The zero-weight rule; every source and every record applies it here.
+
+    ``zero``: every sample counted has weight 0. The data of one call (a
+    whole) must have a non-zero weight: ``ValueError``, as recent scikit-learn
+    refuses them (``error``, when given, is the source's own wording of it). A
+    part of the data (a batch of a stream, a chunk of a Dask collection:
+    ``part``) may; its record keeps ``zero`` (``MacroF1Counts.zero_weight``,
+    and a merge of parts while every part has it), and the whole they make is
+    judged by this rule again (:meth:`MacroF1Counts.check_weights`). Returns
+    ``zero``.
+    """
+    if zero and not part:
+        raise error or ValueError(
+            "sample_weight must contain at least one non-zero number; all "
+            f"{n_samples} weights are zero."
+        )
+    return zero
 
 
 def _multilabel_columns(labels: Any, n_columns: int) -> np.ndarray:
@@ -819,7 +840,8 @@ def read_in_memory(
         if renamed is exc:
             raise
         raise renamed from exc
-    weights = check_sample_weight(data.sample_weight, targets.n_samples, zero=part)
+    weights = check_sample_weight(data.sample_weight, targets.n_samples)
+    zero_weight = zero_weight_rule(all_zero(weights), targets.n_samples, part=part)
     columns = None
     if targets.kind == "multilabel-indicator" and labels is not None:
         columns = _multilabel_columns(labels, targets.code_labels.shape[0])
@@ -831,6 +853,7 @@ def read_in_memory(
         class_counts=class_counts,
         moments=moments
         and not (targets_kept and targets.kind == "multilabel-indicator"),
+        zero_weight=zero_weight,
     )
     return Reading(counts, targets, weights, weights is not None)
 

@@ -26,8 +26,10 @@ from .._counting._record import (
     Reading,
     _check_arguments,
     _multilabel_columns,
+    all_zero,
     count_targets,
     read,
+    zero_weight_rule,
 )
 from .._counting._registry import CountRequest, JointPredictions, source_of
 from .._options import (
@@ -65,22 +67,35 @@ def check_options(
     pos_label: Any = 1,
 ) -> Options:
     """Validate the scalar options (the order scikit-learn checks them in)."""
-    checked = check_options_of(
-        caller,
-        beta=beta,
-        labels=labels,
-        pos_label=pos_label,
-        average=average,
-        zero_division=zero_division,
+    return as_options(
+        check_options_of(
+            caller,
+            beta=beta,
+            labels=labels,
+            pos_label=pos_label,
+            average=average,
+            zero_division=zero_division,
+        )
     )
+
+
+def as_options(checked: dict[str, Any], **fixed: Any) -> Options:
+    """The score options of one call, from what
+    :func:`~sklearn_macrof1._options.check_options_of` returned for it.
+
+    ``fixed`` gives the score options the public function does not take (a
+    report: ``average=None, beta=1.0, pos_label=None``).
+    """
+    values = {**fixed, **checked}
+    labels = values["labels"]
     if isinstance(labels, np.ndarray) and labels.dtype.kind == "T":
         labels = fixed_width_strings(labels, "labels")  # numpy 2's StringDType
     return Options(
-        checked["average"],
-        checked["beta"],
-        checked["zero_division"],
+        values["average"],
+        values["beta"],
+        values["zero_division"],
         labels,
-        checked["pos_label"],
+        values["pos_label"],
     )
 
 
@@ -155,7 +170,9 @@ def read_jointly(
         if any(name in str(exc) for name in ("y_true", *names)):
             raise
         raise naming_prediction(exc, " and ".join(names)) from exc
-    weights = check_sample_weight(sample_weight, targets[0].n_samples, zero=part)
+    n_samples = targets[0].n_samples
+    weights = check_sample_weight(sample_weight, n_samples)
+    zero_weight = zero_weight_rule(all_zero(weights), n_samples, part=part)
     columns = None
     if targets[0].kind == "multilabel-indicator" and labels is not None:
         columns = _multilabel_columns(labels, targets[0].code_labels.shape[0])
@@ -163,7 +180,11 @@ def read_jointly(
         [
             Reading(
                 count_targets(
-                    pair, weights, samplewise=samplewise, sample_columns=columns
+                    pair,
+                    weights,
+                    samplewise=samplewise,
+                    sample_columns=columns,
+                    zero_weight=zero_weight,
                 ),
                 pair,
                 weights,
@@ -176,12 +197,17 @@ def read_jointly(
 
 @dataclass
 class Selection:
-    """The classes an aggregation runs over, with their counts."""
+    """The classes an aggregation runs over, with their counts.
+
+    ``index`` holds each selected label's position in the record's
+    ``classes`` (-1 for a label the record does not hold).
+    """
 
     labels: np.ndarray
     tp: np.ndarray
     true: np.ndarray
     pred: np.ndarray
+    index: np.ndarray
 
 
 def _positions(classes: np.ndarray, wanted: np.ndarray) -> np.ndarray:
@@ -270,7 +296,8 @@ def select(counts: MacroF1Counts, options: Options, *, caller: str) -> Selection
                 f"{spelled([*one_d, None])}."
             )
         if labels is None:
-            return Selection(classes, counts.tp, counts.true, counts.pred)
+            index = np.arange(classes.shape[0])
+            return Selection(classes, counts.tp, counts.true, counts.pred, index)
         wanted = np.asarray(labels)
         if wanted.ndim != 1:
             raise ValueError(
@@ -288,6 +315,7 @@ def select(counts: MacroF1Counts, options: Options, *, caller: str) -> Selection
         _take(counts.tp, index),
         _take(counts.true, index),
         _take(counts.pred, index),
+        index,
     )
 
 

@@ -5,35 +5,42 @@ rows, accuracy or micro avg, macro avg, weighted avg, samples avg), plus, for
 each averaged row, the F1 of averages beside the averaged F1, and for the macro
 row the gap between them and Theorem 3's bound on it.
 
-Everything comes from one count record: :func:`classification_report` counts
-the targets once (or takes a record) and :func:`report_from_counts` runs the
-aggregation (:func:`~sklearn_macrof1._results._summary.build_summaries`)
-once for all the rows on that record. The CLI and the Spark report call
-:func:`report_from_reading` with readings they made themselves.
+One straight path: :func:`classification_report` checks its options once,
+reads and counts the targets once (or takes a record), and
+:func:`report_of_reading` runs the rest on that reading: the aggregation of
+every row at once, the rows' intervals from that same aggregation, the rows,
+then text, dict or frame. The CLI calls :func:`report_of_reading` with a
+reading and options it checked itself.
 """
 
 from __future__ import annotations
 
-import numbers
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, overload
+from dataclasses import dataclass, field, replace
+from typing import Any, overload
 
 import numpy as np
 
 from .._averages import HAS_BOUND, averages_of
 from .._counting._record import MacroF1Counts, Reading
 from .._formulas._aggregation import ALL_METRICS
-from .._formulas._evaluation import Options, check_form, check_options, read_for
-from .._options import check_array_like, warn_user
-from .._sklearn_private import InvalidParameterError
-from .._stats._progress import check_verbose
+from .._formulas._evaluation import (
+    Options,
+    as_options,
+    check_form,
+    evaluate_averages,
+    read_for,
+)
+from .._options import check_array_like, check_options_of, warn_user
+from .._stats._intervals import (
+    FBetaInterval,
+    Resampling,
+    check_record_interval,
+    report_intervals,
+    resampling_of,
+    resampling_options,
+)
 from ._summary import FBetaSummary, build_summaries
 from ._views import report_frame
-
-if TYPE_CHECKING:
-    from collections.abc import Callable
-
-    from .._stats._intervals import FBetaInterval
 
 #: scikit-learn's columns, in its order.
 HEADERS = ("precision", "recall", "f1-score", "support")
@@ -50,8 +57,6 @@ EXTRA_HEADERS = (F1_OF_AVERAGES, GAP, GAP_BOUND)
 F1_CI = "f1-score-ci"
 F1_OF_AVERAGES_CI = "f1-of-averages-ci"
 ACCURACY_CI = "accuracy-ci"
-#: Interval methods of the report (the intervals module's ``method``).
-INTERVAL_METHODS = ("delta", "bootstrap")
 
 
 def _averages(counts: MacroF1Counts) -> list[str]:
@@ -78,24 +83,7 @@ class _Row:
     gap_pairs: list[tuple[str, str, float, float]] = field(default_factory=list)
 
 
-def _check_report_options(
-    digits: Any, output_dict: Any, *, caller: str, as_frame: Any = False
-) -> None:
-    if (
-        not isinstance(digits, numbers.Integral)
-        or isinstance(digits, bool | np.bool_)
-        or digits < 0
-    ):
-        raise InvalidParameterError(
-            f"The 'digits' parameter of {caller} must be an int in the range "
-            f"[0, inf). Got {digits!r} instead."
-        )
-    for name, value in (("output_dict", output_dict), ("as_frame", as_frame)):
-        if not isinstance(value, bool | np.bool_):
-            raise InvalidParameterError(
-                f"The '{name}' parameter of {caller} must be an instance of "
-                f"'bool'. Got {value!r} instead."
-            )
+def _check_output_form(output_dict: bool, as_frame: bool, *, caller: str) -> None:
     if output_dict and as_frame:
         raise ValueError(
             f"{caller} returns a dict (output_dict=True) or a pandas.DataFrame "
@@ -128,34 +116,16 @@ def _target_names(
 
 def _rows(
     counts: MacroF1Counts,
+    summaries: dict[str | None, FBetaSummary],
+    intervals: dict[str, FBetaInterval],
     *,
     labels: Any,
     labels_given: bool,
     target_names: Any,
-    zero_division: Any,
     caller: str,
-    interval: Callable[[str, FBetaSummary], FBetaInterval] | None = None,
-) -> tuple[list[str], list[_Row], list[_Row], list[FBetaInterval]]:
-    """Per-class and averaged rows, from one aggregation of the counts, and the
-    averaged rows' intervals (when ``interval`` is given)."""
-    averages = _averages(counts)
-    if "samples" in averages and counts.samples is None:
-        raise ValueError(
-            "The counts of multilabel targets need per-sample counts "
-            "(MacroF1Counts.samples) for the 'samples avg' row; count them with "
-            "samplewise=True over the reported label columns."
-        )
-    options = check_options(
-        caller=caller,
-        average=None,
-        beta=1.0,
-        zero_division=zero_division,
-        labels=labels,
-        pos_label=None,
-    )
-    summaries = build_summaries(
-        counts, options, [None, *averages], caller=caller, warn_for=ALL_METRICS
-    )
+) -> tuple[list[str], list[_Row], list[_Row]]:
+    """Per-class and averaged rows, from the summaries of every row (key None:
+    the per-class figures) and the averaged rows' intervals (when asked)."""
     per_class = summaries[None]
     names = _target_names(
         per_class.labels, target_names, labels_given=labels_given, caller=caller
@@ -179,8 +149,7 @@ def _rows(
         or set(np.asarray(labels).tolist()) >= set(counts.classes.tolist())
     )
     average_rows = []
-    intervals = []
-    for average in averages:
+    for average in _averages(counts):
         summary = summaries[average]
         is_accuracy = average == "micro" and micro_is_accuracy
         row = _Row(
@@ -197,9 +166,8 @@ def _rows(
             row.extra[GAP] = float(summary.gap)
             row.extra[GAP_BOUND] = float(summary.gap_bound)
             row.gap_pairs = _gap_contributors(summary, names)
-        if interval is not None:
-            both = interval(average, summary)
-            intervals.append(both)
+        if average in intervals:
+            both = intervals[average]
             row.ci[F1_CI] = (both.averaged_fbeta.low, both.averaged_fbeta.high)
             if not is_accuracy:
                 row.ci[F1_OF_AVERAGES_CI] = (
@@ -207,7 +175,7 @@ def _rows(
                     both.fbeta_of_averages.high,
                 )
         average_rows.append(row)
-    return names, class_rows, average_rows, intervals
+    return names, class_rows, average_rows
 
 
 def _gap_contributors(
@@ -326,75 +294,6 @@ def _as_text(
     return head + body + "\n" + "\n".join(legend) + "\n"
 
 
-#: Checked interval options of a report: (confidence, method, n_resamples, rng).
-IntervalRequest = tuple[float, str, int, "np.random.Generator | None"]
-
-
-def _check_interval_request(
-    confidence: Any,
-    interval_method: Any,
-    n_resamples: Any,
-    random_state: Any,
-    *,
-    caller: str,
-) -> IntervalRequest:
-    """Validate the report's interval options (before any counting)."""
-    from .._stats._intervals import check_resampling
-
-    if not isinstance(interval_method, str) or interval_method not in INTERVAL_METHODS:
-        raise InvalidParameterError(
-            f"The 'interval_method' parameter of {caller} must be a str among "
-            f"{{'delta', 'bootstrap'}}. Got {interval_method!r} instead."
-        )
-    # every averaged row has one score per formula: checked as for "macro"
-    return check_resampling(
-        confidence,
-        interval_method,
-        n_resamples,
-        random_state,
-        average="macro",
-        caller=caller,
-    )
-
-
-def check_report_call(
-    *,
-    digits: Any,
-    output_dict: Any,
-    zero_division: Any,
-    labels: Any,
-    confidence: Any,
-    interval_method: Any,
-    n_resamples: Any,
-    random_state: Any,
-    caller: str,
-    as_frame: Any = False,
-) -> IntervalRequest | None:
-    """Every option of a report entry point, checked before anything is counted.
-
-    The report's own options (``digits``, ``output_dict``, ``as_frame``), the
-    interval options when ``confidence`` is given (the checked
-    :data:`IntervalRequest` is returned, else None), and the score options the
-    rows share (``zero_division``, ``labels``). Used by
-    :func:`classification_report` and the Spark report.
-    """
-    _check_report_options(digits, output_dict, caller=caller, as_frame=as_frame)
-    request = None
-    if confidence is not None:
-        request = _check_interval_request(
-            confidence, interval_method, n_resamples, random_state, caller=caller
-        )
-    check_options(
-        caller=caller,
-        average=None,
-        beta=1.0,
-        zero_division=zero_division,
-        labels=labels,
-        pos_label=None,
-    )
-    return request
-
-
 def _interval_legend(interval: FBetaInterval) -> str:
     how = (
         "delta method"
@@ -422,50 +321,59 @@ def _warn_zero_width(intervals: list[FBetaInterval]) -> None:
         )
 
 
-def report_from_counts(
-    counts: MacroF1Counts,
+def report_of_reading(
+    reading: Reading,
+    options: Options,
+    resampling: Resampling | None,
     *,
-    labels: Any = None,
-    target_names: Any = None,
-    digits: int = 2,
-    output_dict: bool = False,
-    zero_division: Any = "warn",
-    caller: str = "classification_report",
-    labels_given: bool | None = None,
-    interval: Callable[[str, FBetaSummary], FBetaInterval] | None = None,
-    as_frame: bool = False,
+    target_names: Any,
+    digits: int,
+    output_dict: bool,
+    as_frame: bool,
+    labels_given: bool,
+    caller: str,
 ) -> Any:
-    """The report of :func:`classification_report` from ready counts.
+    """The report of one reading, every option checked by the caller.
 
-    ``counts`` is a :class:`~sklearn_macrof1.MacroF1Counts`; for multilabel
-    targets it must carry the per-sample counts (``MacroF1Counts.samples``,
-    counted over the columns named by ``labels`` when given) for the samples avg
-    row. The
-    options mean what they mean in :func:`classification_report`. ``caller``
-    names the public function in error messages; ``labels_given`` (default:
-    ``labels is not None``) says whether the user chose ``labels``, which makes
-    a ``target_names`` length mismatch a warning instead of an error, as in
-    scikit-learn. ``interval``, when given, maps ``(average, row summary)`` to
-    the row's :class:`~sklearn_macrof1._stats._intervals.FBetaInterval`: the report
-    then has the interval columns (``f1-score-ci``, ``f1-of-averages-ci``).
+    ``reading`` was counted samplewise over ``options.labels`` (multilabel
+    targets: the per-sample counts of the samples avg row); ``options`` are
+    the rows' score options (``average`` None). Evaluate every row at once,
+    the rows' intervals from that same evaluation (``resampling``: None for
+    a report without them), the rows, then text, dict or frame.
+    ``labels_given`` says whether the user chose the labels, which makes a
+    ``target_names`` length mismatch a warning instead of an error, as in
+    scikit-learn.
     """
-    _check_report_options(digits, output_dict, caller=caller, as_frame=as_frame)
-    names, class_rows, average_rows, intervals = _rows(
-        counts,
-        labels=labels,
-        labels_given=labels is not None if labels_given is None else labels_given,
-        target_names=target_names,
-        zero_division=zero_division,
-        caller=caller,
-        interval=interval,
+    counts = reading.counts
+    averages = _averages(counts)
+    selection, per_class, results = evaluate_averages(
+        counts, options, [None, *averages], warn_for=ALL_METRICS, caller=caller
     )
-    _warn_zero_width(intervals)
+    summaries = build_summaries(counts, options, selection, per_class, results)
+    intervals: dict[str, FBetaInterval] = {}
+    if resampling is not None:
+        intervals = report_intervals(
+            reading, options, (selection, results), averages, resampling,
+            caller=caller,
+        )  # fmt: skip
+    names, class_rows, average_rows = _rows(
+        counts,
+        summaries,
+        intervals,
+        labels=options.labels,
+        labels_given=labels_given,
+        target_names=target_names,
+        caller=caller,
+    )
+    _warn_zero_width(list(intervals.values()))
     if output_dict:
         return _as_dict(class_rows, average_rows)
     if as_frame:
         return report_frame(class_rows + average_rows, caller=caller)
-    legend = _interval_legend(intervals[0]) if intervals else None
-    return _as_text(names, class_rows, average_rows, int(digits), legend)
+    legend = None
+    if intervals:
+        legend = _interval_legend(next(iter(intervals.values())))
+    return _as_text(names, class_rows, average_rows, digits, legend)
 
 
 @overload
@@ -663,107 +571,60 @@ shape (n_samples, n_labels) or MacroF1Counts
     caller = "classification_report"
     labels_given = labels is not None
     labels = check_form(y_true, y_pred, sample_weight, labels, caller=caller)
-    request = check_report_call(
+    interval_options = {}
+    if confidence is not None:
+        interval_options = resampling_options(
+            confidence=confidence,
+            method=interval_method,
+            n_resamples=n_resamples,
+            random_state=random_state,
+            method_name="interval_method",
+        )
+    checked = check_options_of(
+        caller,
         digits=digits,
         output_dict=output_dict,
-        zero_division=zero_division,
-        labels=labels,
-        confidence=confidence,
-        interval_method=interval_method,
-        n_resamples=n_resamples,
-        random_state=random_state,
-        caller=caller,
         as_frame=as_frame,
+        labels=labels,
+        zero_division=zero_division,
+        **interval_options,
+        verbose=verbose,
     )
-    verbose = check_verbose(verbose, caller=caller)
+    _check_output_form(output_dict, as_frame, caller=caller)
+    options = as_options(checked, average=None, beta=1.0, pos_label=None)
+    resampling = None
+    if confidence is not None:
+        resampling = resampling_of(checked, method_name="interval_method")
     reading = read_for(
         y_true,
         y_pred,
-        Options(None, 1.0, zero_division, labels, None),  # checked above
+        options,
         sample_weight=sample_weight,
         caller=caller,
         samplewise=True,  # per-sample counts for multilabel targets only
-        moments=request is not None and request[1] == "delta",
+        moments=resampling is not None and resampling.method == "delta",
     )
     if isinstance(y_true, MacroF1Counts):
         # the record's fixed labels are the user's; a matrix's names order rows
         labels_given = labels_given or y_true.labels is not None
-        if labels is None:
-            labels = y_true.class_order
-        if request is not None:
-            from .._stats._intervals import check_record_interval
-
+        if options.labels is None:
+            options = replace(options, labels=y_true.class_order)
+        if resampling is not None:
             check_record_interval(
                 y_true,
                 _averages(y_true),
-                method=request[1],
+                method=resampling.method,
                 caller=caller,
                 method_name="interval_method",
             )
-    return report_from_reading(
+    return report_of_reading(
         reading,
-        labels=labels,
+        options,
+        resampling,
         target_names=target_names,
-        digits=digits,
+        digits=int(checked["digits"]),
         output_dict=output_dict,
-        zero_division=zero_division,
-        caller=caller,
-        request=request,
-        as_frame=as_frame,
-        verbose=verbose,
-        labels_given=labels_given,
-    )
-
-
-def report_from_reading(
-    reading: Reading,
-    *,
-    labels: Any,
-    target_names: Any,
-    digits: int,
-    output_dict: bool,
-    zero_division: Any,
-    caller: str,
-    request: IntervalRequest | None = None,
-    as_frame: bool = False,
-    verbose: int = 0,
-    labels_given: bool | None = None,
-) -> Any:
-    """:func:`classification_report` of a reading (counted samplewise over
-    ``labels``), with the intervals of ``request`` (checked by
-    :func:`_check_interval_request`) computed from that same reading.
-    ``labels_given`` as in :func:`report_from_counts` (for counts already
-    restricted to the user's labels, passed with ``labels=None``)."""
-    interval = None
-    if request is not None:
-        from .._stats._intervals import intervals_for_averages
-
-        level, method, resamples, rng = request
-        found = intervals_for_averages(
-            reading,
-            averages=_averages(reading.counts),
-            labels=labels,
-            zero_division=zero_division,
-            confidence=level,
-            method=method,
-            n_resamples=resamples,
-            random_state=rng,
-            caller=caller,
-            verbose=verbose,
-        )
-
-        def interval(average: str, summary: FBetaSummary) -> FBetaInterval:
-            return found[average]
-
-    return report_from_counts(
-        reading.counts,
-        labels=labels,
-        target_names=target_names,
-        digits=digits,
-        output_dict=output_dict,
-        zero_division=zero_division,
-        caller=caller,
-        interval=interval,
         as_frame=as_frame,
         labels_given=labels_given,
+        caller=caller,
     )

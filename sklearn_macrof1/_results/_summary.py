@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -12,9 +11,10 @@ import numpy as np
 from .._averages import HAS_BOUND, has_closed_form
 from .._counting._record import MacroF1Counts
 from .._formulas._aggregation import ALL_METRICS, Averages, Ratios, ratios
-from .._formulas._evaluation import Options, Selection, evaluate, evaluate_averages
+from .._formulas._evaluation import Options, Selection, evaluate
 from .._formulas._paper import gap_closed_form, gap_supremum
 from .._html import ValueEquality, render_html
+from .._stats._intervals import summary_confidence_interval
 from ._gap_attribution import GapAttribution, attribution_from_summary
 from ._views import fbeta_name, short, summary_frame, summary_tables
 
@@ -191,8 +191,6 @@ fbeta_of_averages=0.8333, gap=0.05556)
         >>> ci.averaged_fbeta.low < s.averaged_fbeta < ci.averaged_fbeta.high
         True
         """
-        from .._stats._intervals import summary_confidence_interval
-
         return summary_confidence_interval(
             self,
             confidence=confidence,
@@ -325,21 +323,16 @@ def build_summary(
 def build_summaries(
     counts: MacroF1Counts,
     options: Options,
-    averages: Sequence[str | None],
-    *,
-    caller: str,
-    warn_for: tuple[str, ...] = ALL_METRICS,
+    selection: Selection,
+    per_class: Ratios,
+    results: dict[str | None, Averages],
 ) -> dict[str | None, FBetaSummary]:
-    """One summary per average of ``averages`` over the same labels (a report's
-    rows), from one selection and one computation of the per-class ratios."""
-    selection, per_class, results = evaluate_averages(
-        counts, options, averages, warn_for=warn_for, caller=caller
-    )
+    """One summary per average of ``results`` over the same labels (a report's
+    rows), from one evaluation of them all
+    (:func:`~sklearn_macrof1._formulas._evaluation.evaluate_averages`)."""
     return {
-        average: _assemble(
-            counts, options, average, selection, results[average], per_class
-        )
-        for average in averages
+        average: _assemble(counts, options, average, selection, averaged, per_class)
+        for average, averaged in results.items()
     }
 
 

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from .._counting._kernels import MAX_CONFUSION_CLASSES, MAX_MOMENT_LABELS, _histogram
-from .._counting._record import MacroF1Counts, Reading
+from .._counting._record import MacroF1Counts, Reading, zero_weight_rule
 from .._counting._registry import Columns, CountRequest, register_source
 from .._read._targets import read_targets
 
@@ -146,11 +146,14 @@ def _check_weights(weight_col: str, figures: Any) -> None:
             f"weight_col={weight_col!r} holds non-finite values (NaN or "
             "infinity); sample weights must be finite numbers."
         )
-    if figures["nonzero"] == 0:
-        raise ValueError(
+    zero_weight_rule(
+        figures["nonzero"] == 0,
+        None,
+        error=ValueError(
             f"weight_col={weight_col!r} holds only zeros; at least one sample "
             "must have a nonzero weight."
-        )
+        ),
+    )
 
 
 def _floats(rows: list[Any], key: str) -> np.ndarray:

@@ -33,15 +33,15 @@ from .._counting._pairs import MAX_PAIR_CELLS, PairCells
 from .._counting._record import Reading, union_labels
 from .._counting._registry import lives_elsewhere
 from .._formulas._aggregation import ALL_METRICS
-from .._formulas._evaluation import Options, evaluate, read_jointly
+from .._formulas._evaluation import Options, as_options, evaluate, read_jointly
 from .._html import Table, ValueEquality, format_p_value, frame, render_html
+from .._options import check_options_of
 from .._sklearn_private import InvalidParameterError
 from ._intervals import (
     _BLOCK,
     Evaluation,
-    _silent_select,
     _z,
-    check_call,
+    check_interval_average,
     draw_cells,
     draw_multiplicities,
     evaluation_from,
@@ -49,8 +49,10 @@ from ._intervals import (
     moment_variance,
     one_hot_design,
     percentile_bounds,
+    resampling_of,
+    resampling_options,
 )
-from ._progress import Progress, check_verbose
+from ._progress import Progress
 
 
 @dataclass(frozen=True, eq=False)
@@ -620,13 +622,27 @@ shape (n_samples, n_labels)
     [0.0, 0.0142, 0.0217]
     """
     caller = "compare_classifiers"
-    options, confidence, method, n_resamples, rng = check_call(
-        caller, beta, labels, pos_label, average, zero_division,
-        confidence, method, n_resamples, random_state,
-    )  # fmt: skip
+    checked = check_options_of(
+        caller,
+        beta=beta,
+        labels=labels,
+        pos_label=pos_label,
+        average=average,
+        zero_division=zero_division,
+        **resampling_options(
+            confidence=confidence,
+            method=method,
+            n_resamples=n_resamples,
+            random_state=random_state,
+        ),
+        verbose=verbose,
+    )
+    options = as_options(checked)
+    check_interval_average(options.average, caller=caller)
+    resampling = resampling_of(checked)
+    confidence, method = resampling.confidence, resampling.method
     predictions = (y_pred_a, y_pred_b, *y_pred_more)
     names = _check_names(names, len(predictions), caller=caller)
-    verbose = check_verbose(verbose, caller=caller)
     pairs = [
         (i, j) for i in range(len(predictions)) for j in range(i + 1, len(predictions))
     ]
@@ -686,9 +702,10 @@ shape (n_samples, n_labels)
         difference = partial(_from_normal, z=_z(confidence))
         resamples = None
     else:
+        rng, n_resamples = resampling.rng, resampling.n_resamples
         assert rng is not None
         progress = Progress(
-            verbose, n_resamples, caller=caller, what="paired bootstrap"
+            resampling.verbose, n_resamples, caller=caller, what="paired bootstrap"
         )
         if use_cells:
             # two unweighted classifiers: the joint cells redrawn multinomially
@@ -797,8 +814,7 @@ def _evaluated(reading: Reading, options: Options, n: int, caller: str) -> Evalu
     """One classifier's scores from its counts alone (no per-sample design)."""
     counts = reading.counts
     selection, averages = evaluate(counts, options, warn_for=ALL_METRICS, caller=caller)
-    index = _silent_select(counts, options, caller)
-    return Evaluation(counts, options, selection, averages, index, n)
+    return Evaluation(counts, options, selection, averages, n)
 
 
 def _positions(classes: np.ndarray, labels: np.ndarray) -> np.ndarray:

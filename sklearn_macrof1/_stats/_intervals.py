@@ -43,10 +43,9 @@ twin of the aggregation every score uses.
 from __future__ import annotations
 
 import math
-import numbers
 import warnings
 from dataclasses import asdict, dataclass, replace
-from typing import Any, cast, overload
+from typing import Any, overload
 
 import numpy as np
 import scipy.sparse as sp
@@ -68,21 +67,16 @@ from .._formulas._aggregation import (
 from .._formulas._evaluation import (
     Options,
     Selection,
+    as_options,
     check_form,
-    check_options,
     evaluate,
-    evaluate_averages,
     read_for,
-    select,
 )
 from .._html import Table, ValueEquality, frame, render_html
-from .._options import warn_user
+from .._options import as_generator, check_options_of, warn_user
 from .._read._encoding import Targets
 from .._read._targets import as_bool
-from .._sklearn_private import InvalidParameterError
-from ._progress import Progress, check_verbose
-
-METHODS = ("delta", "bootstrap")
+from ._progress import Progress
 
 _MULTILABEL = "multilabel-indicator"
 
@@ -277,123 +271,69 @@ averaged_fbeta=0.7190 [0.6574, 0.7807], fbeta_of_averages=0.7358 [0.6811, 0.7906
         )
 
 
-# ------------------------------------------------------------------------ validation
+# ------------------------------------------------------------------- the options
 
 
-def check_interval_options(
+@dataclass(frozen=True)
+class Resampling:
+    """The interval options of one call, checked by the public function.
+
+    ``rng`` is the bootstrap's generator (None for the delta method); one
+    generator serves every interval of the call (the rows of a report), so a
+    seeded call is reproducible. ``verbose`` as in
+    :class:`~._progress.Progress`.
+    """
+
+    confidence: float
+    method: str
+    n_resamples: int
+    rng: np.random.Generator | None = None
+    verbose: int = 0
+
+
+def resampling_options(
     *,
     confidence: Any,
     method: Any,
     n_resamples: Any,
-    average: str | None,
-    caller: str,
-) -> tuple[float, str, int]:
-    """Validate the options shared by every interval entry point."""
-    if (
-        not isinstance(confidence, numbers.Real)
-        or isinstance(confidence, bool)
-        or not 0 < cast(float, confidence) < 1
-    ):
-        raise InvalidParameterError(
-            f"The 'confidence' parameter of {caller} must be a float in the open "
-            f"interval (0, 1), e.g. 0.95. Got {confidence!r} instead."
-        )
-    if not isinstance(method, str) or method not in METHODS:
-        raise InvalidParameterError(
-            f"The 'method' parameter of {caller} must be a str among "
-            f"{{'delta', 'bootstrap'}}. Got {method!r} instead."
-        )
-    if (
-        not isinstance(n_resamples, numbers.Integral)
-        or isinstance(n_resamples, bool)
-        or n_resamples < 2
-    ):
-        raise InvalidParameterError(
-            f"The 'n_resamples' parameter of {caller} must be an int >= 2. Got "
-            f"{n_resamples!r} instead."
-        )
+    random_state: Any,
+    method_name: str = "method",
+) -> dict[str, Any]:
+    """The interval options of a call, as keywords of
+    :func:`~sklearn_macrof1._options.check_options_of`: the public function
+    checks them with its other options, in its one check. ``method_name`` is
+    the option's name (the report's ``interval_method``). ``random_state`` is
+    an option of the bootstrap only: the delta method ignores it unchecked."""
+    options = {
+        "confidence": confidence,
+        method_name: method,
+        "n_resamples": n_resamples,
+    }
+    if isinstance(method, str) and method == "bootstrap":
+        options["random_state"] = random_state
+    return options
+
+
+def resampling_of(
+    checked: dict[str, Any], *, method_name: str = "method"
+) -> Resampling:
+    """The :class:`Resampling` of a call's checked options (those of
+    :func:`resampling_options`, and ``verbose``)."""
+    method = checked[method_name]
+    rng = as_generator(checked["random_state"]) if method == "bootstrap" else None
+    return Resampling(
+        checked["confidence"], method, checked["n_resamples"], rng, checked["verbose"]
+    )
+
+
+def check_interval_average(average: str | None, *, caller: str) -> None:
+    """An interval needs one score per formula: refuse ``average=None``."""
     if average not in HAS_INTERVAL:
         averages = ordered(HAS_INTERVAL, "macro", "micro", "weighted")
         raise ValueError(
             f"{caller} needs one score per formula: average=None (per-class "
             f"scores) has no interval here; use {spelled(averages)}."
         )
-    return float(confidence), method, int(n_resamples)
-
-
-def check_random_state(random_state: Any, *, caller: str) -> np.random.Generator:
-    """A numpy ``Generator`` from None, an int, a Generator or a RandomState."""
-    if random_state is None:
-        return np.random.default_rng()
-    if isinstance(random_state, numbers.Integral) and not isinstance(
-        random_state, bool
-    ):
-        if int(random_state) >= 0:
-            return np.random.default_rng(int(random_state))
-    elif isinstance(random_state, np.random.Generator):
-        return random_state
-    if isinstance(random_state, np.random.RandomState):
-        return np.random.default_rng(random_state.randint(0, 2**31 - 1))
-    raise InvalidParameterError(
-        f"The 'random_state' parameter of {caller} must be None, an int, a "
-        f"numpy.random.Generator or a numpy.random.RandomState (ints >= 0). Got "
-        f"{random_state!r} instead."
-    )
-
-
-def check_resampling(
-    confidence: Any,
-    method: Any,
-    n_resamples: Any,
-    random_state: Any,
-    *,
-    average: str | None,
-    caller: str,
-) -> tuple[float, str, int, np.random.Generator | None]:
-    """:func:`check_interval_options`, then the bootstrap's random generator."""
-    confidence, method, n_resamples = check_interval_options(
-        confidence=confidence,
-        method=method,
-        n_resamples=n_resamples,
-        average=average,
-        caller=caller,
-    )
-    rng = None
-    if method == "bootstrap":
-        rng = check_random_state(random_state, caller=caller)
-    return confidence, method, n_resamples, rng
-
-
-def check_call(
-    caller: str,
-    beta: Any,
-    labels: Any,
-    pos_label: Any,
-    average: Any,
-    zero_division: Any,
-    confidence: Any,
-    method: Any,
-    n_resamples: Any,
-    random_state: Any,
-) -> tuple[Options, float, str, int, np.random.Generator | None]:
-    """Every option of an interval or comparison call, checked in one place."""
-    options = check_options(
-        caller=caller,
-        average=average,
-        beta=beta,
-        zero_division=zero_division,
-        labels=labels,
-        pos_label=pos_label,
-    )
-    checked = check_resampling(
-        confidence,
-        method,
-        n_resamples,
-        random_state,
-        average=options.average,
-        caller=caller,
-    )
-    return (options, *checked)
 
 
 # ------------------------------------------------------------------ delta variance
@@ -564,19 +504,6 @@ def _mean_influence(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
 # -------------------------------------------------------------------- the evaluation
 
 
-def _silent_select(counts: MacroF1Counts, options: Options, caller: str) -> np.ndarray:
-    """Index into ``counts.classes`` of each selected label (-1: absent).
-
-    Runs :func:`select` itself on counts that number the classes 1..k, so the
-    labels / pos_label / binary rules are exactly those of the scores.
-    """
-    k = counts.n_classes
-    numbered = MacroF1Counts(counts.kind, counts.classes, *(np.arange(1, k + 1),) * 3)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return np.asarray(select(numbered, options, caller=caller).tp) - 1
-
-
 _NO_MOMENTS = (
     "The delta method needs the second moments of the weighted counts, which "
     "this count record does not carry (records counted without them, or merged "
@@ -612,12 +539,16 @@ class Evaluation:
     options: Options
     selection: Selection
     averages: Averages
-    index: np.ndarray
     n_samples: int
     design: Any = None
     sample_weight: np.ndarray | None = None
     row_count: np.ndarray | None = None
     weighted: bool = False
+
+    @property
+    def index(self) -> np.ndarray:
+        """Each selected label's position in the counted classes (-1: absent)."""
+        return self.selection.index
 
     @property
     def estimates(self) -> tuple[float, float]:
@@ -946,7 +877,6 @@ def evaluation_from(
     warn_for: tuple[str, ...] = ALL_METRICS,
     design: Any = None,
     evaluated: tuple[Selection, Averages] | None = None,
-    index: np.ndarray | None = None,
     method: str | None = None,
 ) -> Evaluation:
     """Evaluate one reading for one average; add what ``method`` needs.
@@ -962,8 +892,6 @@ def evaluation_from(
     if evaluated is None:
         evaluated = evaluate(counts, options, warn_for=warn_for, caller=caller)
     selection, averages = evaluated
-    if index is None:
-        index = _silent_select(counts, options, caller)
     weight = row_count = None
     if options.average == "samples":
         samples = counts.samples
@@ -1010,7 +938,6 @@ def evaluation_from(
         options,
         selection,
         averages,
-        index,
         n,
         design,
         weight,
@@ -1096,14 +1023,12 @@ def bootstrap_replicates(
 
 def interval_of(
     evaluation: Evaluation,
-    confidence: float,
-    method: str,
-    n_resamples: int,
-    rng: np.random.Generator | None,
+    resampling: Resampling,
     progress: Progress | None = None,
 ) -> FBetaInterval:
-    """Both intervals of one evaluated classifier (options already checked)."""
+    """Both intervals of one evaluated classifier."""
     est_avg, est_foa = evaluation.estimates
+    confidence, method = resampling.confidence, resampling.method
     if method == "delta":
         var_avg, var_foa = evaluation.variances()
         z = _z(confidence)
@@ -1111,11 +1036,13 @@ def interval_of(
         ci_foa = _delta_interval(est_foa, var_foa, z)
         resamples = None
     else:
-        assert rng is not None
-        rep_avg, rep_foa = bootstrap_replicates(evaluation, rng, n_resamples, progress)
+        assert resampling.rng is not None
+        resamples = resampling.n_resamples
+        rep_avg, rep_foa = bootstrap_replicates(
+            evaluation, resampling.rng, resamples, progress
+        )
         ci_avg = _percentile_interval(est_avg, rep_avg, confidence)
         ci_foa = _percentile_interval(est_foa, rep_foa, confidence)
-        resamples = n_resamples
     if ci_avg.std_error == 0 or ci_foa.std_error == 0:
         warn_user(
             "The confidence interval has zero width: the score does not vary "
@@ -1280,26 +1207,37 @@ shape (n_samples, n_labels) or MacroF1Counts
             # Every row and column of a confusion matrix is a class, also in a
             # resample that draws none of its samples (as its summary's interval).
             labels = y_true.classes
-    options, confidence, method, n_resamples, rng = check_call(
-        caller, beta, labels, pos_label, average, zero_division,
-        confidence, method, n_resamples, random_state,
-    )  # fmt: skip
-    verbose = check_verbose(verbose, caller=caller)
+    checked = check_options_of(
+        caller,
+        beta=beta,
+        labels=labels,
+        pos_label=pos_label,
+        average=average,
+        zero_division=zero_division,
+        **resampling_options(
+            confidence=confidence,
+            method=method,
+            n_resamples=n_resamples,
+            random_state=random_state,
+        ),
+        verbose=verbose,
+    )
+    options = as_options(checked)
+    check_interval_average(options.average, caller=caller)
+    resampling = resampling_of(checked)
     reading = read_for(
         y_true,
         y_pred,
         options,
         sample_weight=sample_weight,
         caller=caller,
-        moments=method == "delta",
+        moments=resampling.method == "delta",
     )
     if isinstance(y_true, MacroF1Counts):
         check_record_interval(
-            y_true, (str(options.average),), method=method, caller=caller
+            y_true, (str(options.average),), method=resampling.method, caller=caller
         )
-    evaluation = evaluation_from(reading, options, caller=caller, method=method)
-    progress = _progress(verbose, method, n_resamples, caller)
-    return interval_of(evaluation, confidence, method, n_resamples, rng, progress)
+    return interval_of_reading(reading, options, resampling, caller=caller)
 
 
 def check_record_interval(
@@ -1378,36 +1316,22 @@ def check_record_interval(
         )
 
 
-def _progress(
-    verbose: int, method: str, n_resamples: int, caller: str
-) -> Progress | None:
-    if method != "bootstrap" or not verbose:
+def _progress(resampling: Resampling, caller: str, *, rows: int = 1) -> Progress | None:
+    """The progress of a bootstrap asked to print it (``rows`` intervals)."""
+    if resampling.method != "bootstrap" or not resampling.verbose:
         return None
-    return Progress(verbose, n_resamples, caller=caller, what="bootstrap")
+    total = resampling.n_resamples * rows
+    return Progress(resampling.verbose, total, caller=caller, what="bootstrap")
 
 
-def interval_from_reading(
-    reading: Reading,
-    options: Options,
-    *,
-    confidence: Any,
-    method: Any,
-    n_resamples: Any,
-    random_state: Any,
-    caller: str,
+def interval_of_reading(
+    reading: Reading, options: Options, resampling: Resampling, *, caller: str
 ) -> FBetaInterval:
-    """:func:`fbeta_confidence_interval` of a reading (options already checked
-    for the scores; the interval options are checked here)."""
-    confidence, method, n_resamples, rng = check_resampling(
-        confidence,
-        method,
-        n_resamples,
-        random_state,
-        average=options.average,
-        caller=caller,
+    """:func:`fbeta_confidence_interval` of a reading, every option checked."""
+    evaluation = evaluation_from(
+        reading, options, caller=caller, method=resampling.method
     )
-    evaluation = evaluation_from(reading, options, caller=caller, method=method)
-    return interval_of(evaluation, confidence, method, n_resamples, rng)
+    return interval_of(evaluation, resampling, _progress(resampling, caller))
 
 
 def summary_confidence_interval(
@@ -1427,15 +1351,18 @@ def summary_confidence_interval(
     multilabel summaries need the samples and are refused.
     """
     caller = "FBetaSummary.confidence_interval"
-    confidence, method, n_resamples, rng = check_resampling(
-        confidence,
-        method,
-        n_resamples,
-        random_state,
-        average=summary.average,
-        caller=caller,
+    checked = check_options_of(
+        caller,
+        **resampling_options(
+            confidence=confidence,
+            method=method,
+            n_resamples=n_resamples,
+            random_state=random_state,
+        ),
+        verbose=verbose,
     )
-    verbose = check_verbose(verbose, caller=caller)
+    check_interval_average(summary.average, caller=caller)
+    resampling = resampling_of(checked)
     matrix = summary.confusion_matrix
     if matrix is None:
         raise ValueError(
@@ -1462,66 +1389,50 @@ def summary_confidence_interval(
         )
     # unweighted 1-D counts: the record suffices, n is the matrix's total
     evaluation = evaluation_from(Reading(counts), options, caller=caller, warn_for=())
-    progress = _progress(verbose, method, n_resamples, caller)
-    return interval_of(evaluation, confidence, method, n_resamples, rng, progress)
+    return interval_of(evaluation, resampling, _progress(resampling, caller))
 
 
-def intervals_for_averages(
+def report_intervals(
     reading: Reading,
+    options: Options,
+    evaluated: tuple[Selection, dict[str | None, Averages]],
+    averages: list[str],
+    resampling: Resampling,
     *,
-    averages: Any,
-    labels: Any = None,
-    zero_division: Any = "warn",
-    confidence: float = 0.95,
-    method: str = "delta",
-    n_resamples: int = 1000,
-    random_state: Any = None,
-    caller: str = "classification_report",
-    verbose: int = 0,
+    caller: str,
 ) -> dict[str, FBetaInterval]:
-    """Intervals (F1) for several averages of one reading (a report's rows).
+    """The intervals (F1) of a report's averaged rows.
 
-    ``reading`` was counted samplewise over the report's ``labels`` (multilabel
-    targets), so it serves every row, "samples" included; the per-sample
-    design, when one is needed, is built once for all the rows. ``averages``
-    lists the rows' modes ("micro", "macro", "weighted", "samples"); one random
-    generator serves every row, so a seeded bootstrap report is reproducible.
-    Warnings about ill-defined ratios are left to the caller (the report raises
-    them once).
+    From the report's reading (counted samplewise over its ``labels`` for
+    multilabel targets, so it serves every row, "samples" included) and its
+    evaluation ``evaluated``: the selection of its labels and each average's
+    aggregation, made once for the rows (nothing is selected or aggregated
+    again). ``options`` are the report's (``average`` is each row's);
+    ``averages`` the rows' modes. The per-sample design, when one is needed,
+    is built once for all the rows, and one generator serves them all.
+    Warnings are left to the report, which raises them once.
     """
+    selection, results = evaluated
+    progress = _progress(resampling, caller, rows=len(averages))
     out: dict[str, FBetaInterval] = {}
     design = None
-    progress = _progress(verbose, method, n_resamples * len(averages), caller)
-    # the rows differ only in their average: one check, one generator
-    first, confidence, method, n_resamples, rng = check_call(
-        caller, 1.0, labels, 1, averages[0], zero_division,
-        confidence, method, n_resamples, random_state,
-    )  # fmt: skip
-    # one selection and one computation of the per-class ratios for every row
-    selection, _, results = evaluate_averages(
-        reading.counts, first, averages, warn_for=(), caller=caller
-    )
-    index = _silent_select(reading.counts, replace(first, average=None), caller)
     for row, average in enumerate(averages):
-        options = replace(first, average=average)
+        row_options = replace(options, average=average)
         if progress is not None:
-            progress.offset = row * n_resamples
+            progress.offset = row * resampling.n_resamples
         if design is None and needs_design(
-            reading, options, per_sample=False, method=method
+            reading, row_options, per_sample=False, method=resampling.method
         ):
-            design = design_of(reading, method=method)
+            design = design_of(reading, method=resampling.method)
         evaluation = evaluation_from(
             reading,
-            options,
+            row_options,
             caller=caller,
             design=design,
             evaluated=(selection, results[average]),
-            index=index,
-            method=method,
+            method=resampling.method,
         )
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)  # zero-width: per row
-            out[average] = interval_of(
-                evaluation, confidence, method, n_resamples, rng, progress
-            )
+            out[average] = interval_of(evaluation, resampling, progress)
     return out

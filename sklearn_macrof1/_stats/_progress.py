@@ -10,14 +10,6 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Any
-
-from .._options import check_options_of
-
-
-def check_verbose(verbose: Any, *, caller: str) -> int:
-    """``verbose`` as an int >= 0 (bools allowed, as in scikit-learn)."""
-    return int(check_options_of(caller, verbose=verbose)["verbose"])
 
 
 class Progress:
