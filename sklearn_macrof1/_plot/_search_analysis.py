@@ -400,7 +400,7 @@ class SearchAnalysis:
             f"n_test/n_train = {self.test_train_ratio:.3g}, "
             f"{self.confidence:.0%} intervals)",
             [
-                Column("test", [test for test, _, _ in tests], **hidden),
+                Column("test", [test for test, _, _ in tests], shown=False),
                 column("formula", **hidden),
                 column("candidate_a", **hidden),
                 column("candidate_b", **hidden),

@@ -25,6 +25,11 @@ if TYPE_CHECKING:
     from ._summary import FBetaSummary
 
 
+#: Classes up to which a notebook view names the largest class pairs of the
+#: gap: their table has one value per pair of classes (8 MB at 1,000 classes).
+MAX_PAIR_NOTE_CLASSES = 1000
+
+
 def fbeta_name(beta: float) -> str:
     """ "F1", "F2", "F0.5": the score's name for ``beta``."""
     return "F1" if beta == 1 else f"F{beta:g}"
@@ -144,6 +149,11 @@ def _gap_pairs_note(summary: FBetaSummary) -> str:
     """The largest class-pair terms of the gap (macro or weighted, gap > 0)."""
     if summary.average not in CLASS_MEANS or not summary.gap > 0:
         return ""
+    if summary.n_classes > MAX_PAIR_NOTE_CLASSES:  # the pair table is k x k
+        return (
+            "summary.gap_attribution() splits the gap over class pairs (not "
+            f"computed for a view of more than {MAX_PAIR_NOTE_CLASSES} classes)."
+        )
     try:
         attribution = summary.gap_attribution()
     except ValueError:  # zero_division=nan left classes out: no pair terms
@@ -212,10 +222,10 @@ def accumulator_html(accumulator: Any, summarize: Callable[[Any], Any]) -> str:
     ``summarize`` is :func:`fbeta_summary`, given a record."""
     labels = _labels_text(accumulator.labels)
     notes = []
+    tables: list[Table] = []
     if accumulator.n_samples == 0 and accumulator._counts is None:
         row = [0, None, None, labels]
         notes.append("No batch counted yet: call update(y_true, y_pred).")
-        tables = []
     else:
         try:
             counts = accumulator.counts
@@ -225,7 +235,6 @@ def accumulator_html(accumulator: Any, summarize: Callable[[Any], Any]) -> str:
         except ValueError as exc:  # e.g. every weight zero so far
             row = [accumulator.n_samples, None, None, None]
             notes.append(str(exc))
-            tables = []
         else:
             row = [accumulator.n_samples, counts.n_classes, counts.kind, labels]
             main, classes = summary_tables(summary)

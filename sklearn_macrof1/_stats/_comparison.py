@@ -393,7 +393,9 @@ class MultipleComparison(ValueEquality):
             [
                 Column("model_a", [c.names[0] for c, *_ in rows], shown=False),
                 Column("model_b", [c.names[1] for c, *_ in rows], shown=False),
-                Column("score", [score for _, score, *_ in rows], fmt=labels.get),
+                Column(
+                    "score", [score for _, score, *_ in rows], fmt=labels.__getitem__
+                ),
                 *(differences[key] for key in _PAIR_KEYS),
                 Column(
                     "p_holm",
