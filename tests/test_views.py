@@ -129,6 +129,67 @@ def test_summary_html_escapes_labels_and_shortens_many_classes():
     assert any("10 more classes" in p for p in parsed.paragraphs)
 
 
+def test_html_of_10000_classes_shows_20_rows_and_counts_the_rest():
+    """A notebook view of many classes stays readable: every long table shows
+    its first MAX_HTML_ROWS rows and says how many it left out (to_frame()
+    keeps every row)."""
+    from sklearn_macrof1 import MacroF1Accumulator
+    from sklearn_macrof1._html import MAX_HTML_ROWS
+
+    assert MAX_HTML_ROWS == 20
+    rng = np.random.default_rng(0)
+    y = np.concatenate([np.arange(10_000), rng.integers(0, 10_000, 50_000)])
+    p = np.where(rng.random(60_000) < 0.7, y, rng.integers(0, 10_000, 60_000))
+    s = fbeta_summary(y, p, zero_division=0)
+    assert s.n_classes == 10_000
+    parsed = parse(s._repr_html_())
+    main, classes = parsed.tables
+    assert len(main["rows"]) == 1 and len(classes["rows"]) == 20
+    assert [r[0] for r in classes["rows"]] == [str(c) for c in s.labels[:20]]
+    note = "... and 9980 more classes: summary.to_frame() has every row."
+    assert note in parsed.paragraphs
+    assert len(s.to_frame()) == 10_001
+
+    assert any(
+        "not computed for a view of more than 1000" in p for p in parsed.paragraphs
+    )
+
+    small = fbeta_summary(y % 300, p % 300)
+    attribution = small.gap_attribution()
+    parsed = parse(attribution._repr_html_())
+    classes, pairs = parsed.tables
+    assert len(classes["rows"]) == 20 and len(pairs["rows"]) == 5
+    top = [str(c) for c, _ in attribution.top_classes(20)]
+    assert [r[0] for r in classes["rows"]] == top  # the largest first
+    assert "... and 280 more classes: attribution.to_frame() has every row." in (
+        parsed.paragraphs
+    )
+    assert len(attribution.to_frame()) == 300
+
+    acc = MacroF1Accumulator()
+    acc.update(y, p)
+    head, main, classes = parse(acc._repr_html_()).tables
+    assert cell(head, "counted", "classes") == "10000"
+    assert len(classes["rows"]) == 20
+
+
+def test_html_of_many_pairs_is_shortened():
+    rng = np.random.default_rng(1)
+    y = rng.integers(0, 3, 300)
+    preds = [
+        np.where(rng.random(300) < 0.8, y, rng.integers(0, 3, 300)) for _ in range(6)
+    ]
+    many = compare_classifiers(y, *preds)
+    parsed = parse(many._repr_html_())
+    (table,) = parsed.tables
+    assert len(table["rows"]) == 20  # of 15 pairs x 2 formulas
+    assert (
+        "... and 10 more rows (pairs and formulas): comparison.to_frame() has "
+        "every row." in parsed.paragraphs
+    )
+    assert len(many.to_frame()) == 30
+
+
 def test_summary_html_for_weighted_has_no_gap_bound_and_none_is_per_class():
     s = fbeta_summary(Y_TRUE, Y_A, average="weighted")
     main = parse(s._repr_html_()).tables[0]

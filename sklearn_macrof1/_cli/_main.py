@@ -31,6 +31,7 @@ from typing import Any, cast
 import numpy as np
 
 from .._averages import AVERAGES, CLASS_MEANS, HAS_BOUND, HAS_GAP, ordered
+from .._html import Column, Table, render_csv, table_records
 
 PROG = "macrof1"
 SCHEMA_VERSION = 1
@@ -941,10 +942,15 @@ CLASS_KEYS = {
 def result_dict(command: str, scored: Scored) -> dict[str, Any]:
     """The JSON document (schema in docs/cli.md)."""
     s = _plain(scored.summary.to_dict())  # the summary's own serialisation
-    classes = [
-        {"label": label, **{key: s[name][i] for key, name in CLASS_KEYS.items()}}
-        for i, label in enumerate(scored.json_labels)
-    ]
+    classes = table_records(
+        Table(
+            "classes",
+            [
+                Column("label", scored.json_labels),
+                *(Column(key, s[name]) for key, name in CLASS_KEYS.items()),
+            ],
+        )
+    )
     confusion = None
     if s["confusion_matrix"] is not None:
         confusion = {
@@ -1096,35 +1102,36 @@ CSV_COLUMNS = (
 def format_csv(scored: Scored) -> str:
     """One row per class, then one row for the average (columns CSV_COLUMNS)."""
     s = scored.summary
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
-
-    def cell(value: Any) -> str:
-        value = _plain(value)
-        if value is None:
-            return ""
-        return repr(value) if isinstance(value, float) else str(value)
-
-    columns = [getattr(s, CLASS_KEYS[key]) for key in CSV_COLUMNS[1:5]]
-    for row in zip(scored.names, *columns, strict=True):
-        writer.writerow([cell(v) for v in row] + ["", "", "", ""])
+    blank = [None] * len(scored.names)
+    values: dict[str, list[Any]] = {
+        "label": list(scored.names),
+        **{key: list(getattr(s, CLASS_KEYS[key])) for key in CSV_COLUMNS[1:5]},
+        **{key: list(blank) for key in CSV_COLUMNS[5:]},
+    }
     if s.average is not None:
-        bound = s.gap_bound if s.average in HAS_GAP else None
-        writer.writerow(
-            [
-                f"{s.average} avg",
-                cell(s.precision),
-                cell(s.recall),
-                cell(s.averaged_fbeta),
-                cell(np.sum(s.support)),
-                cell(s.fbeta_of_averages),
-                cell(s.gap),
-                cell(s.gap_closed_form),
-                cell(bound),
-            ]
-        )
-    return out.getvalue()
+        average = {
+            "label": f"{s.average} avg",
+            "precision": s.precision,
+            "recall": s.recall,
+            "fbeta": s.averaged_fbeta,
+            "support": np.sum(s.support),
+            "fbeta_of_averages": s.fbeta_of_averages,
+            "gap": s.gap,
+            "gap_closed_form": s.gap_closed_form,
+            "gap_bound": s.gap_bound if s.average in HAS_GAP else None,
+        }
+        for key in CSV_COLUMNS:
+            values[key].append(average[key])
+    table = Table("scores", [Column(key, values[key]) for key in CSV_COLUMNS])
+    return render_csv(table, _csv_cell)
+
+
+def _csv_cell(value: Any) -> str:
+    """A CSV cell: floats in full (``repr``), nan empty."""
+    value = _plain(value)
+    if value is None:
+        return ""
+    return repr(value) if isinstance(value, float) else str(value)
 
 
 def _example_scores(row: Any) -> dict[str, Any]:
@@ -1171,18 +1178,12 @@ EXAMPLE_CSV_KEYS = (
 
 
 def example_csv(result: Any) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["classifier", *EXAMPLE_CSV_KEYS[1:]])
-    for r in result.rows:
-        scores = _example_scores(r)
-        writer.writerow(
-            [
-                repr(value) if isinstance(value, float) else value
-                for value in (scores[key] for key in EXAMPLE_CSV_KEYS)
-            ]
-        )
-    return out.getvalue()
+    scores = [_example_scores(r) for r in result.rows]
+    columns = [
+        Column("classifier" if key == "name" else key, [row[key] for row in scores])
+        for key in EXAMPLE_CSV_KEYS
+    ]
+    return render_csv(Table("example", columns), _csv_cell)
 
 
 def write_output(text: str, path: str | None, *, force: bool, stdout: Any) -> None:

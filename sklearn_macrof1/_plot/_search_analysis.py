@@ -22,7 +22,7 @@ from sklearn.base import is_classifier
 from sklearn.exceptions import NotFittedError
 
 from .._averages import AVERAGES
-from .._html import Table, format_p_value, import_pandas, render_html
+from .._html import Column, Table, format_p_value, render_html, table_frame
 from .._results._scorers import _parse
 from .._results._views import fbeta_name
 from .._stats._search import (
@@ -331,12 +331,18 @@ class SearchAnalysis:
             lines.append(f"  note: {self.note}")
         return "\n".join(lines)
 
-    def _repr_html_(self) -> str:
+    def _candidate_table(self) -> Table:
+        """One row per candidate: mean, fold s.d. and rank under each formula."""
         avg_name, foa_name = self.formula_names
-        mean_a, mean_b = self.mean_averaged, self.mean_of_averages
-        sd_a = self.averaged_scores.std(axis=1, ddof=1)
-        sd_b = self.of_averages_scores.std(axis=1, ddof=1)
-        rank_a, rank_b = _ranks(mean_a), _ranks(mean_b)
+        index = np.arange(self.n_candidates)
+        picks = []
+        for i in index:
+            marks = []
+            if i == self.best_averaged:
+                marks.append(f"best by {avg_name}")
+            if i == self.best_of_averages:
+                marks.append(f"best by {foa_name}")
+            picks.append("; ".join(marks))
         r = self.ranks
         ranks = (
             "rank agreement: undefined (fewer than 3 candidates or constant scores)"
@@ -345,113 +351,103 @@ class SearchAnalysis:
             f"(p={r.spearman_p_value:.3g}), Kendall {r.kendall:.3f} "
             f"(p={r.kendall_p_value:.3g}), {r.n_candidates} candidates"
         )
-        candidates = Table(
+        columns = [Column("candidate", self.candidates, shown=False)]
+        for name, key, scores in (
+            (avg_name, "averaged", self.averaged_scores),
+            (foa_name, "of_averages", self.of_averages_scores),
+        ):
+            mean = scores.mean(axis=1)
+            columns += [
+                Column(f"mean_{key}", mean, heading=name),
+                Column(f"std_{key}", scores.std(axis=1, ddof=1), "fold s.d."),
+                Column(f"rank_{key}", _ranks(mean), "rank"),
+            ]
+        columns += [
+            Column("pick", picks, data=False),
+            Column("best_averaged", index == self.best_averaged, shown=False),
+            Column("best_of_averages", index == self.best_of_averages, shown=False),
+        ]
+        return Table(
             f"search analysis: {self.n_candidates} candidates, {self.n_folds} folds",
-            [avg_name, "fold s.d.", "rank", foa_name, "fold s.d.", "rank", "pick"],
+            columns,
+            labels=self.candidates,
+            notes=[ranks],
             index="candidate",
+            unit="candidates",
+            full="analysis.to_frame()",
         )
-        for i, name in enumerate(self.candidates):
-            marks = []
-            if i == self.best_averaged:
-                marks.append(f"best by {avg_name}")
-            if i == self.best_of_averages:
-                marks.append(f"best by {foa_name}")
-            candidates.add_row(
-                name,
-                [
-                    float(mean_a[i]),
-                    float(sd_a[i]),
-                    int(rank_a[i]),
-                    float(mean_b[i]),
-                    float(sd_b[i]),
-                    int(rank_b[i]),
-                    "; ".join(marks),
-                ],
+
+    def _test_table(self) -> Table:
+        """One row per corrected resampled t-test."""
+        avg_name, foa_name = self.formula_names
+        tests = [
+            (test, f"{what}, {name}", d)
+            for test, what, name, d in (
+                ("picks", "picks", avg_name, self.picks_averaged),
+                ("picks", "picks", foa_name, self.picks_of_averages),
+                ("runner-up", "best - runner-up", avg_name, self.runner_up_averaged),
+                ("runner-up", "best - runner-up", foa_name, self.runner_up_of_averages),
             )
-        candidates.notes.append(ranks)
-        tests = Table(
+            if d is not None
+        ]
+
+        def column(key: str, **how: Any) -> Column:
+            return Column(key, [getattr(d, key) for _, _, d in tests], **how)
+
+        hidden = {"shown": False}
+        return Table(
             f"Nadeau-Bengio corrected resampled t-tests (J = {self.n_folds}, "
             f"n_test/n_train = {self.test_train_ratio:.3g}, "
             f"{self.confidence:.0%} intervals)",
-            ["A - B", "difference", "interval", "t", "p", "uncorrected p"],
+            [
+                Column("test", [test for test, _, _ in tests], shown=False),
+                column("formula", **hidden),
+                column("candidate_a", **hidden),
+                column("candidate_b", **hidden),
+                Column(
+                    "A - B",
+                    [f"{d.candidate_a} - {d.candidate_b}" for _, _, d in tests],
+                    data=False,
+                ),
+                column("difference", fmt=lambda v: f"{v:+.4f}"),
+                Column(
+                    "interval",
+                    [f"[{d.low:+.4f}, {d.high:+.4f}]" for _, _, d in tests],
+                    data=False,
+                ),
+                column("low", **hidden),
+                column("high", **hidden),
+                column("std_error", **hidden),
+                column("t", fmt=lambda v: f"{v:.2f}"),
+                column("df", **hidden),
+                column("p_value", heading="p", fmt=format_p_value),
+                column(
+                    "uncorrected_p_value", heading="uncorrected p", fmt=format_p_value
+                ),
+            ],
+            labels=[what for _, what, _ in tests],
+            notes=[f"n_test/n_train: {self.size_note}"],
             index="test",
         )
-        for what, d in (
-            (f"picks, {avg_name}", self.picks_averaged),
-            (f"picks, {foa_name}", self.picks_of_averages),
-            (f"best - runner-up, {avg_name}", self.runner_up_averaged),
-            (f"best - runner-up, {foa_name}", self.runner_up_of_averages),
-        ):
-            if d is not None:
-                tests.add_row(
-                    what,
-                    [
-                        f"{d.candidate_a} - {d.candidate_b}",
-                        f"{d.difference:+.4f}",
-                        f"[{d.low:+.4f}, {d.high:+.4f}]",
-                        f"{d.t:.2f}",
-                        format_p_value(d.p_value),
-                        format_p_value(d.uncorrected_p_value),
-                    ],
-                )
-        tests.notes.append(f"n_test/n_train: {self.size_note}")
+
+    def _repr_html_(self) -> str:
+        candidates, tests = self._candidate_table(), self._test_table()
         notes = [self.statement]
         if self.excluded:
             notes.append(f"left out (nan fold scores): {', '.join(self.excluded)}")
         if self.note:
             notes.append(f"note: {self.note}")
-        return render_html([candidates, tests] if tests.rows else [candidates], notes)
+        shown = [candidates, tests] if tests.n_rows else [candidates]
+        return render_html(shown, notes)
 
     def to_frame(self) -> Any:
         """One row per candidate (pandas is imported lazily): mean and fold
         standard deviation and rank under each formula, and the two picks."""
-        pd = import_pandas("SearchAnalysis.to_frame")
-
-        mean_a, mean_b = self.mean_averaged, self.mean_of_averages
-        index = np.arange(self.n_candidates)
-        return pd.DataFrame(
-            {
-                "candidate": self.candidates,
-                "mean_averaged": mean_a,
-                "std_averaged": self.averaged_scores.std(axis=1, ddof=1),
-                "rank_averaged": _ranks(mean_a),
-                "mean_of_averages": mean_b,
-                "std_of_averages": self.of_averages_scores.std(axis=1, ddof=1),
-                "rank_of_averages": _ranks(mean_b),
-                "best_averaged": index == self.best_averaged,
-                "best_of_averages": index == self.best_of_averages,
-            }
-        )
+        return table_frame([self._candidate_table()], caller="SearchAnalysis.to_frame")
 
     def tests_frame(self) -> Any:
         """The corrected t-tests as a ``pandas.DataFrame``, one row per test."""
-        pd = import_pandas("SearchAnalysis.tests_frame")
-
-        rows = []
-        for test, d in (
-            ("picks", self.picks_averaged),
-            ("picks", self.picks_of_averages),
-            ("runner-up", self.runner_up_averaged),
-            ("runner-up", self.runner_up_of_averages),
-        ):
-            if d is not None:
-                rows.append(
-                    {
-                        "test": test,
-                        "formula": d.formula,
-                        "candidate_a": d.candidate_a,
-                        "candidate_b": d.candidate_b,
-                        "difference": d.difference,
-                        "low": d.low,
-                        "high": d.high,
-                        "std_error": d.std_error,
-                        "t": d.t,
-                        "df": d.df,
-                        "p_value": d.p_value,
-                        "uncorrected_p_value": d.uncorrected_p_value,
-                    }
-                )
-        return pd.DataFrame(rows)
+        return table_frame([self._test_table()], caller="SearchAnalysis.tests_frame")
 
     def plot(
         self, ax: Any = None, *, annotate: bool = True, top: int | None = None

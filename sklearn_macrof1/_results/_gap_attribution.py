@@ -9,7 +9,7 @@ import numpy as np
 
 from .._averages import CLASS_MEANS
 from .._formulas._attribution import class_weights, gap_pair_terms
-from .._html import Table, import_pandas, render_html
+from .._html import Column, Table, render_html, table_frame
 
 
 def _item(value: Any) -> Any:
@@ -167,35 +167,58 @@ class GapAttribution:
             )
         return "\n".join(lines)
 
-    def _repr_html_(self) -> str:
-        classes = Table(
+    def _class_table(self) -> Table:
+        """One row per class; a notebook shows the largest contributions first."""
+        contributions = self.class_contributions
+        share = contributions / self.gap if self.gap > 0 else np.zeros(self.n_classes)
+        return Table(
             f"gap attribution (average={self.average!r}, beta={self.beta:g}): "
             f"gap {self.gap:.6f}",
-            ["precision", "recall", "weight", "contribution", "share"],
+            [
+                Column("precision", self.class_precision),
+                Column("recall", self.class_recall),
+                Column("weight", self.weights),
+                Column("contribution", contributions),
+                Column("share", share, fmt=self._percent),
+            ],
+            keys=self.labels,
+            notes=[
+                "contribution: half of each of the class's pair terms (they sum "
+                "to the gap)."
+            ],
             index="class",
+            index_name="class",
+            unit="classes",
+            full="attribution.to_frame()",
+            shown_order=np.argsort(-contributions, kind="stable"),
         )
-        for i in np.argsort(-self.class_contributions, kind="stable"):
-            v = float(self.class_contributions[i])
-            classes.add_row(
-                _label(self.labels[i]),
-                [
-                    float(self.class_precision[i]),
-                    float(self.class_recall[i]),
-                    float(self.weights[i]),
-                    v,
-                    self._share(v),
-                ],
-            )
-        classes.notes.append(
-            "contribution: half of each of the class's pair terms (they sum to "
-            "the gap)."
+
+    def _pair_table(self, n: int) -> Table:
+        """The ``n`` largest pair terms, largest first."""
+        pairs = self.top_pairs(n)
+        contributions = [v for _, _, v in pairs]
+        return Table(
+            "largest class pairs",
+            [
+                Column("class_x", [x for x, _, _ in pairs], shown=False),
+                Column("class_y", [y for _, y, _ in pairs], shown=False),
+                Column("contribution", contributions),
+                Column(
+                    "share",
+                    [v / self.gap if self.gap > 0 else 0.0 for v in contributions],
+                    fmt=self._percent,
+                ),
+            ],
+            labels=[f"{_label(x)} & {_label(y)}" for x, y, _ in pairs],
+            notes=[] if pairs else ["none: the gap is 0"],
+            index="pair",
         )
-        pairs = Table("largest class pairs", ["contribution", "share"], index="pair")
-        for x, y, v in self.top_pairs(5):
-            pairs.add_row(f"{_label(x)} & {_label(y)}", [v, self._share(v)])
-        if not pairs.rows:
-            pairs.notes.append("none: the gap is 0")
-        return render_html([classes, pairs])
+
+    def _percent(self, share: float) -> str:
+        return f"{share:.0%}" if self.gap > 0 else "-"
+
+    def _repr_html_(self) -> str:
+        return render_html([self._class_table(), self._pair_table(5)])
 
     def to_frame(self, by: str = "class") -> Any:
         """The attribution as a ``pandas.DataFrame`` (pandas is imported lazily).
@@ -207,33 +230,11 @@ class GapAttribution:
         """
         if by not in ("class", "pair"):
             raise ValueError(f"by must be 'class' or 'pair'; got {by!r}.")
-        pd = import_pandas("GapAttribution.to_frame")
-
         if by == "class":
-            share = (
-                self.class_contributions / self.gap
-                if self.gap > 0
-                else np.zeros(self.n_classes)
-            )
-            return pd.DataFrame(
-                {
-                    "precision": self.class_precision,
-                    "recall": self.class_recall,
-                    "weight": self.weights,
-                    "contribution": self.class_contributions,
-                    "share": share,
-                },
-                index=pd.Index(self.labels, name="class"),
-            )
-        pairs = self.top_pairs(self.n_classes * self.n_classes)
-        return pd.DataFrame(
-            {
-                "class_x": [p[0] for p in pairs],
-                "class_y": [p[1] for p in pairs],
-                "contribution": [p[2] for p in pairs],
-                "share": [p[2] / self.gap if self.gap > 0 else 0.0 for p in pairs],
-            }
-        )
+            table = self._class_table()
+        else:
+            table = self._pair_table(self.n_classes * self.n_classes)
+        return table_frame([table], caller="GapAttribution.to_frame")
 
 
 def attribution_from_summary(summary: Any) -> GapAttribution:

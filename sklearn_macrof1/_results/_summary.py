@@ -13,10 +13,10 @@ from .._counting._record import MacroF1Counts
 from .._formulas._aggregation import ALL_METRICS, Averages, Ratios, ratios
 from .._formulas._evaluation import Options, Selection, evaluate
 from .._formulas._paper import gap_closed_form, gap_supremum
-from .._html import ValueEquality, render_html
+from .._html import ValueEquality
 from .._stats._intervals import summary_confidence_interval
 from ._gap_attribution import GapAttribution, attribution_from_summary
-from ._views import fbeta_name, short, summary_frame, summary_tables
+from ._views import fbeta_name, short, summary_frame, summary_html
 
 
 def _plain(value: Any) -> Any:
@@ -273,7 +273,7 @@ fbeta_of_averages=0.8333, gap=0.05556)
         )
 
     def _repr_html_(self) -> str:
-        return render_html(summary_tables(self))
+        return summary_html(self)
 
     def __str__(self) -> str:
         def fmt(x: Any) -> str:

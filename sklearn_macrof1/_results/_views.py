@@ -1,10 +1,11 @@
-"""Notebook and pandas views of the presentation layer's results.
+"""The table descriptions of the summary, the report and the accumulator.
 
-:class:`~._summary.FBetaSummary` and the report describe themselves here as
-:class:`~sklearn_macrof1._html.Table` objects; the same tables give the
-HTML of a notebook (``_repr_html_``) and, row for row, the ``pandas.DataFrame``
-of ``to_frame()``. A new figure in a view is one more column, row or table in
-the functions below. pandas is imported only when a frame is asked for.
+:class:`~._summary.FBetaSummary`, the report and the accumulator describe
+themselves here as :class:`~sklearn_macrof1._html.Table` objects; the renderer
+of :mod:`sklearn_macrof1._html` turns the same tables into the HTML of a
+notebook (``_repr_html_``) and the ``pandas.DataFrame`` of ``to_frame()``. A
+new figure in every view is one more column, row or table in the functions
+below. pandas is imported only when a frame is asked for.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._averages import CLASS_MEANS, HAS_BOUND
-from .._html import Table, frame, render_html
+from .._html import Column, Table, format_value, render_html, table_frame
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -23,8 +24,10 @@ if TYPE_CHECKING:
     from .._stats._intervals import FBetaInterval
     from ._summary import FBetaSummary
 
-#: Per-class rows shown in a notebook before the rest is summarised in a note.
-MAX_HTML_CLASSES = 20
+
+#: Classes up to which a notebook view names the largest class pairs of the
+#: gap: their table has one value per pair of classes (8 MB at 1,000 classes).
+MAX_PAIR_NOTE_CLASSES = 1000
 
 
 def fbeta_name(beta: float) -> str:
@@ -50,40 +53,58 @@ def short(value: Any) -> str:
     return f"{float(value):.4g}"
 
 
-def _scalar(value: Any) -> Any:
-    return value.item() if isinstance(value, np.generic) else value
-
-
-def _count(value: Any) -> Any:
+def _count(value: Any) -> str:
     """Supports print as integers when they are whole numbers (unweighted)."""
     value = float(value)
-    return int(value) if value.is_integer() else value
+    return format_value(int(value) if value.is_integer() else value)
 
 
 # ----------------------------------------------------------------------- summary
 
 
-def summary_tables(summary: FBetaSummary) -> list[Table]:
-    """The summary's notebook view: both scores side by side, then the classes."""
+def summary_tables(
+    summary: FBetaSummary, interval: FBetaInterval | None = None
+) -> tuple[Table | None, Table]:
+    """The summary's two tables: its average (None for ``average=None``) and
+    its classes.
+
+    A notebook shows the average first, both scores side by side; the frame
+    of ``to_frame()`` has the classes first and the average's row last (with
+    the columns ``<score>-ci-low`` ... of both scores when ``interval`` is
+    given), in the column order of :func:`classification_report`.
+    """
     name = fbeta_name(summary.beta)
-    tables = []
+    score, of_averages = column_names(summary.beta)
     per_class_only = summary.average is None
+    main = None
     if not per_class_only:
-        cells = {
-            f"averaged {name}": summary.averaged_fbeta,
-            f"{name} of averages": summary.fbeta_of_averages,
-            "gap": summary.gap,
-        }
+        columns = [
+            Column(score, [summary.averaged_fbeta], heading=f"averaged {name}"),
+            Column(of_averages, [summary.fbeta_of_averages], f"{name} of averages"),
+            Column("gap", [summary.gap]),
+        ]
         if summary.average in HAS_BOUND:
-            cells["gap bound"] = summary.gap_bound
-        cells.update(precision=summary.precision, recall=summary.recall)
+            columns.append(Column("gap-bound", [summary.gap_bound], "gap bound"))
+        columns += [
+            Column("precision", [summary.precision]),
+            Column("recall", [summary.recall]),
+            Column("support", [float(np.sum(summary.support))], shown=False),
+        ]
+        if interval is not None:
+            for key, ci in (
+                (score, interval.averaged_fbeta),
+                (of_averages, interval.fbeta_of_averages),
+            ):
+                columns.append(Column(f"{key}-ci-low", [ci.low], shown=False))
+                columns.append(Column(f"{key}-ci-high", [ci.high], shown=False))
         main = Table(
             f"{summary.average} average, beta={summary.beta:g}: "
             f"{summary.n_classes} classes ({summary.target_type})",
-            list(cells),
+            columns,
+            keys=[f"{summary.average} avg"],
+            labels=[summary.average],
             index="average",
         )
-        main.add_row(summary.average, [_scalar(v) for v in cells.values()])
         if summary.average in HAS_BOUND:
             main.notes.append(
                 f"gap = {name} of averages - averaged {name}; gap bound: its "
@@ -93,41 +114,46 @@ def summary_tables(summary: FBetaSummary) -> list[Table]:
         pairs = _gap_pairs_note(summary)
         if pairs:
             main.notes.append(pairs)
-        tables.append(main)
-    columns = ["precision", "recall", name, "support"]
-    if per_class_only:
-        columns.insert(3, f"{name} of P and R")
+    support = np.asarray(summary.support, dtype=np.float64)
+    columns = [
+        Column("precision", np.asarray(summary.class_precision, dtype=np.float64)),
+        Column("recall", np.asarray(summary.class_recall, dtype=np.float64)),
+        Column(score, np.asarray(summary.class_fbeta, dtype=np.float64), name),
+        Column("support", support, fmt=_count),
+    ]
+    if per_class_only:  # the notebook shows the scores together, before support
+        columns[3].shown = False
+        foa = np.asarray(summary.fbeta_of_averages, dtype=np.float64)
+        columns.append(Column(of_averages, foa, f"{name} of P and R"))
+        columns.append(Column("support", support, fmt=_count, data=False))
     classes = Table(
         f"per class (average=None, beta={summary.beta:g})"
         if per_class_only
         else "per class",
         columns,
+        keys=[str(label) for label in summary.labels.tolist()],
         index="class",
+        unit="classes",
+        full="summary.to_frame()",
     )
-    n = summary.n_classes
-    for i in range(min(n, MAX_HTML_CLASSES)):
-        values = [
-            summary.class_precision[i],
-            summary.class_recall[i],
-            summary.class_fbeta[i],
-            _count(summary.support[i]),
-        ]
-        if per_class_only:
-            values.insert(3, np.asarray(summary.fbeta_of_averages)[i])
-        classes.add_row(summary.labels[i], [_scalar(v) for v in values])
-    if n > MAX_HTML_CLASSES:
-        classes.notes.append(
-            f"... and {n - MAX_HTML_CLASSES} more classes: summary.to_frame() has "
-            "every row."
-        )
-    tables.append(classes)
-    return tables
+    return main, classes
+
+
+def summary_html(summary: FBetaSummary) -> str:
+    """The summary in a notebook."""
+    main, classes = summary_tables(summary)
+    return render_html([classes] if main is None else [main, classes])
 
 
 def _gap_pairs_note(summary: FBetaSummary) -> str:
     """The largest class-pair terms of the gap (macro or weighted, gap > 0)."""
     if summary.average not in CLASS_MEANS or not summary.gap > 0:
         return ""
+    if summary.n_classes > MAX_PAIR_NOTE_CLASSES:  # the pair table is k x k
+        return (
+            "summary.gap_attribution() splits the gap over class pairs (not "
+            f"computed for a view of more than {MAX_PAIR_NOTE_CLASSES} classes)."
+        )
     try:
         attribution = summary.gap_attribution()
     except ValueError:  # zero_division=nan left classes out: no pair terms
@@ -143,41 +169,8 @@ def summary_frame(
 ) -> Any:
     """``FBetaSummary.to_frame``: one row per class, then the average's row (with
     the interval columns ``<score>-ci-low`` ... of both scores, when given)."""
-    score, of_averages = column_names(summary.beta)
-    foa = np.asarray(summary.fbeta_of_averages)
-    records: list[dict[str, Any]] = []
-    for i in range(summary.n_classes):
-        record = {
-            "precision": float(summary.class_precision[i]),
-            "recall": float(summary.class_recall[i]),
-            score: float(summary.class_fbeta[i]),
-            "support": float(summary.support[i]),
-        }
-        if summary.average is None:
-            record[of_averages] = float(foa[i])
-        records.append(record)
-    index = [str(label) for label in summary.labels]
-    if summary.average is not None:
-        record = {
-            "precision": float(summary.precision),
-            "recall": float(summary.recall),
-            score: float(summary.averaged_fbeta),
-            "support": float(np.sum(summary.support)),
-            of_averages: float(summary.fbeta_of_averages),
-            "gap": float(summary.gap),
-        }
-        if summary.average in HAS_BOUND:
-            record["gap-bound"] = float(summary.gap_bound)
-        if interval is not None:
-            for key, ci in (
-                (score, interval.averaged_fbeta),
-                (of_averages, interval.fbeta_of_averages),
-            ):
-                record[f"{key}-ci-low"] = float(ci.low)
-                record[f"{key}-ci-high"] = float(ci.high)
-        records.append(record)
-        index.append(f"{summary.average} avg")
-    return frame(records, index=index, caller=caller)
+    main, classes = summary_tables(summary, interval)
+    return table_frame([classes] if main is None else [classes, main], caller=caller)
 
 
 # ------------------------------------------------------------------------ report
@@ -212,7 +205,13 @@ def report_frame(rows: list[Any], *, caller: str) -> Any:
         "gap-bound", "f1-score-ci-low", "f1-score-ci-high",
         "f1-of-averages-ci-low", "f1-of-averages-ci-high",
     )  # fmt: skip
-    return frame(records, index=[row.name for row in rows], order=order, caller=caller)
+    columns = [
+        Column(key, [record.get(key) for record in records])
+        for key in order
+        if any(key in record for record in records)
+    ]
+    table = Table("classification report", columns, keys=[row.name for row in rows])
+    return table_frame([table], caller=caller)
 
 
 # ------------------------------------------------------------------ accumulator
@@ -221,28 +220,37 @@ def report_frame(rows: list[Any], *, caller: str) -> Any:
 def accumulator_html(accumulator: Any, summarize: Callable[[Any], Any]) -> str:
     """What has been counted, then the macro summary of it (as a summary shows);
     ``summarize`` is :func:`fbeta_summary`, given a record."""
+    labels = _labels_text(accumulator.labels)
+    notes = []
+    tables: list[Table] = []
+    if accumulator.n_samples == 0 and accumulator._counts is None:
+        row = [0, None, None, labels]
+        notes.append("No batch counted yet: call update(y_true, y_pred).")
+    else:
+        try:
+            counts = accumulator.counts
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # a view never warns
+                summary = summarize(counts)
+        except ValueError as exc:  # e.g. every weight zero so far
+            row = [accumulator.n_samples, None, None, None]
+            notes.append(str(exc))
+        else:
+            row = [accumulator.n_samples, counts.n_classes, counts.kind, labels]
+            main, classes = summary_tables(summary)
+            tables = [classes] if main is None else [main, classes]
     head = Table(
         "MacroF1Accumulator",
-        ["samples", "classes", "targets", "labels"],
-        index="",
+        [
+            Column(key, [value])
+            for key, value in zip(
+                ("samples", "classes", "targets", "labels"), row, strict=True
+            )
+        ],
+        keys=["counted"],
+        notes=notes,
     )
-    labels = _labels_text(accumulator.labels)
-    if accumulator.n_samples == 0 and accumulator._counts is None:
-        head.add_row("counted", [0, None, None, labels])
-        head.notes.append("No batch counted yet: call update(y_true, y_pred).")
-        return render_html([head])
-    try:
-        counts = accumulator.counts
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # a view never warns
-            summary = summarize(counts)
-    except ValueError as exc:  # e.g. every weight zero so far
-        head.add_row("counted", [accumulator.n_samples, None, None, None])
-        head.notes.append(str(exc))
-        return render_html([head])
-    row = [accumulator.n_samples, counts.n_classes, counts.kind, labels]
-    head.add_row("counted", row)
-    return render_html([head, *summary_tables(summary)])
+    return render_html([head, *tables])
 
 
 def _labels_text(labels: Any) -> str:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
@@ -34,7 +34,14 @@ from .._counting._record import Reading, union_labels
 from .._counting._registry import lives_elsewhere
 from .._formulas._aggregation import ALL_METRICS
 from .._formulas._evaluation import Options, as_options, evaluate, read_jointly
-from .._html import Table, ValueEquality, format_p_value, frame, render_html
+from .._html import (
+    Column,
+    Table,
+    ValueEquality,
+    format_p_value,
+    render_html,
+    table_frame,
+)
 from .._options import check_options_of
 from .._sklearn_private import InvalidParameterError
 from ._intervals import (
@@ -229,37 +236,37 @@ class ClassifierComparison(ValueEquality):
             f"rankings_differ={self.rankings_differ})"
         )
 
-    def _tables(self) -> list[Table]:
+    def _table(self) -> Table:
+        """The description behind the notebook view and the frame."""
         name_a, name_b = self.names
         level = f"{self.confidence:.0%}"
+        formulas = self._formulas()
+        resolution = self.averaged_fbeta.p_resolution
         table = Table(
             f"{name_a} vs {name_b} ({self.average} average, beta={self.beta:g})",
             [
-                name_a,
-                name_b,
-                f"{name_a} - {name_b}",
-                f"{level} CI low",
-                f"{level} CI high",
-                "p-value",
+                Column("model_a", [name_a] * 2, shown=False),
+                Column("model_b", [name_b] * 2, shown=False),
+                *_difference_columns(
+                    [d for _, d in formulas],
+                    (name_a, name_b, f"{name_a} - {name_b}", level),
+                ).values(),
             ],
+            keys=["averaged_fbeta", "fbeta_of_averages"],
+            labels=[label for label, _ in formulas],
+            notes=[f"{self._how()}, n={self.n_samples} samples."],
             index="score",
+            index_name="score",
         )
-        for label, d in self._formulas():
-            table.add_row(
-                label,
-                [d.score_a, d.score_b, d.difference, d.low, d.high, d.p_value_text],
-            )
-        table.notes.append(f"{self._how()}, n={self.n_samples} samples.")
-        resolution = self.averaged_fbeta.p_resolution
         if resolution is not None:
             table.notes.append(
                 f"A bootstrap p-value cannot resolve values below {resolution:.2g} "
                 "(2 / (resamples + 1)): '<' marks that floor."
             )
-        return [table]
+        return table
 
     def _repr_html_(self) -> str:
-        return render_html(self._tables(), [self.statement])
+        return render_html([self._table()], [self.statement])
 
     def to_frame(self) -> Any:
         """The comparison as a ``pandas.DataFrame`` (needs pandas).
@@ -282,17 +289,7 @@ class ClassifierComparison(ValueEquality):
         >>> round(float(df.loc["averaged_fbeta", "difference"]), 4)
         0.0952
         """
-        name_a, name_b = self.names
-        records = [
-            {"model_a": name_a, "model_b": name_b, **asdict(d)}
-            for d in (self.averaged_fbeta, self.fbeta_of_averages)
-        ]
-        return frame(
-            records,
-            index=["averaged_fbeta", "fbeta_of_averages"],
-            index_name="score",
-            caller="ClassifierComparison.to_frame",
-        )
+        return table_frame([self._table()], caller="ClassifierComparison.to_frame")
 
 
 @dataclass(frozen=True, eq=False)
@@ -376,40 +373,49 @@ class MultipleComparison(ValueEquality):
             f"method={self.comparisons[0].method!r})"
         )
 
-    def _repr_html_(self) -> str:
+    def _table(self) -> Table:
+        """The description behind the notebook view and the frame."""
         first = self.comparisons[0]
-        level = f"{first.confidence:.0%}"
-        table = Table(
+        rows = self._rows()
+        labels = dict(
+            zip(
+                ("averaged_fbeta", "fbeta_of_averages"),
+                formula_labels(first.beta),
+                strict=True,
+            )
+        )
+        resolution = first.averaged_fbeta.p_resolution
+        differences = _difference_columns(
+            [d for _, _, _, d, _ in rows],
+            ("score A", "score B", "A - B", f"{first.confidence:.0%}"),
+        )
+        return Table(
             f"{len(self.names)} classifiers, every pair ({first.average} average, "
             f"beta={first.beta:g})",
             [
-                "score",
-                "score A",
-                "score B",
-                "A - B",
-                f"{level} CI low",
-                f"{level} CI high",
-                "p-value",
-                "p (Holm)",
+                Column("model_a", [c.names[0] for c, *_ in rows], shown=False),
+                Column("model_b", [c.names[1] for c, *_ in rows], shown=False),
+                Column(
+                    "score", [score for _, score, *_ in rows], fmt=labels.__getitem__
+                ),
+                *(differences[key] for key in _PAIR_KEYS),
+                Column(
+                    "p_holm",
+                    [p_holm for *_, p_holm in rows],
+                    heading="p (Holm)",
+                    fmt=lambda p: format_p_value(p, resolution),
+                ),
+                differences["p_resolution"],
             ],
+            labels=[f"{c.names[0]} vs {c.names[1]}" for c, *_ in rows],
+            notes=[self._note()],
             index="A vs B",
+            unit="rows (pairs and formulas)",
+            full="comparison.to_frame()",
         )
-        for c, _, label, d, p_holm in self._rows():
-            table.add_row(
-                f"{c.names[0]} vs {c.names[1]}",
-                [
-                    label,
-                    d.score_a,
-                    d.score_b,
-                    d.difference,
-                    d.low,
-                    d.high,
-                    d.p_value_text,
-                    format_p_value(p_holm, d.p_resolution),
-                ],
-            )
-        table.notes.append(self._note())
-        return render_html([table])
+
+    def _repr_html_(self) -> str:
+        return render_html([self._table()])
 
     def to_frame(self) -> Any:
         """Every pair and formula as a row of a ``pandas.DataFrame``.
@@ -418,24 +424,44 @@ class MultipleComparison(ValueEquality):
         ``fbeta_of_averages``), then those of :meth:`ClassifierComparison.to_frame`
         and ``p_holm``. Needs pandas.
         """
-        records = [
-            {
-                "model_a": c.names[0],
-                "model_b": c.names[1],
-                "score": score,
-                "score_a": d.score_a,
-                "score_b": d.score_b,
-                "difference": d.difference,
-                "low": d.low,
-                "high": d.high,
-                "std_error": d.std_error,
-                "p_value": d.p_value,
-                "p_holm": p_holm,
-                "p_resolution": d.p_resolution,
-            }
-            for c, score, _, d, p_holm in self._rows()
-        ]
-        return frame(records, caller="MultipleComparison.to_frame")
+        return table_frame([self._table()], caller="MultipleComparison.to_frame")
+
+
+#: The columns of each pair in :meth:`MultipleComparison.to_frame`, before p_holm.
+_PAIR_KEYS = ("score_a", "score_b", "difference", "low", "high", "std_error", "p_value")
+
+
+def _difference_columns(
+    differences: list[ScoreDifference], headings: tuple[str, str, str, str]
+) -> dict[str, Column]:
+    """The columns of :class:`ScoreDifference` values, one row per difference:
+    ``headings`` are those of score A, score B, their difference and the
+    confidence level."""
+    score_a, score_b, difference, level = headings
+    resolution = differences[0].p_resolution
+
+    def column(key: str, heading: str | None = None, shown: bool = True) -> Column:
+        values = [getattr(d, key) for d in differences]
+        return Column(key, values, heading=heading, shown=shown)
+
+    columns = [
+        column("score_a", score_a),
+        column("score_b", score_b),
+        column("difference", difference),
+        column("low", f"{level} CI low"),
+        column("high", f"{level} CI high"),
+        column("std_error", shown=False),
+        Column(
+            "p_value",
+            [d.p_value for d in differences],
+            heading="p-value",
+            fmt=lambda p: format_p_value(p, resolution),
+        ),
+        column("p_greater", shown=False),
+        column("p_less", shown=False),
+        column("p_resolution", shown=False),
+    ]
+    return {c.key: c for c in columns}
 
 
 def _from_normal(a: float, b: float, variance: float, *, z: float) -> ScoreDifference:

@@ -72,7 +72,7 @@ from .._formulas._evaluation import (
     evaluate,
     read_for,
 )
-from .._html import Table, ValueEquality, frame, render_html
+from .._html import Column, Table, ValueEquality, render_html, table_frame
 from .._options import as_generator, check_options_of, warn_user
 from .._read._encoding import Targets
 from .._read._targets import as_bool
@@ -215,24 +215,38 @@ averaged_fbeta=0.7190 [0.6574, 0.7807], fbeta_of_averages=0.7358 [0.6811, 0.7906
             return "delta method"
         return f"percentile bootstrap, {self.n_resamples} resamples"
 
-    def _tables(self) -> list[Table]:
-        table = Table(
+    def _table(self) -> Table:
+        """The description behind the notebook view and the frame."""
+        both = (self.averaged_fbeta, self.fbeta_of_averages)
+
+        def column(key: str, heading: str | None = None, shown: bool = True) -> Column:
+            values = [getattr(ci, key) for ci in both]
+            return Column(key, values, heading=heading, shown=shown)
+
+        def setting(key: str) -> Column:
+            return Column(key, [getattr(self, key)] * 2, shown=False)
+
+        return Table(
             f"{self.confidence:.0%} confidence intervals ({self.average} average, "
             f"beta={self.beta:g})",
-            ["estimate", "low", "high", "std error"],
+            [
+                column("estimate"),
+                column("low"),
+                column("high"),
+                column("std_error", "std error"),
+                setting("average"),
+                setting("confidence"),
+                setting("method"),
+            ],
+            keys=["averaged_fbeta", "fbeta_of_averages"],
+            labels=formula_labels(self.beta),
+            notes=[f"{self._how()}, n={self.n_samples} samples."],
             index="score",
+            index_name="score",
         )
-        for label, ci in zip(
-            formula_labels(self.beta),
-            (self.averaged_fbeta, self.fbeta_of_averages),
-            strict=True,
-        ):
-            table.add_row(label, [ci.estimate, ci.low, ci.high, ci.std_error])
-        table.notes.append(f"{self._how()}, n={self.n_samples} samples.")
-        return [table]
 
     def _repr_html_(self) -> str:
-        return render_html(self._tables())
+        return render_html([self._table()])
 
     def to_frame(self) -> Any:
         """Both intervals as a ``pandas.DataFrame`` (needs pandas).
@@ -254,21 +268,7 @@ averaged_fbeta=0.7190 [0.6574, 0.7807], fbeta_of_averages=0.7358 [0.6811, 0.7906
         high        0.7906
         Name: fbeta_of_averages, dtype: float64
         """
-        records = [
-            {
-                **asdict(ci),
-                "average": self.average,
-                "confidence": self.confidence,
-                "method": self.method,
-            }
-            for ci in (self.averaged_fbeta, self.fbeta_of_averages)
-        ]
-        return frame(
-            records,
-            index=["averaged_fbeta", "fbeta_of_averages"],
-            index_name="score",
-            caller="FBetaInterval.to_frame",
-        )
+        return table_frame([self._table()], caller="FBetaInterval.to_frame")
 
 
 # ------------------------------------------------------------------- the options
