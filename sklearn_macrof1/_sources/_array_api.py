@@ -22,9 +22,9 @@ the environment before scipy is imported). This source follows the same rules:
 
 Counting needs a ``bincount``, which the array-API standard lacks: the
 namespace's own is used where it has one (PyTorch, CuPy, JAX, NumPy); the
-documented fallback (:func:`bincount`) sorts the codes and takes differences
-of a cumulative sum, with standard functions only (O(n log n); weighted sums
-are exact up to the rounding of a running sum).
+documented fallback (:func:`bincount`) sorts the codes and finds each bin's
+edges with standard functions only (O(n log n); weights are summed per bin by
+a segmented scan, with the rounding of a pairwise sum).
 
 Without ``array_api_dispatch``, arrays that NumPy can read (CPU tensors) are
 read as NumPy arrays, as scikit-learn does; an array on another device is
@@ -239,30 +239,50 @@ def _moved(value: Any, xp: Any, device: Any) -> Any:
 # ---------------------------------------------------------------- counting
 
 
+def widest_float(xp: Any, device: Any) -> Any:
+    """float64 where ``device`` has it (as scikit-learn computes), else float32
+    (Apple's MPS, array-api-strict's ``no_float64``)."""
+    floats = xp.__array_namespace_info__().dtypes(device=device, kind="real floating")
+    return floats.get("float64", floats.get("float32"))
+
+
 def bincount(xp: Any, codes: Any, weights: Any, length: int) -> Any:
     """``bincount(codes, weights, minlength=length)`` on the device of ``codes``
     (non-negative integers below ``length``).
 
-    The namespace's own ``bincount`` where it has one; otherwise (the
-    array-API standard has none) the codes are sorted, the bin edges found
-    with ``searchsorted`` and the counts (or weight sums: differences of the
-    cumulative sum of the weights in sorted order) read at the edges.
+    The namespace's own ``bincount`` where it has one. Otherwise (the
+    array-API standard has none) the fallback uses standard functions only:
+    the codes are sorted and the bin edges found with ``searchsorted`` (the
+    counts are their differences); weights are summed per bin by a segmented
+    scan of the sorted weights (log2(n) passes, each adding the partial sum
+    ``2**s`` places back within the same bin), whose rounding is that of a
+    pairwise sum within each bin: O(n log n) work in all.
     """
     native = getattr(xp, "bincount", None)
     if native is not None:
         if xp.__name__.startswith("jax"):  # pragma: no cover - JAX
             return native(codes, weights, length=length)
         return native(codes, weights=weights, minlength=length)
+    device = _compat().device(codes)
+    order = xp.argsort(codes)
+    ordered = xp.take(codes, order)
     edges = xp.searchsorted(
-        xp.sort(codes),
-        xp.arange(length + 1, dtype=codes.dtype, device=_compat().device(codes)),
+        ordered, xp.arange(length + 1, dtype=codes.dtype, device=device)
     )
     if weights is None:
         return edges[1:] - edges[:-1]
-    running = xp.cumulative_sum(
-        xp.take(weights, xp.argsort(codes)), include_initial=True
-    )
-    return xp.take(running, edges[1:]) - xp.take(running, edges[:-1])
+    n = int(codes.shape[0])
+    partial = xp.take(weights, order)
+    shift = 1
+    while shift < n:
+        same = ordered[shift:] == ordered[:-shift]
+        earlier = xp.where(same, partial[:-shift], xp.zeros_like(partial[:-shift]))
+        partial = xp.concat([partial[:shift], partial[shift:] + earlier])
+        shift *= 2
+    # each bin's sum is the scan at its last sample; empty bins are 0
+    last = xp.clip(edges[1:] - 1, 0, max(n - 1, 0))
+    sums = xp.take(partial, last) if n else xp.zeros(length, dtype=weights.dtype)
+    return xp.where(edges[1:] > edges[:-1], sums, xp.zeros_like(sums))
 
 
 class _Device:
@@ -270,10 +290,10 @@ class _Device:
 
     def __init__(self, xp: Any, device: Any, caller: str) -> None:
         self.xp, self.device, self.caller = xp, device, caller
-        info = xp.__array_namespace_info__()
-        defaults = info.default_dtypes(device=device)
-        self.float = defaults["real floating"]
-        self.index = defaults["indexing"]
+        self.float = widest_float(xp, device)
+        self.index = xp.__array_namespace_info__().default_dtypes(device=device)[
+            "indexing"
+        ]
 
     def host_int(self, value: Any) -> np.ndarray:
         return to_host(value).astype(np.int64)
@@ -751,7 +771,7 @@ register_source(_ArrayAPI())
 def like_predictions(result: Any, y_pred: Any) -> Any:
     """A per-class result (a NumPy array) as an array of ``y_pred``'s namespace
     and device, as scikit-learn returns it with ``array_api_dispatch=True``
-    (in the device's default float dtype: float32 where it has no float64);
+    (float64, or float32 where the device has no float64);
     anything else unchanged."""
     if not isinstance(result, np.ndarray) or not is_device_array(y_pred):
         return result
@@ -759,10 +779,7 @@ def like_predictions(result: Any, y_pred: Any) -> Any:
         return result
     xp, device = namespace_of(_detached(y_pred))
     if result.dtype.kind == "f":
-        dtype = xp.__array_namespace_info__().default_dtypes(device=device)[
-            "real floating"
-        ]
-        return xp.asarray(result, dtype=dtype, device=device)
+        return xp.asarray(result, dtype=widest_float(xp, device), device=device)
     return xp.asarray(result, device=device)
 
 
