@@ -521,7 +521,9 @@ def _count_multilabel(
 ) -> MacroF1Counts:
     xp = dev.xp
     n, width = int(y_true.shape[0]), int(y_true.shape[1])
-    true, pred = y_true != 0, y_pred != 0
+    true, pred = (
+        y if xp.isdtype(y.dtype, "bool") else y != 0 for y in (y_true, y_pred)
+    )
     hit = true & pred
     class_counts = request.class_counts or not request.samplewise
     empty = np.zeros(0, dtype=np.int64)
