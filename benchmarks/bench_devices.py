@@ -31,6 +31,7 @@ import subprocess
 import sys
 import time
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +65,20 @@ def on_device_kernels(y_true: Any, y_pred: Any) -> float:
         _array_api._is_cpu = is_cpu  # type: ignore[assignment]
 
 
+def contenders_of(
+    y_true: np.ndarray, y_pred: np.ndarray, torch: Any, device: Any
+) -> dict[str, Callable[[], float]]:
+    t_true = torch.as_tensor(y_true).to(device)
+    t_pred = torch.as_tensor(y_pred).to(device)
+    contenders = {
+        "numpy": lambda: averaged_f1_score(y_true, y_pred),
+        "torch": lambda: averaged_f1_score(t_true, t_pred),
+    }
+    if device.type == "cpu":
+        contenders["torch kernels"] = lambda: on_device_kernels(t_true, t_pred)
+    return contenders
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="n = 1e6")
@@ -85,15 +100,8 @@ def main() -> None:
     with sklearn.config_context(array_api_dispatch=True):
         for k in (10, 100_000):
             y_true, y_pred = labels(n, k)
-            t_true = torch.as_tensor(y_true).to(device)
-            t_pred = torch.as_tensor(y_pred).to(device)
             expected = averaged_f1_score(y_true, y_pred)
-            contenders = {
-                "numpy": lambda: averaged_f1_score(y_true, y_pred),
-                "torch": lambda: averaged_f1_score(t_true, t_pred),
-            }
-            if device.type == "cpu":
-                contenders["torch kernels"] = lambda: on_device_kernels(t_true, t_pred)
+            contenders = contenders_of(y_true, y_pred, torch, device)
             for func in contenders.values():
                 assert abs(func() - expected) < 1e-12
             times = interleaved(contenders, repeats=5, budget=0.05)
