@@ -412,3 +412,22 @@ def test_torch_kernels_on_the_device(monkeypatch: pytest.MonkeyPatch) -> None:
     assert got.averaged_fbeta.p_value == pytest.approx(
         expected.averaged_fbeta.p_value, rel=1e-9
     )
+
+
+def test_decision_rules_copy_device_scores_to_the_host() -> None:
+    """Tuning sorts every sample's scores: device arrays are copied to the host
+    (with the dispatch setting), refused without it."""
+    from sklearn_macrof1 import tune_decision_rule
+
+    device = xs.Device("device1")
+    scores = RNG.normal(size=(N, 5)) + 1.5 * np.eye(5)[Y_TRUE]
+    rule = tune_decision_rule(
+        xs.asarray(Y_TRUE, device=device), xs.asarray(scores, device=device)
+    )
+    assert rule == tune_decision_rule(Y_TRUE, scores)
+    np.testing.assert_array_equal(
+        rule.predict(xs.asarray(scores, device=device)), rule.predict(scores)
+    )
+    with sklearn.config_context(array_api_dispatch=False):
+        with pytest.raises(ValueError, match="array_api_dispatch=True"):
+            rule.predict(xs.asarray(scores, device=device))

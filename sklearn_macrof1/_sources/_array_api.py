@@ -236,6 +236,16 @@ def _moved(value: Any, xp: Any, device: Any) -> Any:
     return xp.asarray(host, device=device)
 
 
+def in_memory(values: Sequence[Any], names: Sequence[str], caller: str) -> list:
+    """``values`` for a function that needs every sample in this process (the
+    tuning of a decision rule sorts every score): device arrays copied to the
+    host with ``array_api_dispatch``, refused without it (naming the setting);
+    other values unchanged."""
+    if dispatch_enabled():
+        return [_on_host(value) for value in values]
+    return _host_values(values, names, caller)
+
+
 # ---------------------------------------------------------------- counting
 
 
@@ -789,6 +799,7 @@ __all__ = [
     "bincount",
     "counted_on_device",
     "dispatch_enabled",
+    "in_memory",
     "is_device_array",
     "like_predictions",
     "namespace_of",
