@@ -215,12 +215,16 @@ class MacroF1Accumulator:
 
         Parameters
         ----------
-        y_true : array-like, sparse matrix, Dask array or Dask Series
-            Ground truth of the batch (labels, or a 0/1 indicator matrix).
+        y_true : array-like, sparse matrix, device array, Dask array or Series
+            Ground truth of the batch (labels, or a 0/1 indicator matrix; with
+            ``ignore_index``, labels of any shape, such as ``(batch, tokens)``).
         y_pred : same kind as ``y_true``
-            Predictions of the batch.
+            Predictions of the batch: labels, class scores with one more axis
+            than ``y_true`` (their argmax is the prediction), or multilabel
+            scores with ``threshold``.
         sample_weight : array-like of shape (n_samples,), default=None
-            Sample weights of the batch.
+            Sample weights of the batch (with ``ignore_index``, one per sample
+            or one per label of ``y_true``).
 
         Returns
         -------
