@@ -143,3 +143,43 @@ def test_totals_of_fixed_labels_add_across_processes() -> None:
         MacroF1Counts.from_predictions([0, 1], [1, 2], labels=[0, 1]).totals()
     with pytest.raises(ValueError, match="shape \\(3, n_labels\\)"):
         MacroF1Counts.from_totals(np.zeros((2, 3)), labels=labels)
+
+
+def test_compute_metrics_without_a_trainer() -> None:
+    """What the Trainer calls: one batch per call, the result on the last one,
+    then empty for the next evaluation; options checked up front."""
+    from sklearn_macrof1 import make_compute_metrics
+
+    labels, logits = _tokens(6, 10)
+    compute_metrics = make_compute_metrics(
+        beta=2.0, interval="bootstrap", random_state=0
+    )
+    assert compute_metrics((logits[:3], labels[:3]), compute_result=False) == {}
+    metrics = compute_metrics((logits[3:], labels[3:]))
+    keep = labels != -100
+    summary = fbeta_summary(labels[keep], logits.argmax(-1)[keep], beta=2.0)
+    assert set(metrics) == {
+        "averaged_f2",
+        "f2_of_averages",
+        "f2_gap",
+        "averaged_f2_low",
+        "averaged_f2_high",
+        "f2_of_averages_low",
+        "f2_of_averages_high",
+    }
+    assert metrics["averaged_f2"] == pytest.approx(summary.averaged_fbeta, rel=1e-12)
+    assert (
+        metrics["averaged_f2_low"]
+        <= metrics["averaged_f2"]
+        <= metrics["averaged_f2_high"]
+    )
+    assert compute_metrics.accumulator.n_samples == 0
+    # a tuple of model outputs: the logits come first
+    metrics = compute_metrics(((logits, logits[..., :2]), labels))
+    assert metrics["averaged_f2"] == pytest.approx(summary.averaged_fbeta, rel=1e-12)
+    with pytest.raises(InvalidParameterError, match="'average' parameter"):
+        make_compute_metrics(average=None)  # type: ignore[arg-type]
+    with pytest.raises(InvalidParameterError, match="'interval' parameter"):
+        make_compute_metrics(interval="exact")
+    with pytest.raises(InvalidParameterError, match="'beta' parameter"):
+        make_compute_metrics(beta=-1)
