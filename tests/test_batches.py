@@ -90,6 +90,9 @@ def test_without_options_a_batch_is_scored_as_given() -> None:
     assert averaged_f1_score(acc.counts) == averaged_f1_score(y_true, y_pred)
     acc = MacroF1Accumulator(ignore_index=-100).update(y_true, y_pred)
     assert averaged_f1_score(acc.counts) == averaged_f1_score([0, 1, 1], [0, 1, 0])
+    # a column of predictions is a vector of labels, as in one call
+    acc = MacroF1Accumulator(ignore_index=-100).update(y_true, y_pred[:, None])
+    assert averaged_f1_score(acc.counts) == averaged_f1_score([0, 1, 1], [0, 1, 0])
     # an all-padding batch counts nothing
     assert MacroF1Accumulator(ignore_index=-100).update([-100], [3]).n_samples == 0
 

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from .._counting._record import MacroF1Counts, prepare
+from .._counting._registry import lives_elsewhere
 from ._array_api import is_device_array, namespace_of, on_device
 
 
@@ -95,7 +96,12 @@ def batch_labels(
     Without these options, and for targets that need none of them, the batch
     is returned as given.
     """
-    scores = _ndim(y_pred) is not None and _ndim(y_pred) == (_ndim(y_true) or 0) + 1
+    if any(
+        lives_elsewhere(value) and not is_device_array(value)
+        for value in (y_true, y_pred, sample_weight)
+    ):
+        return y_true, y_pred, sample_weight  # counted where they live, as given
+    scores = _class_scores(y_true, y_pred)
     if ignore_index is None and threshold is None and not scores:
         return y_true, y_pred, sample_weight
     if threshold is not None and ignore_index is not None:
@@ -117,7 +123,7 @@ def batch_labels(
         return y_true, y_pred > threshold, sample_weight
     if scores:
         y_pred = xp.argmax(y_pred, axis=-1)
-    if tuple(y_pred.shape) != tuple(y_true.shape):
+    if _squeezed(y_pred.shape) != _squeezed(y_true.shape):
         raise ValueError(
             "y_true and y_pred must have the same shape (labels of each sample or "
             "token), or y_pred one more axis (the scores of each class); got "
@@ -138,6 +144,25 @@ def batch_labels(
         if weights.shape[0] == keep.shape[0]:
             sample_weight = weights[keep]
     return y_true[keep], y_pred[keep], sample_weight
+
+
+def _class_scores(y_true: Any, y_pred: Any) -> bool:
+    """Whether ``y_pred`` holds class scores: an array (NumPy's or a device
+    array, not a matrix) with one more axis than ``y_true``, of two classes or
+    more (a column of labels is a column)."""
+    array = (type(y_pred) is np.ndarray) or is_device_array(y_pred)
+    true_ndim, pred_ndim = _ndim(y_true), _ndim(y_pred)
+    if not array or true_ndim is None or pred_ndim is None:
+        return False
+    return pred_ndim == true_ndim + 1 and int(y_pred.shape[-1]) >= 2
+
+
+def _squeezed(shape: Any) -> tuple[int, ...]:
+    """A shape without its trailing axes of length 1 (a column is a vector)."""
+    dims = tuple(int(d) for d in shape)
+    while dims and dims[-1] == 1 and len(dims) > 1:
+        dims = dims[:-1]
+    return dims
 
 
 def _ndim(y: Any) -> int | None:
