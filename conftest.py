@@ -15,6 +15,9 @@ import os
 import pytest
 
 os.environ.setdefault("MPLBACKEND", "Agg")  # before any example imports pyplot
+# scikit-learn's array API dispatch (tests/test_array_api.py) needs scipy's,
+# which is read once, when scipy is first imported: set before any test imports it
+os.environ.setdefault("SCIPY_ARRAY_API", "1")
 
 DOCTEST_REQUIRES = {
     "sklearn_macrof1._plot._display": ("matplotlib",),

@@ -81,6 +81,7 @@ SECTIONS = {
     "sklearn_macrof1._stats._comparison": "Uncertainty",
     "sklearn_macrof1._sources._stream": "Streaming and distributed data",
     "sklearn_macrof1._results._accumulator": "Streaming and distributed data",
+    "sklearn_macrof1._results._compute_metrics": "Streaming and distributed data",
     "sklearn_macrof1._plot._display": "Plotting",
     "sklearn_macrof1._formulas._paper": "The paper's results",
 }

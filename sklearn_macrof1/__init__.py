@@ -22,6 +22,7 @@ from ._plot._search_analysis import (
     analyze_search,
 )
 from ._results._accumulator import MacroF1Accumulator
+from ._results._compute_metrics import make_compute_metrics
 from ._results._gap_attribution import GapAttribution
 from ._results._report import classification_report
 from ._results._scorers import (
@@ -83,6 +84,7 @@ __all__ = [
     "get_scorer",
     "get_scorer_names",
     "make_averaged_fbeta_scorer",
+    "make_compute_metrics",
     "make_fbeta_of_averages_scorer",
     "make_macro_f1_scoring",
     "supremum_confusion_matrix",

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from .._read._encoding import Targets
-from ._record import MacroF1Counts, union_labels
+from ._record import MacroF1Counts, Reading, union_labels
 
 #: Largest joint table ``k**3`` counted densely (k = 128 classes, about 50 MB
 #: for its three columns); beyond it the occupied cells are found with
@@ -133,10 +133,15 @@ def pair_cells(a: Targets, b: Targets, weights: np.ndarray | None) -> PairCells:
 @dataclass
 class JointCounts:
     """The count record of each prediction set and the joint cells of each pair
-    ``(i, j)``, ``i < j``, of one set of samples (mergeable, for Dask)."""
+    ``(i, j)``, ``i < j``, of one set of samples (mergeable, for Dask).
+    ``readings``: the source read the data into this process after all (a
+    device array that NumPy views on the CPU), and these are its in-memory
+    readings, targets included (``pairs`` is then empty: the pairs' cells are
+    counted from the targets when asked for)."""
 
     counts: list[MacroF1Counts]
     pairs: dict[tuple[int, int], PairCells]
+    readings: list[Reading] | None = None
 
     def merge(self, other: JointCounts) -> JointCounts:
         counts = [a.merge(b) for a, b in zip(self.counts, other.counts, strict=True)]

@@ -305,6 +305,93 @@ matrix} of shape (n_samples, n_labels)
             class_order=order,
         )
 
+    @classmethod
+    def from_totals(cls, totals: Any, *, labels: Any) -> MacroF1Counts:
+        """The record of per-label totals, as :meth:`totals` gives them (summed
+        over processes, for example).
+
+        Parameters
+        ----------
+        totals : array-like of shape (3, n_labels)
+            True positives, true counts and predicted counts of each label
+            (ints, or floats for weighted counts).
+        labels : array-like of shape (n_labels,)
+            The fixed labels the totals are over, in their order: the record's
+            fixed ``labels``.
+
+        Returns
+        -------
+        counts : MacroF1Counts
+            1-D targets over ``labels`` (every average but ``"samples"``),
+            without a confusion matrix and with ``n_samples`` None.
+
+        Examples
+        --------
+        >>> from sklearn_macrof1 import MacroF1Counts, averaged_f1_score
+        >>> a = MacroF1Counts.from_predictions([0, 1], [0, 0], labels=[0, 1, 2])
+        >>> b = MacroF1Counts.from_predictions([2, 2], [2, 1], labels=[0, 1, 2])
+        >>> a.totals() + b.totals()
+        array([[1, 0, 1],
+               [1, 1, 2],
+               [2, 1, 1]])
+        >>> total = MacroF1Counts.from_totals(a.totals() + b.totals(), labels=[0, 1, 2])
+        >>> averaged_f1_score(total) == averaged_f1_score(a + b)
+        True
+        """
+        order = fixed_labels(np.asarray(labels))
+        table = np.asarray(totals)
+        if order.ndim != 1 or np.unique(order).shape[0] != order.shape[0]:
+            raise ValueError(f"labels must be distinct 1-D labels; got {labels!r}.")
+        if table.shape != (3, order.shape[0]) or table.dtype.kind not in "biuf":
+            raise ValueError(
+                "totals must be numbers of shape (3, n_labels): the true positives, "
+                "true counts and predicted counts of each label "
+                f"({order.shape[0]} labels); got shape {table.shape}."
+            )
+        if not np.isfinite(table).all():
+            raise ValueError("totals must be finite.")
+        sort = np.argsort(order, kind="stable")
+        tp, true, pred = table[:, sort]
+        return cls(
+            "binary" if order.shape[0] <= 2 else "multiclass",
+            order[sort],
+            tp,
+            true,
+            pred,
+            labels=order,
+            weighted=not np.array_equal(table, np.round(table)),
+        )
+
+    def totals(self) -> np.ndarray:
+        """The true positives, true counts and predicted counts of each fixed
+        label, shape ``(3, n_labels)``, in the order of ``labels``.
+
+        Records with the same fixed labels have totals that add: counted in
+        several processes, one ``all_reduce`` (sum) of the totals and
+        :meth:`from_totals` give the record of every sample (1-D targets).
+        Records without fixed labels see different classes: gather and
+        :meth:`merge` them instead.
+        """
+        if self.labels is None or self.kind == _MULTILABEL:
+            raise ValueError(
+                "totals() are the counts of fixed labels of 1-D targets (count "
+                "with labels=..., or MacroF1Accumulator(labels=...)); records of "
+                "discovered labels or multilabel targets are merged instead: "
+                "gather them (e.g. torch.distributed.all_gather_object) and add."
+            )
+        index = _positions_in(self.classes, self.labels)
+        missing = np.setdiff1d(np.arange(self.n_classes), index[index >= 0])
+        if missing.size:
+            raise ValueError(
+                f"The record counted classes {self.classes[missing].tolist()[:5]!r} "
+                f"that are not among its fixed labels {_few(self.labels)}."
+            )
+        table = np.zeros((3, self.labels.shape[0]), dtype=self.tp.dtype)
+        found = index >= 0
+        for row, values in enumerate((self.tp, self.true, self.pred)):
+            table[row, found] = values[index[found]]
+        return table
+
     # ------------------------------------------------------------ public face
     @property
     def n_classes(self) -> int:
@@ -422,6 +509,14 @@ def fixed_labels(labels: np.ndarray) -> np.ndarray:
     ):
         return labels.astype(str)
     return labels
+
+
+def _positions_in(classes: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    """Index of each of ``labels`` in the sorted ``classes``; -1 where absent."""
+    if classes.shape[0] == 0:
+        return np.full(labels.shape[0], -1, dtype=np.intp)
+    index = np.minimum(np.searchsorted(classes, labels), classes.shape[0] - 1)
+    return np.where(classes[index] == labels, index, -1)
 
 
 def _few(labels: np.ndarray | None) -> str:

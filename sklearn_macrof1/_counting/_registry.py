@@ -2,7 +2,8 @@
 
 A *source* knows one kind of data that lives elsewhere: Dask collections
 (counted chunk by chunk on the workers), Spark DataFrames (counted by
-aggregation queries in Spark), and next device arrays. Every reading asks
+aggregation queries in Spark), and device arrays (array-API namespaces other
+than NumPy, counted on their device: ``_sources/_array_api.py``). Every reading asks
 :func:`source_of` for the source of its data: the source that claims the type
 of one of its values counts it into the count record
 (:class:`~._record.MacroF1Counts`, in a :class:`~._record.Reading`); data that
@@ -57,9 +58,12 @@ import; a source registered again under the same name replaces the old one).
 A type goes to the first registered source that claims it; the values are
 looked at in order (``y_true``, the predictions, the weights) and the first
 claimed one decides. The sources that come next plug in the same way, without
-touching a verb: a source for device arrays claims the array types that have
-``__array_namespace__`` and are not NumPy's, counts on the device and brings
-back the record; a dense-integer path claims ``numpy.ndarray``, counts integer
+touching a verb: the source of device arrays claims the array types that have
+``__array_namespace__`` (and PyTorch tensors) and are not NumPy's, counts on
+the device and brings back the record (a source may also hand data it finds
+in this process to :func:`~._record.read_in_memory`, whose reading keeps the
+targets; ``JointCounts.readings`` carries such readings for a comparison); a
+dense-integer path claims ``numpy.ndarray``, counts integer
 labels with one ``bincount`` and hands anything else (other dtypes, a label
 range too wide) to the in-memory reading (:func:`~._record.read_in_memory`).
 

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 from sklearn.model_selection import KFold, StratifiedKFold
 
+from .._sources._array_api import in_memory
 from ._inputs import (
     MulticlassData,
     MultilabelData,
@@ -103,8 +104,11 @@ class DecisionRule:
         rule tuned on 1-D scores).
 
         Returns an array of class labels (multiclass) or a 0/1 indicator matrix,
-        sparse when ``y_score`` is sparse (multilabel).
+        sparse when ``y_score`` is sparse (multilabel); a NumPy array for
+        device arrays (copied to the host with scikit-learn's
+        ``array_api_dispatch``).
         """
+        (y_score,) = in_memory((y_score,), ("y_score",), "DecisionRule.predict")
         if self.kind == "multilabel":
             scores = multilabel_scores(y_score, None, len(self.classes))
             assert self.thresholds is not None
@@ -317,6 +321,11 @@ def tune(
     random_state: Any,
 ) -> DecisionRule:
     """:func:`tune_decision_rule` with checked options."""
+    y_true, y_score, sample_weight = in_memory(
+        (y_true, y_score, sample_weight),
+        ("y_true", "y_score", "sample_weight"),
+        "tune_decision_rule",
+    )
     kind = target_kind(y_true)
     n = y_true.shape[0] if hasattr(y_true, "shape") else len(y_true)
     weight = check_weights(sample_weight, n)

@@ -159,6 +159,8 @@ def read_jointly(
             labels=labels, samplewise=samplewise, part=part, caller=caller
         )
         joint = counter(data, request)
+        if joint.readings is not None:  # read into this process after all
+            return JointReading(joint.readings)
         weighted = sample_weight is not None
         return JointReading(
             [Reading(counts, weighted=weighted) for counts in joint.counts],

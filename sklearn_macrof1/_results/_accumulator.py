@@ -23,8 +23,10 @@ import numpy as np
 
 from .._counting._record import MacroF1Counts, fixed_labels, merge_counts, union_labels
 from .._options import check_array_like
+from .._sklearn_private import InvalidParameterError
+from .._sources._array_api import counted_on_device
 from .._sources._dask import counts_from_dask, is_dask_collection
-from .._sources._stream import count_batch
+from .._sources._stream import batch_labels, count_batch
 from ._scores import fbeta_summary
 from ._views import accumulator_html
 
@@ -81,6 +83,18 @@ class MacroF1Accumulator:
         ``average="samples"``. None: classes are discovered as batches arrive
         (every column for multilabel targets). The record :attr:`counts`
         carries them as its fixed ``labels``.
+    ignore_index : int, default=None
+        Deep-learning batches of class labels: ``y_true`` may have any shape
+        (``(batch, tokens)`` for token classification; ``y_pred`` the same, or
+        with one more axis of class scores), both are flattened, and the
+        samples whose true label is ``ignore_index`` (the padding label,
+        -100 in Hugging Face transformers) are dropped before counting. None:
+        every label is a class, as in a one-shot call.
+    threshold : float, default=None
+        Deep-learning batches of multilabel targets: ``y_pred`` holds scores
+        (logits or probabilities) shaped like the 0/1 ``y_true``, and a label is
+        predicted where its score is above ``threshold`` (0.0 for logits is 0.5
+        for probabilities). None: ``y_pred`` holds labels.
 
     Attributes
     ----------
@@ -92,6 +106,17 @@ class MacroF1Accumulator:
         The accumulated record (what one counting pass over all batches gives),
         with the accumulator's ``labels`` as its fixed labels: give it to any
         verb.
+
+    Notes
+    -----
+    **Device arrays.** Batches of PyTorch, CuPy, JAX or array-api-strict
+    arrays are counted on their device (with or without scikit-learn's
+    ``array_api_dispatch``: the accumulator returns no arrays): the argmax of
+    class scores, the threshold and the ``ignore_index`` mask run there too,
+    and only each batch's count record (a few numbers per class, or the
+    occupied cells of its confusion matrix) reaches the host. When ``y_pred``
+    has one more axis than ``y_true``, the last axis holds the scores of each
+    class and the prediction is their argmax.
 
     See Also
     --------
@@ -113,20 +138,27 @@ class MacroF1Accumulator:
     0.8333
     """
 
-    def __init__(self, *, labels: Any = None) -> None:
+    def __init__(
+        self,
+        *,
+        labels: Any = None,
+        ignore_index: int | None = None,
+        threshold: float | None = None,
+    ) -> None:
         self.labels = _check_labels(labels)
+        self.ignore_index = _check_number(ignore_index, "ignore_index", int)
+        self.threshold = _check_number(threshold, "threshold", float)
         self._counts: MacroF1Counts | None = None
         # Reentrant: a signal handler or finalizer reading the accumulator in
         # the thread that holds the lock reads the state before the merge.
         self._lock = threading.RLock()
 
-    @classmethod
-    def _holding(
-        cls, labels: np.ndarray | None, counts: MacroF1Counts | None
-    ) -> MacroF1Accumulator:
-        """An accumulator with ``labels`` (already checked) holding ``counts``."""
-        accumulator = cls.__new__(cls)
-        accumulator.labels = labels
+    def _holding(self, counts: MacroF1Counts | None) -> MacroF1Accumulator:
+        """An accumulator with this one's options holding ``counts``."""
+        accumulator = MacroF1Accumulator.__new__(MacroF1Accumulator)
+        accumulator.labels = self.labels
+        accumulator.ignore_index = self.ignore_index
+        accumulator.threshold = self.threshold
         accumulator._counts = counts
         accumulator._lock = threading.RLock()
         return accumulator
@@ -143,6 +175,7 @@ class MacroF1Accumulator:
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
+        state = {"ignore_index": None, "threshold": None, **state}  # older pickles
         self.__dict__.update(state)
         self._lock = threading.RLock()
 
@@ -182,25 +215,38 @@ class MacroF1Accumulator:
 
         Parameters
         ----------
-        y_true : array-like, sparse matrix, Dask array or Dask Series
-            Ground truth of the batch (labels, or a 0/1 indicator matrix).
+        y_true : array-like, sparse matrix, device array, Dask array or Series
+            Ground truth of the batch (labels, or a 0/1 indicator matrix; with
+            ``ignore_index``, labels of any shape, such as ``(batch, tokens)``).
         y_pred : same kind as ``y_true``
-            Predictions of the batch.
+            Predictions of the batch: labels, class scores with one more axis
+            than ``y_true`` (their argmax is the prediction), or multilabel
+            scores with ``threshold``.
         sample_weight : array-like of shape (n_samples,), default=None
-            Sample weights of the batch.
+            Sample weights of the batch (with ``ignore_index``, one per sample
+            or one per label of ``y_true``).
 
         Returns
         -------
         self : MacroF1Accumulator
         """
         dask = any(is_dask_collection(v) for v in (y_true, y_pred, sample_weight))
-        batch = (counts_from_dask if dask else count_batch)(
-            y_true,
-            y_pred,
-            sample_weight,
-            columns=self.labels,
-            caller="MacroF1Accumulator.update",
-        )
+        with counted_on_device():  # only the batch's record leaves the device
+            if not dask:
+                y_true, y_pred, sample_weight = batch_labels(
+                    y_true,
+                    y_pred,
+                    sample_weight,
+                    ignore_index=self.ignore_index,
+                    threshold=self.threshold,
+                )
+            batch = (counts_from_dask if dask else count_batch)(
+                y_true,
+                y_pred,
+                sample_weight,
+                columns=self.labels,
+                caller="MacroF1Accumulator.update",
+            )
         if batch is None:
             return self
         self._check_fixed_labels(batch)
@@ -254,7 +300,7 @@ class MacroF1Accumulator:
         # Each operand's state read once under its own lock (never both locks at
         # once: a.merge(b) and b.merge(a) in two threads cannot deadlock).
         mine, theirs = self._state(), other._state()
-        return MacroF1Accumulator._holding(self.labels, merge_counts(mine, theirs))
+        return self._holding(merge_counts(mine, theirs))
 
     def __add__(self, other: Any) -> MacroF1Accumulator:
         if not isinstance(other, MacroF1Accumulator):
@@ -263,7 +309,7 @@ class MacroF1Accumulator:
 
     def __radd__(self, other: Any) -> MacroF1Accumulator:
         if isinstance(other, int) and other == 0:  # sum(accumulators)
-            return self.merge(MacroF1Accumulator(labels=self.labels))
+            return self.merge(self._holding(None))
         return NotImplemented
 
     # -- what has been accumulated -------------------------------------------
@@ -288,16 +334,25 @@ class MacroF1Accumulator:
 
     def __repr__(self) -> str:
         labels, counts = _plain(self.labels), self._state()
+        options = "".join(
+            f", {name}={value!r}"
+            for name, value in (
+                ("ignore_index", self.ignore_index),
+                ("threshold", self.threshold),
+            )
+            if value is not None
+        )
         if counts is None:
-            return f"MacroF1Accumulator(labels={labels!r}, n_samples=0)"
+            return f"MacroF1Accumulator(labels={labels!r}{options}, n_samples=0)"
         return (  # all weights zero so far is no reason for a repr to raise
-            f"MacroF1Accumulator(labels={labels!r}, n_samples={counts.n_samples}, "
-            f"kind={counts.kind!r}, n_classes={counts.n_classes})"
+            f"MacroF1Accumulator(labels={labels!r}{options}, "
+            f"n_samples={counts.n_samples}, kind={counts.kind!r}, "
+            f"n_classes={counts.n_classes})"
         )
 
     def _repr_html_(self) -> str:
         # A still copy: the view reads the state several times.
-        still = MacroF1Accumulator._holding(self.labels, self._state())
+        still = self._holding(self._state())
         return accumulator_html(still, fbeta_summary)
 
 
@@ -310,6 +365,21 @@ def _label_type(labels: np.ndarray) -> Any:
     ):
         return str
     return labels.dtype
+
+
+def _check_number(value: Any, name: str, kind: type) -> Any:
+    """None, or a real number (an integer for ``ignore_index``)."""
+    if value is None:
+        return None
+    integral = isinstance(value, int | np.integer) and not isinstance(value, bool)
+    real = integral or isinstance(value, float | np.floating)
+    if not (integral if kind is int else real) or (real and not np.isfinite(value)):
+        accepted = "an integer label" if kind is int else "a finite real number"
+        raise InvalidParameterError(
+            f"The '{name}' parameter of MacroF1Accumulator must be {accepted} or "
+            f"None. Got {value!r} instead."
+        )
+    return kind(value)
 
 
 def _plain(labels: np.ndarray | None) -> Any:

@@ -10,6 +10,7 @@ from numpy.typing import NDArray
 from .._counting._record import MacroF1Counts
 from .._formulas._aggregation import ALL_METRICS
 from .._formulas._evaluation import check_form, check_options, read_for, score
+from .._sources._array_api import like_predictions
 from ._summary import FBetaSummary, build_summary
 
 
@@ -120,6 +121,8 @@ default="macro"
     Returns
     -------
     score : float, or ndarray of shape (n_labels,) when ``average=None``
+        (with ``array_api_dispatch=True``, an array of ``y_pred``'s namespace
+        and device)
 
     See Also
     --------
@@ -146,7 +149,7 @@ default="macro"
         sample_weight=sample_weight,
         zero_division=zero_division,
     )
-    return averages.averaged_fbeta
+    return like_predictions(averages.averaged_fbeta, y_pred)
 
 
 @overload
@@ -248,6 +251,8 @@ default="macro"
     Returns
     -------
     score : float, or ndarray of shape (n_labels,) when ``average=None``
+        (with ``array_api_dispatch=True``, an array of ``y_pred``'s namespace
+        and device)
 
     Examples
     --------
@@ -272,7 +277,7 @@ default="macro"
         sample_weight=sample_weight,
         zero_division=zero_division,
     )
-    return averages.averaged_fbeta
+    return like_predictions(averages.averaged_fbeta, y_pred)
 
 
 @overload
@@ -384,6 +389,8 @@ default="macro"
     Returns
     -------
     score : float, or ndarray of shape (n_labels,) when ``average=None``
+        (with ``array_api_dispatch=True``, an array of ``y_pred``'s namespace
+        and device)
 
     Examples
     --------
@@ -407,7 +414,7 @@ default="macro"
         sample_weight=sample_weight,
         zero_division=zero_division,
     )
-    return averages.fbeta_of_averages
+    return like_predictions(averages.fbeta_of_averages, y_pred)
 
 
 @overload
@@ -510,6 +517,8 @@ default="macro"
     Returns
     -------
     score : float, or ndarray of shape (n_labels,) when ``average=None``
+        (with ``array_api_dispatch=True``, an array of ``y_pred``'s namespace
+        and device)
 
     Examples
     --------
@@ -534,7 +543,7 @@ default="macro"
         sample_weight=sample_weight,
         zero_division=zero_division,
     )
-    return averages.fbeta_of_averages
+    return like_predictions(averages.fbeta_of_averages, y_pred)
 
 
 @overload

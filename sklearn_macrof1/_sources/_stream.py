@@ -17,7 +17,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from .._counting._record import MacroF1Counts, prepare
+from .._counting._registry import lives_elsewhere
+from ._array_api import is_device_array, namespace_of, on_device
 
 
 def _n_rows(y: Any) -> int | None:
@@ -65,4 +69,115 @@ def count_batch(
     ).compact()
 
 
-__all__ = ["count_batch"]
+def batch_labels(
+    y_true: Any,
+    y_pred: Any,
+    sample_weight: Any = None,
+    *,
+    ignore_index: int | None = None,
+    threshold: float | None = None,
+) -> tuple[Any, Any, Any]:
+    """A deep-learning batch as the targets a score takes, on its device.
+
+    - ``threshold``: ``y_pred`` holds scores (logits, probabilities) of
+      multilabel targets, shaped like ``y_true``; a label is predicted where
+      its score is above ``threshold``.
+    - else, when ``y_pred`` has one more dimension than ``y_true``, its last
+      axis holds the scores of the classes (logits): the prediction is their
+      argmax (class indices ``0 .. k-1``).
+    - ``ignore_index``: ``y_true`` holds class labels of any shape
+      (``(batch, tokens)`` for token classification), flattened with
+      ``y_pred`` (and ``sample_weight`` when shaped like ``y_true``), and the
+      samples whose true label is ``ignore_index`` (padding) are dropped.
+      Token shapes with scores are flattened too.
+
+    Arrays of an array-API namespace stay in it, on their device (the
+    argmax, the threshold and the mask run there); others are read with NumPy.
+    Without these options, and for targets that need none of them, the batch
+    is returned as given.
+    """
+    if any(
+        lives_elsewhere(value) and not is_device_array(value)
+        for value in (y_true, y_pred, sample_weight)
+    ):
+        return y_true, y_pred, sample_weight  # counted where they live, as given
+    scores = _class_scores(y_true, y_pred)
+    if ignore_index is None and threshold is None and not scores:
+        return y_true, y_pred, sample_weight
+    if threshold is not None and ignore_index is not None:
+        raise ValueError(
+            "ignore_index drops padded samples of class labels, threshold turns "
+            "the scores of multilabel targets into labels: give one of them; got "
+            f"ignore_index={ignore_index!r} and threshold={threshold!r}."
+        )
+    xp, device = _namespace(y_pred)
+    y_true = on_device(y_true, xp, device)
+    y_pred = on_device(y_pred, xp, device)
+    if threshold is not None:
+        if tuple(y_pred.shape) != tuple(y_true.shape):
+            raise ValueError(
+                "With threshold, y_pred holds the scores of multilabel targets, "
+                f"shaped like y_true; got y_true of shape {tuple(y_true.shape)} "
+                f"and y_pred of shape {tuple(y_pred.shape)}."
+            )
+        return y_true, y_pred > threshold, sample_weight
+    if scores:
+        y_pred = xp.argmax(y_pred, axis=-1)
+    if _squeezed(y_pred.shape) != _squeezed(y_true.shape):
+        raise ValueError(
+            "y_true and y_pred must have the same shape (labels of each sample or "
+            "token), or y_pred one more axis (the scores of each class); got "
+            f"y_true of shape {tuple(y_true.shape)} and y_pred of shape "
+            f"{tuple(y_pred.shape)}."
+        )
+    shape = tuple(y_true.shape)
+    y_true, y_pred = xp.reshape(y_true, (-1,)), xp.reshape(y_pred, (-1,))
+    if sample_weight is not None and _ndim(sample_weight) == len(shape) > 1:
+        weights = on_device(sample_weight, xp, device)
+        if tuple(weights.shape) == shape:
+            sample_weight = xp.reshape(weights, (-1,))
+    if ignore_index is None:
+        return y_true, y_pred, sample_weight
+    keep = y_true != ignore_index
+    if sample_weight is not None and _ndim(sample_weight) == 1:
+        weights = on_device(sample_weight, xp, device)
+        if weights.shape[0] == keep.shape[0]:
+            sample_weight = weights[keep]
+    return y_true[keep], y_pred[keep], sample_weight
+
+
+def _class_scores(y_true: Any, y_pred: Any) -> bool:
+    """Whether ``y_pred`` holds class scores: an array (NumPy's or a device
+    array, not a matrix) with one more axis than ``y_true``, of two classes or
+    more (a column of labels is a column)."""
+    array = (type(y_pred) is np.ndarray) or is_device_array(y_pred)
+    true_ndim, pred_ndim = _ndim(y_true), _ndim(y_pred)
+    if not array or true_ndim is None or pred_ndim is None:
+        return False
+    return pred_ndim == true_ndim + 1 and int(y_pred.shape[-1]) >= 2
+
+
+def _squeezed(shape: Any) -> tuple[int, ...]:
+    """A shape without its trailing axes of length 1 (a column is a vector)."""
+    dims = tuple(int(d) for d in shape)
+    while dims and dims[-1] == 1 and len(dims) > 1:
+        dims = dims[:-1]
+    return dims
+
+
+def _ndim(y: Any) -> int | None:
+    shape = getattr(y, "shape", None)
+    if shape is None:
+        if isinstance(y, list | tuple):
+            return int(np.ndim(y))
+        return None
+    return len(shape)
+
+
+def _namespace(y_pred: Any) -> tuple[Any, Any]:
+    if is_device_array(y_pred):
+        return namespace_of(y_pred)
+    return np, "cpu"
+
+
+__all__ = ["batch_labels", "count_batch"]

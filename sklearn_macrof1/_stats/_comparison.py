@@ -827,12 +827,12 @@ def _refuse_foreign_bootstrap(
         "classifier, to redraw the same samples for every pair)"
     )
     raise ValueError(
-        "compare_classifiers(method='bootstrap') on Dask collections redraws the "
-        "joint (true, pred_a, pred_b) cells counted on the workers, which serves "
-        f"two unweighted classifiers only; {why} would need every sample in this "
-        "process, and Dask collections are never gathered. Use method='delta' "
-        "(computed from the workers' joint cells), or compute the arrays "
-        "yourself (e.g. y.compute()) if they fit in memory."
+        "compare_classifiers(method='bootstrap') on Dask collections (or device "
+        "arrays) redraws the joint (true, pred_a, pred_b) cells counted where the "
+        f"data live, which serves two unweighted classifiers only; {why} would "
+        "need every sample in this process, and such data are never gathered. "
+        "Use method='delta' (computed from the joint cells), or compute the "
+        "arrays yourself (e.g. y.compute(), or y.cpu()) if they fit in memory."
     )
 
 

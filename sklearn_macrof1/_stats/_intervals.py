@@ -834,14 +834,16 @@ def design_of(reading: Reading, *, method: str | None = None) -> Any:
     counts = reading.counts
     if targets is None:
         raise ValueError(
-            "Intervals and comparisons of Dask collections are computed from the "
-            "counts made on the workers: the confusion matrix (1-D targets, up to "
+            "Intervals and comparisons of Dask collections (and of device arrays) "
+            "are computed from the counts made where the data live: the confusion "
+            "matrix (1-D targets, up to "
             f"{MAX_CONFUSION_CLASSES} classes), the per-sample histogram "
             "(average='samples') and, for the delta method, the second moments "
             "of the weighted or multilabel counts, one classifier at a time; "
             f"{_dask_refusal(reading, method)} would need every "
-            "sample in this process, and Dask collections are never gathered."
-            " Compute the arrays yourself (e.g. y.compute()) if they fit in memory."
+            "sample in this process, and Dask collections (device arrays) are "
+            "never gathered (moved to the host). Compute the arrays yourself (e.g. "
+            "y.compute(), or y.cpu()) if they fit in memory."
         )
     if counts.kind == _MULTILABEL:
         return _design_multilabel(targets, reading.weights)
@@ -902,12 +904,12 @@ def evaluation_from(
             if reading.weighted and method != "delta":
                 raise ValueError(
                     "The bootstrap of average='samples' with sample_weight for "
-                    "Dask collections needs each sample's weight, which the "
-                    "counts made on the workers keep only summed per distinct "
-                    "(tp, true, pred) triple; Dask collections are never "
-                    "gathered. Use method='delta' (computed from those sums), "
-                    "or compute the arrays yourself (e.g. y.compute()) if they "
-                    "fit in memory."
+                    "Dask collections (or device arrays) needs each sample's "
+                    "weight, which the counts made where the data live keep "
+                    "only summed per distinct (tp, true, pred) triple; such "
+                    "data are never gathered. Use method='delta' (computed from "
+                    "those sums), or compute the arrays yourself (e.g. "
+                    "y.compute(), or y.cpu()) if they fit in memory."
                 )
             # row t stands for count[t] samples (of weight 1 without weights)
             row_count = samples.count.astype(np.float64)

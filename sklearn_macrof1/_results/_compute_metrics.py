@@ -1,0 +1,224 @@
+"""Both macro F1s for Hugging Face ``transformers``' ``Trainer``, batch by batch.
+
+``Trainer(compute_metrics=...)`` concatenates every batch's logits on the host
+before the metric runs; with ``TrainingArguments(batch_eval_metrics=True)`` it
+instead calls ``compute_metrics(eval_pred, compute_result=...)`` once per batch,
+with that batch's (device) tensors, and ``compute_result=True`` on the last.
+:func:`make_compute_metrics` returns such a callable: each batch is counted
+into a :class:`~._accumulator.MacroF1Accumulator` (on the tensors' device, the
+padding label dropped), and the last call scores the accumulated record and
+starts the next evaluation afresh. The Trainer gathers each batch across
+processes before calling it, so nothing is reduced twice.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .._options import check_options_of
+from .._sklearn_private import InvalidParameterError
+from .._stats._intervals import fbeta_confidence_interval
+from ._accumulator import MacroF1Accumulator
+from ._scores import fbeta_summary
+
+_CALLER = "make_compute_metrics"
+
+
+class MacroF1ComputeMetrics:
+    """The callable of :func:`make_compute_metrics` (see there).
+
+    Attributes
+    ----------
+    accumulator : MacroF1Accumulator
+        The counts of the evaluation in progress (emptied when a result is
+        computed).
+    """
+
+    def __init__(
+        self,
+        accumulator: MacroF1Accumulator,
+        *,
+        beta: float,
+        average: str,
+        zero_division: Any,
+        interval: str | None,
+        confidence: float,
+        n_resamples: int,
+        random_state: Any,
+    ) -> None:
+        self.accumulator = accumulator
+        self.beta, self.average, self.zero_division = beta, average, zero_division
+        self.interval, self.confidence = interval, confidence
+        self.n_resamples, self.random_state = n_resamples, random_state
+
+    def __call__(self, eval_pred: Any, compute_result: bool = True) -> dict[str, float]:
+        """Count one batch; with ``compute_result``, return the metrics of
+        every batch counted since the last result, and start afresh."""
+        predictions, label_ids = _unpacked(eval_pred)
+        self.accumulator.update(label_ids, predictions)
+        if not compute_result:
+            return {}
+        try:
+            return self.metrics()
+        finally:
+            self.accumulator.reset()
+
+    def metrics(self) -> dict[str, float]:
+        """The metrics of the batches counted so far (nothing is reset)."""
+        counts = self.accumulator.counts
+        options = dict(
+            beta=self.beta, average=self.average, zero_division=self.zero_division
+        )
+        summary = fbeta_summary(counts, **options)
+        name = "f1" if self.beta == 1 else f"f{self.beta:g}"
+        metrics = {
+            f"averaged_{name}": float(summary.averaged_fbeta),
+            f"{name}_of_averages": float(summary.fbeta_of_averages),
+            f"{name}_gap": float(summary.gap),
+        }
+        if self.interval is not None:
+            interval = fbeta_confidence_interval(
+                counts,
+                **options,
+                confidence=self.confidence,
+                method=self.interval,
+                n_resamples=self.n_resamples,
+                random_state=self.random_state,
+            )
+            for key, score in (
+                (f"averaged_{name}", interval.averaged_fbeta),
+                (f"{name}_of_averages", interval.fbeta_of_averages),
+            ):
+                metrics[f"{key}_low"] = float(score.low)
+                metrics[f"{key}_high"] = float(score.high)
+        return metrics
+
+    def __repr__(self) -> str:
+        return (
+            f"MacroF1ComputeMetrics(average={self.average!r}, beta={self.beta!r}, "
+            f"interval={self.interval!r}, accumulator={self.accumulator!r})"
+        )
+
+
+def _unpacked(eval_pred: Any) -> tuple[Any, Any]:
+    """``(predictions, label_ids)`` of an ``EvalPrediction`` (or a pair); of
+    several model outputs, the first (the logits)."""
+    if hasattr(eval_pred, "predictions") and hasattr(eval_pred, "label_ids"):
+        predictions, label_ids = eval_pred.predictions, eval_pred.label_ids
+    else:
+        predictions, label_ids = eval_pred[0], eval_pred[1]
+    if isinstance(predictions, tuple | list) and not hasattr(predictions, "shape"):
+        predictions = predictions[0]
+    return predictions, label_ids
+
+
+def make_compute_metrics(
+    *,
+    labels: Any = None,
+    ignore_index: int | None = -100,
+    threshold: float | None = None,
+    beta: float = 1.0,
+    average: str = "macro",
+    zero_division: Any = "warn",
+    interval: str | None = None,
+    confidence: float = 0.95,
+    n_resamples: int = 1000,
+    random_state: Any = None,
+) -> MacroF1ComputeMetrics:
+    """A ``compute_metrics`` for ``transformers.Trainer``: both macro F1s, their
+    gap and (optionally) their confidence intervals, batch by batch.
+
+    Pass it with ``TrainingArguments(batch_eval_metrics=True)``: the Trainer
+    then calls it once per evaluation batch with that batch's tensors, which
+    are counted on their device (sequence classification: logits
+    ``(batch, n_classes)``; token classification: ``(batch, tokens,
+    n_classes)`` with labels ``(batch, tokens)``; multilabel: logits shaped
+    like the 0/1 labels, with ``threshold``); only each batch's counts reach
+    the host, so host memory does not grow with the evaluation set. On the
+    last batch it returns the metrics (the Trainer prefixes them with
+    ``eval_``) and empties its counts for the next evaluation. Without
+    ``batch_eval_metrics`` it is called once with every prediction and gives
+    the same numbers.
+
+    Parameters
+    ----------
+    labels : array-like, default=None
+        Every class index (or the multilabel columns scored), as
+        :class:`MacroF1Accumulator` takes them. None: the classes seen.
+    ignore_index : int or None, default=-100
+        The label of padding (transformers' convention): those tokens are
+        dropped. Not used with ``threshold``.
+    threshold : float, default=None
+        Multilabel models: a label is predicted where its logit is above
+        ``threshold`` (0.0: probability 0.5). None: the prediction is the
+        argmax of the logits.
+    beta : float, default=1.0
+        F-beta's weight of recall.
+    average : {"macro", "weighted", "micro", "samples", "binary"}, default="macro"
+        As in scikit-learn.
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+        As in scikit-learn.
+    interval : {"delta", "bootstrap"} or None, default=None
+        Also return the confidence interval of each score
+        (:func:`fbeta_confidence_interval` of the accumulated counts), as the
+        keys ``..._low`` and ``..._high``.
+    confidence, n_resamples, random_state
+        Of the interval, as :func:`fbeta_confidence_interval` takes them.
+
+    Returns
+    -------
+    compute_metrics : MacroF1ComputeMetrics
+        Called as ``compute_metrics(eval_pred, compute_result=True)``; returns
+        a dict with ``averaged_f1``, ``f1_of_averages`` and ``f1_gap`` (``f2``
+        and so on for another ``beta``). Its ``accumulator`` holds the counts.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_macrof1 import make_compute_metrics
+    >>> compute_metrics = make_compute_metrics()
+    >>> logits = np.array([[2.0, 0.1, 0.0], [0.0, 1.0, 3.0], [0.0, 2.0, 1.0]])
+    >>> compute_metrics((logits, np.array([0, 2, 2])), compute_result=False)
+    {}
+    >>> last = compute_metrics((logits[[2, 0]], np.array([1, -100])))  # -100: padding
+    >>> {key: round(value, 4) for key, value in last.items()}
+    {'averaged_f1': 0.7778, 'f1_of_averages': 0.8333, 'f1_gap': 0.0556}
+    """
+    checked = check_options_of(
+        _CALLER,
+        beta=beta,
+        average=average,
+        zero_division=zero_division,
+        confidence=confidence,
+        n_resamples=n_resamples,
+        random_state=random_state,
+    )
+    if checked["average"] is None:
+        raise InvalidParameterError(
+            f"The 'average' parameter of {_CALLER} must be a str among 'macro', "
+            "'weighted', 'micro', 'samples', 'binary' (a Trainer logs scalars); "
+            "got None."
+        )
+    if interval not in (None, "delta", "bootstrap"):
+        raise InvalidParameterError(
+            f"The 'interval' parameter of {_CALLER} must be a str among 'delta', "
+            f"'bootstrap' or None. Got {interval!r} instead."
+        )
+    accumulator = MacroF1Accumulator(
+        labels=labels,
+        ignore_index=None if threshold is not None else ignore_index,
+        threshold=threshold,
+    )
+    return MacroF1ComputeMetrics(
+        accumulator,
+        beta=checked["beta"],
+        average=checked["average"],
+        zero_division=checked["zero_division"],
+        interval=interval,
+        confidence=checked["confidence"],
+        n_resamples=checked["n_resamples"],
+        random_state=random_state,
+    )
+
+
+__all__ = ["MacroF1ComputeMetrics", "make_compute_metrics"]

@@ -1,0 +1,808 @@
+"""Device arrays: array-API arrays (PyTorch, CuPy, JAX, array-api-strict)
+counted on their device.
+
+scikit-learn 1.9 scores arrays of any array-API namespace on their device when
+``sklearn.set_config(array_api_dispatch=True)`` (with ``SCIPY_ARRAY_API=1`` in
+the environment before scipy is imported). This source follows the same rules:
+
+- the namespace and device are those of ``y_pred`` (of the first prediction
+  set in a comparison); ``y_true`` and ``sample_weight`` are moved there,
+  as scikit-learn moves them;
+- the samples are validated and counted on that device, and only the count
+  record crosses to the host: O(k) numbers for k classes, or the occupied
+  cells of the confusion matrix (at most ``min(n, k**2)``, for up to
+  :data:`~.._counting._kernels.MAX_CONFUSION_CLASSES` classes), of the joint
+  cells of a paired comparison, or of the per-sample histogram of multilabel
+  targets; never the n samples;
+- arrays on the CPU that NumPy reads without a copy (PyTorch CPU tensors, for
+  example) are counted by the in-memory kernels through that view;
+- what the verbs return is decided above (:func:`like_predictions`):
+  averaged scores are Python floats, per-class scores arrays of ``y_pred``'s
+  namespace and device.
+
+Counting needs a ``bincount``, which the array-API standard lacks: the
+namespace's own is used where it has one (PyTorch, CuPy, JAX, NumPy); the
+documented fallback (:func:`bincount`) sorts the codes and finds each bin's
+edges with standard functions only (O(n log n); weights are summed per bin by
+a segmented scan, with the rounding of a pairwise sum).
+
+Without ``array_api_dispatch``, arrays that NumPy can read (CPU tensors) are
+read as NumPy arrays, as scikit-learn does; an array on another device is
+refused with an error that names the setting. The optional package
+``array-api-compat`` (the ``[array-api]`` extra) gives each array its
+namespace; it is imported only when a device array is counted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any
+
+import numpy as np
+
+from .._counting._kernels import (
+    MAX_CONFUSION_CLASSES,
+    MAX_MOMENT_LABELS,
+    SampleCounts,
+    table_counts,
+)
+from .._counting._pairs import MAX_PAIR_CELLS, JointCounts, PairCells
+from .._counting._record import (
+    MacroF1Counts,
+    Reading,
+    _multilabel_columns,
+    read_in_memory,
+)
+from .._counting._registry import (
+    CountRequest,
+    JointPredictions,
+    Predictions,
+    register_source,
+)
+from .._options import check_sample_weight, zero_weights_error
+from .._read._arrays import ACCEPTED
+
+_MULTILABEL = "multilabel-indicator"
+#: Widest range of integer labels counted with a dense table (beyond it, or
+#: above four per sample, the labels are encoded by a sort: ``unique_inverse``).
+_DENSE_RANGE = 1 << 22
+#: Libraries whose arrays another source counts (or that are read in memory).
+_OTHER_SOURCES = frozenset({"dask", "dask_expr", "pyspark", "scipy", "sparse"})
+
+
+# ---------------------------------------------------------------- recognition
+
+
+def _is_device_array_type(cls: type) -> bool:
+    """An array-API array type that is not NumPy's (checked without importing
+    its library): it has ``__array_namespace__``, or is a PyTorch tensor."""
+    if issubclass(cls, np.ndarray | np.generic):
+        return False
+    if cls.__module__.split(".")[0] in _OTHER_SOURCES:
+        return False  # Dask collections have a namespace, and their own source
+    if hasattr(cls, "__array_namespace__"):
+        return True
+    return any(
+        base.__name__ == "Tensor" and base.__module__.split(".")[0] == "torch"
+        for base in cls.__mro__
+    )
+
+
+def is_device_array(value: Any) -> bool:
+    """True for an array-API array that is not a NumPy array."""
+    return _is_device_array_type(type(value))
+
+
+#: Set while a caller that returns no arrays (the accumulator) counts: device
+#: arrays are then counted on their device whatever scikit-learn's setting.
+_ON_DEVICE: ContextVar[bool] = ContextVar("sklearn_macrof1_on_device", default=False)
+
+
+def dispatch_enabled() -> bool:
+    """scikit-learn's ``array_api_dispatch`` setting (or :func:`counted_on_device`)."""
+    if _ON_DEVICE.get():
+        return True
+    import sklearn
+
+    return bool(sklearn.get_config().get("array_api_dispatch", False))
+
+
+@contextmanager
+def counted_on_device() -> Iterator[None]:
+    """Count device arrays on their device inside the block, with or without
+    scikit-learn's ``array_api_dispatch``: for callers that return only counts
+    and scalars (the accumulator), which no namespace rule is about."""
+    token = _ON_DEVICE.set(True)
+    try:
+        yield
+    finally:
+        _ON_DEVICE.reset(token)
+
+
+def _compat() -> Any:
+    try:
+        import array_api_compat
+    except ImportError as exc:  # pragma: no cover - the [array-api] extra
+        raise ImportError(
+            "Scoring arrays of another array-API namespace with "
+            "array_api_dispatch=True needs the package array-api-compat: pip "
+            'install array-api-compat (or sklearn-macrof1 with ".[array-api]").'
+        ) from exc
+    return array_api_compat
+
+
+def namespace_of(value: Any) -> tuple[Any, Any]:
+    """``(xp, device)`` of one array-API array (the compatible namespace)."""
+    compat = _compat()
+    return compat.array_namespace(value), compat.device(value)
+
+
+def _detached(value: Any) -> Any:
+    """A tensor that requires grad, detached (scores are not differentiable)."""
+    if getattr(value, "requires_grad", False) and hasattr(value, "detach"):
+        return value.detach()
+    return value
+
+
+def _is_cpu(device: Any) -> bool:
+    return "cpu" in str(device).lower()
+
+
+def to_host(value: Any) -> np.ndarray:
+    """A NumPy array of ``value``: a view of a CPU array, a copy from another
+    device. Device arrays pass here only for what crosses to the host (the
+    count record's O(k) numbers and occupied cells), or when the caller asked
+    for NumPy (``y_pred`` a NumPy array, or no ``array_api_dispatch``)."""
+    value = _detached(value)
+    if not is_device_array(value):
+        return np.asarray(value)
+    try:
+        return np.asarray(value)
+    except (RuntimeError, TypeError, ValueError, BufferError):
+        pass
+    module = type(value).__module__.split(".")[0]
+    if module == "torch":
+        return np.asarray(value.cpu())
+    if module == "cupy":
+        return np.asarray(value.get())
+    xp = _compat().array_namespace(value)
+    cpu = next(d for d in xp.__array_namespace_info__().devices() if _is_cpu(d))
+    return np.asarray(value.to_device(cpu))
+
+
+def _device_name(value: Any) -> str:
+    try:
+        return str(_compat().device(value))
+    except Exception:  # pragma: no cover - array-api-compat missing
+        return str(getattr(value, "device", "another device"))
+
+
+def _host_values(values: Sequence[Any], names: Sequence[str], caller: str) -> list:
+    """NumPy copies of the values without ``array_api_dispatch`` (CPU arrays are
+    read as scikit-learn reads them; others are refused, naming the setting)."""
+    host = []
+    for name, value in zip(names, values, strict=True):
+        if not is_device_array(value):
+            host.append(value)
+            continue
+        try:
+            host.append(np.asarray(_detached(value)))
+        except (RuntimeError, TypeError, ValueError, BufferError) as exc:
+            raise ValueError(
+                f"{caller} got {name} on the device {_device_name(value)} "
+                f"({type(value).__module__}.{type(value).__name__}), which NumPy "
+                "cannot read. Arrays on a device are scored there with "
+                "scikit-learn's array API dispatch: run "
+                "sklearn.set_config(array_api_dispatch=True) (with the "
+                "environment variable SCIPY_ARRAY_API=1 set before scipy is "
+                "imported), or move the arrays to the CPU first."
+            ) from exc
+    return host
+
+
+def _on_host(value: Any) -> Any:
+    return to_host(value) if is_device_array(value) else value
+
+
+def on_device(value: Any, xp: Any, device: Any) -> Any:
+    """``value`` as an array of ``xp`` (NumPy included) on ``device``."""
+    if xp is np:
+        return to_host(value) if is_device_array(value) else np.asarray(value)
+    return _moved(value, xp, device)
+
+
+def _moved(value: Any, xp: Any, device: Any) -> Any:
+    """``value`` (None, a list, a NumPy array or an array of any namespace) as
+    an array of ``xp`` on ``device``."""
+    if value is None:
+        return None
+    value = _detached(value)
+    if is_device_array(value):
+        compat = _compat()
+        if compat.array_namespace(value) is xp:
+            if compat.device(value) == device:
+                return value
+            return compat.to_device(value, device)
+        value = to_host(value)
+    host = np.asarray(value)
+    if host.dtype.kind not in "biuf":
+        raise TypeError(
+            f"labels of dtype {host.dtype} cannot be moved to the namespace "
+            f"{xp.__name__} of y_pred; with array_api_dispatch=True the labels "
+            "of device arrays are numbers or bools."
+        )
+    return xp.asarray(host, device=device)
+
+
+def in_memory(values: Sequence[Any], names: Sequence[str], caller: str) -> list:
+    """``values`` for a function that needs every sample in this process (the
+    tuning of a decision rule sorts every score): device arrays copied to the
+    host with ``array_api_dispatch``, refused without it (naming the setting);
+    other values unchanged."""
+    if dispatch_enabled():
+        return [_on_host(value) for value in values]
+    return _host_values(values, names, caller)
+
+
+# ---------------------------------------------------------------- counting
+
+
+def widest_float(xp: Any, device: Any) -> Any:
+    """float64 where ``device`` has it (as scikit-learn computes), else float32
+    (Apple's MPS, array-api-strict's ``no_float64``)."""
+    floats = xp.__array_namespace_info__().dtypes(device=device, kind="real floating")
+    return floats.get("float64", floats.get("float32"))
+
+
+def bincount(xp: Any, codes: Any, weights: Any, length: int) -> Any:
+    """``bincount(codes, weights, minlength=length)`` on the device of ``codes``
+    (non-negative integers below ``length``).
+
+    The namespace's own ``bincount`` where it has one. Otherwise (the
+    array-API standard has none) the fallback uses standard functions only:
+    the codes are sorted and the bin edges found with ``searchsorted`` (the
+    counts are their differences); weights are summed per bin by a segmented
+    scan of the sorted weights (log2(n) passes, each adding the partial sum
+    ``2**s`` places back within the same bin), whose rounding is that of a
+    pairwise sum within each bin: O(n log n) work in all.
+    """
+    native = getattr(xp, "bincount", None)
+    if native is not None:
+        if xp.__name__.startswith("jax"):  # pragma: no cover - JAX
+            return native(codes, weights, length=length)
+        return native(codes, weights=weights, minlength=length)
+    device = _compat().device(codes)
+    order = xp.argsort(codes)
+    ordered = xp.take(codes, order)
+    edges = xp.searchsorted(
+        ordered, xp.arange(length + 1, dtype=codes.dtype, device=device)
+    )
+    if weights is None:
+        return edges[1:] - edges[:-1]
+    n = int(codes.shape[0])
+    partial = xp.take(weights, order)
+    shift = 1
+    while shift < n:
+        same = ordered[shift:] == ordered[:-shift]
+        earlier = xp.where(same, partial[:-shift], xp.zeros_like(partial[:-shift]))
+        partial = xp.concat([partial[:shift], partial[shift:] + earlier])
+        shift *= 2
+    # each bin's sum is the scan at its last sample; empty bins are 0
+    last = xp.clip(edges[1:] - 1, 0, max(n - 1, 0))
+    sums = xp.take(partial, last) if n else xp.zeros(length, dtype=weights.dtype)
+    return xp.where(edges[1:] > edges[:-1], sums, xp.zeros_like(sums))
+
+
+class _Device:
+    """The arrays of one call on one device, with the dtypes it supports."""
+
+    def __init__(self, xp: Any, device: Any, caller: str) -> None:
+        self.xp, self.device, self.caller = xp, device, caller
+        self.float = widest_float(xp, device)
+        self.index = xp.__array_namespace_info__().default_dtypes(device=device)[
+            "indexing"
+        ]
+
+    def host_int(self, value: Any) -> np.ndarray:
+        return to_host(value).astype(np.int64)
+
+    def host_float(self, value: Any) -> np.ndarray:
+        return to_host(value).astype(np.float64)
+
+    def nonzero_cells(self, seen: Any, *sums: Any) -> list[Any]:
+        """The positions of the nonzero entries of ``seen`` and, at those
+        positions, ``seen`` and each of ``sums`` (None stays None), on the host."""
+        xp = self.xp
+        cells = xp.nonzero(seen)[0]
+        out: list[Any] = [self.host_int(cells), self.host_int(xp.take(seen, cells))]
+        for values in sums:
+            out.append(
+                None if values is None else self.host_float(xp.take(values, cells))
+            )
+        return out
+
+
+def _kind_name(y: Any) -> str:
+    return _MULTILABEL if y.ndim == 2 else "1-D label"
+
+
+def _shaped(dev: _Device, y: Any, name: str) -> Any:
+    """``y`` checked: a 1-D array (a column is raveled) or a 2-D indicator
+    matrix of real numbers or bools."""
+    xp = dev.xp
+    if y.ndim == 2 and y.shape[1] == 1:
+        y = xp.reshape(y, (-1,))
+    if y.ndim not in (1, 2):
+        raise ValueError(
+            f"{name} has a type of target that cannot be scored (an array of "
+            f"shape {tuple(y.shape)}); accepted: {ACCEPTED}."
+        )
+    if not (xp.isdtype(y.dtype, ("bool", "integral", "real floating"))):
+        raise ValueError(
+            f"{name} holds values of dtype {y.dtype}; accepted: {ACCEPTED}."
+        )
+    if xp.isdtype(y.dtype, "real floating"):
+        if not bool(xp.all(xp.isfinite(y))):
+            bad = "NaN" if bool(xp.any(xp.isnan(y))) else "infinity"
+            raise ValueError(
+                f"Input {name} contains {bad}; class labels must be finite. "
+                f"Accepted: {ACCEPTED}."
+            )
+        if not bool(xp.all(y == xp.round(y))):
+            raise ValueError(
+                f"{name} contains continuous values; classification metrics need "
+                f"{ACCEPTED}. Threshold scores or probabilities into labels "
+                "first (for example y_score >= 0.5)."
+            )
+    if y.ndim == 2 and not xp.isdtype(y.dtype, "bool"):
+        if not bool(xp.all((y == 0) | (y == 1))):
+            raise ValueError(
+                f"{name} is multiclass-multioutput (a 2-D array with several "
+                "columns of class labels), which F-scores do not support; "
+                f"accepted: {ACCEPTED}."
+            )
+    return y
+
+
+def _checked_targets(
+    dev: _Device, arrays: Sequence[Any], names: Sequence[str]
+) -> list[Any]:
+    arrays = [_shaped(dev, y, name) for y, name in zip(arrays, names, strict=True)]
+    first, name0 = arrays[0], names[0]
+    for y, name in zip(arrays[1:], names[1:], strict=True):
+        if (y.ndim == 2) != (first.ndim == 2):
+            raise ValueError(
+                "Classification metrics can't handle a mix of "
+                f"{_kind_name(first)} ({name0}) and {_kind_name(y)} ({name}) "
+                "targets; both must be 1-D label arrays or both multilabel "
+                "indicator matrices with the same columns."
+            )
+        if y.shape[0] != first.shape[0]:
+            raise ValueError(
+                "Found input variables with inconsistent numbers of samples: "
+                f"{name0} has {first.shape[0]} and {name} has {y.shape[0]}; they "
+                "must be equal."
+            )
+        if y.ndim == 2 and y.shape[1] != first.shape[1]:
+            raise ValueError(
+                f"Multilabel targets with different numbers of columns: {name0} "
+                f"has {first.shape[1]} and {name} has {y.shape[1]}."
+            )
+    return arrays
+
+
+def _checked_weights(dev: _Device, weights: Any, n: int, part: bool) -> Any:
+    """The weights as floats of the device (float64 where it has them),
+    checked as :func:`~.._options.check_sample_weight` checks them."""
+    if weights is None:
+        return None
+    xp = dev.xp
+    if not is_device_array(weights):  # a host array: checked there, then moved
+        host = np.asarray(check_sample_weight(weights, n, zero=part))
+        return xp.asarray(host, dtype=dev.float, device=dev.device)
+    if not xp.isdtype(weights.dtype, ("bool", "integral", "real floating")):
+        raise TypeError(
+            "sample_weight must be a 1-D array of numbers (int or float); got "
+            f"values of dtype {weights.dtype}."
+        )
+    if weights.ndim != 1:
+        raise ValueError(
+            "sample_weight must be a 1-D array or a scalar; got an array of shape "
+            f"{tuple(weights.shape)}."
+        )
+    if weights.shape[0] != n:
+        raise ValueError(
+            f"sample_weight has {weights.shape[0]} entries but y_true and y_pred "
+            f"have {n} samples; give one weight per sample."
+        )
+    weights = xp.astype(weights, dev.float)
+    if not bool(xp.all(xp.isfinite(weights))):
+        bad = "NaN" if bool(xp.any(xp.isnan(weights))) else "infinity"
+        raise ValueError(
+            f"Input sample_weight contains {bad}; sample weights must be finite."
+        )
+    if n and not part and not bool(xp.any(weights != 0)):
+        raise zero_weights_error(n)
+    return weights
+
+
+def _encode(dev: _Device, arrays: Sequence[Any]) -> tuple[list[Any], np.ndarray]:
+    """Codes ``0 .. k-1`` on the device of each 1-D array of labels, and the
+    ``k`` labels present (sorted) on the host.
+
+    Integer-valued labels in a range of at most ``max(4 n, 2**22)`` are coded by
+    their offset from the smallest (one ``bincount`` of presence, no sort);
+    wider ranges by ``unique_inverse`` of all labels (a sort on the device).
+    """
+    xp = dev.xp
+    n = arrays[0].shape[0]
+    host_dtype = np.result_type(*(to_host(y[:0]).dtype for y in arrays))
+    arrays = [
+        xp.astype(y, dev.index) if xp.isdtype(y.dtype, "bool") else y for y in arrays
+    ]
+    low = min(_scalar(xp.min(y)) for y in arrays)
+    high = max(_scalar(xp.max(y)) for y in arrays)
+    span = high - low + 1
+    exact = all(abs(v) < 2**53 for v in (low, high))
+    if exact and span <= max(4 * n, _DENSE_RANGE):
+        span = int(span)
+        codes = [xp.astype(y - low if low else y, dev.index) for y in arrays]
+        seen = sum(bincount(xp, c, None, span) for c in codes)
+        present = seen > 0
+        offsets = dev.host_int(xp.nonzero(present)[0])
+        labels = (offsets + int(low)).astype(host_dtype)
+        if offsets.shape[0] < span:  # positions among the labels present
+            position = xp.cumulative_sum(xp.astype(present, dev.index)) - 1
+            codes = [xp.take(position, c) for c in codes]
+        return codes, labels
+    common = xp.result_type(*(y.dtype for y in arrays))
+    values, inverse = xp.unique_inverse(
+        xp.concat([xp.astype(y, common) for y in arrays])
+    )
+    inverse = xp.astype(inverse, dev.index)
+    codes = [inverse[i * n : (i + 1) * n] for i in range(len(arrays))]
+    return codes, to_host(values).astype(host_dtype)
+
+
+def _scalar(value: Any) -> float | int:
+    number = float(value)
+    return int(number) if number.is_integer() else number
+
+
+def _count_1d(
+    dev: _Device,
+    true: Any,
+    pred: Any,
+    labels: np.ndarray,
+    weights: Any,
+    moments: bool,
+) -> MacroF1Counts:
+    """The record of 1-D codes ``true`` and ``pred`` over ``labels`` (every
+    class present in either)."""
+    xp = dev.xp
+    k = labels.shape[0]
+    confusion: np.ndarray | None = None
+    second: np.ndarray | None = None
+    if k <= MAX_CONFUSION_CLASSES:
+        joint = true * k + pred
+        seen = bincount(xp, joint, None, k * k)
+        sums = None if weights is None else bincount(xp, joint, weights, k * k)
+        squares = None
+        if moments and weights is not None:
+            squares = bincount(xp, joint, weights * weights, k * k)
+        cells, count, weight, square = dev.nonzero_cells(seen, sums, squares)
+        table = np.zeros(k * k, np.int64 if weight is None else np.float64)
+        table[cells] = count if weight is None else weight
+        confusion = table.reshape(k, k)
+        if square is not None:
+            second = np.zeros(k * k)
+            second[cells] = square
+            second = second.reshape(k, k)
+        tp, true_sum, pred_sum = table_counts(confusion)
+    else:
+        hit = true == pred
+        hit_weights = None if weights is None else weights[hit]
+        host = dev.host_int if weights is None else dev.host_float
+        tp = host(bincount(xp, true[hit], hit_weights, k))
+        true_sum = host(bincount(xp, true, weights, k))
+        pred_sum = host(bincount(xp, pred, weights, k))
+    return MacroF1Counts(
+        "binary" if k <= 2 else "multiclass",
+        labels,
+        tp,
+        true_sum,
+        pred_sum,
+        confusion,
+        n_samples=int(true.shape[0]),
+        zero_weight=weights is not None and not bool(xp.any(weights != 0)),
+        moments=second,
+        weighted=weights is not None,
+    )
+
+
+def _count_multilabel(
+    dev: _Device,
+    y_true: Any,
+    y_pred: Any,
+    weights: Any,
+    request: CountRequest,
+) -> MacroF1Counts:
+    xp = dev.xp
+    n, width = int(y_true.shape[0]), int(y_true.shape[1])
+    true, pred = (
+        y if xp.isdtype(y.dtype, "bool") else y != 0 for y in (y_true, y_pred)
+    )
+    hit = true & pred
+    class_counts = request.class_counts or not request.samplewise
+    empty = np.zeros(0, dtype=np.int64)
+    tp = true_sum = pred_sum = empty
+    if class_counts:
+        if weights is None:
+            tp, true_sum, pred_sum = (
+                dev.host_int(xp.sum(xp.astype(y, dev.index), axis=0))
+                for y in (hit, true, pred)
+            )
+        else:
+            column = xp.reshape(weights, (-1, 1))
+            tp, true_sum, pred_sum = (
+                dev.host_float(xp.sum(xp.astype(y, dev.float) * column, axis=0))
+                for y in (hit, true, pred)
+            )
+    samples = columns = None
+    if request.samplewise:
+        columns = None
+        if request.labels is not None:
+            columns = _multilabel_columns(request.labels, width)
+        samples = _sample_histogram(dev, hit, true, pred, weights, columns)
+    second = None
+    if request.moments and width <= MAX_MOMENT_LABELS:
+        rows = xp.astype(xp.concat([hit, true, pred], axis=1), dev.float)
+        squared = rows if weights is None else rows * xp.reshape(weights**2, (-1, 1))
+        second = dev.host_float(xp.matmul(xp.matrix_transpose(rows), squared))
+    return MacroF1Counts(
+        _MULTILABEL,
+        np.arange(width),
+        tp,
+        true_sum,
+        pred_sum,
+        None,
+        samples,
+        class_counts,
+        n,
+        columns if request.samplewise else None,
+        zero_weight=weights is not None and not bool(xp.any(weights != 0)),
+        moments=second,
+        weighted=weights is not None,
+    )
+
+
+def _sample_histogram(
+    dev: _Device,
+    hit: Any,
+    true: Any,
+    pred: Any,
+    weights: Any,
+    columns: np.ndarray | None,
+) -> SampleCounts:
+    """The histogram of the per-sample ``(tp, true, pred)`` triples over
+    ``columns`` (all: None), counted on the device."""
+    xp = dev.xp
+    if columns is not None:
+        index = xp.asarray(columns, dtype=dev.index, device=dev.device)
+        hit, true, pred = (xp.take(y, index, axis=1) for y in (hit, true, pred))
+    c = int(hit.shape[1]) + 1
+    tp_i, true_i, pred_i = (
+        xp.sum(xp.astype(y, dev.index), axis=1) for y in (hit, true, pred)
+    )
+    code = (tp_i * c + true_i) * c + pred_i
+    if weights is not None:  # zero-weight samples count as (0, 0, 0)
+        code = xp.where(weights == 0, xp.zeros_like(code), code)
+    size = c**3
+    if size > max(4 * int(code.shape[0]), _DENSE_RANGE):
+        values, code = xp.unique_inverse(code)
+        size, code = int(values.shape[0]), xp.astype(code, dev.index)
+    else:
+        values = None
+    seen = bincount(xp, code, None, size)
+    sums = squares = None
+    if weights is not None:
+        sums = bincount(xp, code, weights, size)
+        squares = bincount(xp, code, weights * weights, size)
+    cells, count, weight, square = dev.nonzero_cells(seen, sums, squares)
+    if values is not None:
+        cells = dev.host_int(values)[cells]
+    if weight is None:
+        weight = count.astype(np.float64)
+        square = weight.copy()
+    tp, rest = np.divmod(cells, c * c)
+    true_n, pred_n = np.divmod(rest, c)
+    return SampleCounts(tp, true_n, pred_n, weight, count, square)
+
+
+def _pair_cells(
+    dev: _Device, true: Any, a: Any, b: Any, labels: np.ndarray, weights: Any
+) -> PairCells:
+    """The occupied joint (true, a, b) cells of codes over ``labels``."""
+    xp = dev.xp
+    k = labels.shape[0]
+    flat = (true * k + a) * k + b
+    values = None
+    size = k**3
+    if size > max(MAX_PAIR_CELLS, 4 * int(flat.shape[0])):
+        values, flat = xp.unique_inverse(flat)
+        size, flat = int(values.shape[0]), xp.astype(flat, dev.index)
+    seen = bincount(xp, flat, None, size)
+    sums = squares = None
+    if weights is not None:
+        sums = bincount(xp, flat, weights, size)
+        squares = bincount(xp, flat, weights * weights, size)
+    cells, count, weight, square = dev.nonzero_cells(seen, sums, squares)
+    if values is not None:
+        cells = dev.host_int(values)[cells]
+    triples = np.stack(np.unravel_index(cells, (k, k, k)), axis=1)
+    present = np.zeros(k, dtype=bool)
+    present[triples.ravel()] = True
+    position = np.cumsum(present) - 1
+    return PairCells(labels[present], position[triples], count, weight, square)
+
+
+# ---------------------------------------------------------------- the source
+
+
+def _prepared(values: Sequence[Any], names: Sequence[str], caller: str) -> Any:
+    """``(dev, arrays, weights)`` on y_pred's device, or None when the data are
+    read by the in-memory kernels (no dispatch, NumPy, or a CPU array that
+    NumPy views without a copy): then ``arrays`` are host values."""
+    *arrays, weights = values
+    if not dispatch_enabled():
+        return None, _host_values(values, (*names, "sample_weight"), caller)
+    reference = values[1]  # y_pred, or the first prediction set
+    if not is_device_array(reference):  # y_pred is NumPy (or a list): NumPy
+        return None, [_on_host(v) for v in values]
+    xp, device = namespace_of(_detached(reference))
+    moved = [_moved(y, xp, device) for y in arrays]
+    if _is_cpu(device):
+        try:
+            host = [np.asarray(y) for y in moved]
+            return None, [*host, _on_host(weights)]
+        except (RuntimeError, TypeError, ValueError, BufferError):
+            pass  # a CPU array NumPy does not read: counted by its namespace
+    dev = _Device(xp, device, caller)
+    if any(y.ndim == 0 or y.shape[0] == 0 for y in moved):  # nothing to count
+        return None, [*(to_host(y) for y in moved), _on_host(weights)]
+    arrays = _checked_targets(dev, moved, names)
+    if weights is not None and is_device_array(weights):
+        weights = _moved(weights, xp, device)
+    return dev, (arrays, weights)
+
+
+class _ArrayAPI:
+    """Arrays of an array-API namespace other than NumPy's (PyTorch, CuPy,
+    JAX, array-api-strict): counted on their device."""
+
+    name = "array API"
+
+    def claims(self, cls: type) -> bool:
+        return _is_device_array_type(cls)
+
+    def count(self, data: Predictions, request: CountRequest) -> Reading:
+        dev, prepared = _prepared(data.values(), ("y_true", "y_pred"), request.caller)
+        if dev is None:
+            y_true, y_pred, weights = prepared
+            return read_in_memory(
+                Predictions(y_true, y_pred, weights),
+                request.labels,
+                request.samplewise,
+                request.class_counts,
+                request.moments,
+                request.targets_kept,
+                request.part,
+            )
+        (y_true, y_pred), weights = prepared
+        n = int(y_true.shape[0])
+        weights = _checked_weights(dev, weights, n, request.part)
+        if y_true.ndim == 2:
+            counts = _count_multilabel(dev, y_true, y_pred, weights, request)
+        else:
+            (true, pred), labels = _encode(dev, [y_true, y_pred])
+            counts = _count_1d(dev, true, pred, labels, weights, request.moments)
+        return Reading(counts, weighted=weights is not None)
+
+    def count_jointly(
+        self, data: JointPredictions, request: CountRequest
+    ) -> JointCounts:
+        from .._formulas._evaluation import read_jointly
+
+        names = ("y_true", *data.names)
+        dev, prepared = _prepared(data.values(), names, request.caller)
+        if dev is None:
+            *arrays, weights = prepared
+            joint = read_jointly(
+                arrays[0],
+                arrays[1:],
+                names=data.names,
+                sample_weight=weights,
+                labels=request.labels,
+                samplewise=request.samplewise,
+                part=request.part,
+                caller=request.caller,
+            )
+            m = len(arrays) - 1
+            return JointCounts(
+                [reading.counts for reading in joint.readings],
+                {
+                    (i, j): joint.pair_cells(i, j)
+                    for i in range(m)
+                    for j in range(i + 1, m)
+                },
+            )
+        arrays, weights = prepared
+        if arrays[0].ndim == 2:
+            raise ValueError(
+                f"{request.caller} compares multilabel targets from each sample's "
+                "per-label contributions, which stay on the device; device arrays "
+                "of 1-D labels are compared from the joint cells counted there. "
+                "Move multilabel arrays to the CPU yourself if they fit in memory."
+            )
+        n = int(arrays[0].shape[0])
+        weights = _checked_weights(dev, weights, n, request.part)
+        codes, labels = _encode(dev, arrays)
+        counts = []
+        for pred in codes[1:]:
+            # each prediction set's record over the classes of its own pair
+            xp = dev.xp
+            seen = bincount(xp, codes[0], None, labels.shape[0]) + bincount(
+                xp, pred, None, labels.shape[0]
+            )
+            present = seen > 0
+            mine = dev.host_int(xp.nonzero(present)[0])
+            position = xp.cumulative_sum(xp.astype(present, dev.index)) - 1
+            true, own = xp.take(position, codes[0]), xp.take(position, pred)
+            counts.append(
+                _count_1d(dev, true, own, labels[mine], weights, request.moments)
+            )
+        m = len(codes) - 1
+        pairs = {
+            (i, j): _pair_cells(
+                dev, codes[0], codes[1 + i], codes[1 + j], labels, weights
+            )
+            for i in range(m)
+            for j in range(i + 1, m)
+        }
+        return JointCounts(counts, pairs)
+
+
+register_source(_ArrayAPI())
+
+
+# ---------------------------------------------------------------- results
+
+
+def like_predictions(result: Any, y_pred: Any) -> Any:
+    """A per-class result (a NumPy array) as an array of ``y_pred``'s namespace
+    and device, as scikit-learn returns it with ``array_api_dispatch=True``
+    (float64, or float32 where the device has no float64);
+    anything else unchanged."""
+    if not isinstance(result, np.ndarray) or not is_device_array(y_pred):
+        return result
+    if not dispatch_enabled():
+        return result
+    xp, device = namespace_of(_detached(y_pred))
+    if result.dtype.kind == "f":
+        return xp.asarray(result, dtype=widest_float(xp, device), device=device)
+    return xp.asarray(result, device=device)
+
+
+__all__ = [
+    "bincount",
+    "counted_on_device",
+    "dispatch_enabled",
+    "in_memory",
+    "is_device_array",
+    "like_predictions",
+    "namespace_of",
+    "on_device",
+    "to_host",
+]

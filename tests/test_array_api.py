@@ -1,0 +1,433 @@
+"""Device arrays: every public function that takes arrays, on array-api-strict
+devices that refuse NumPy as a GPU does, equals its value on NumPy copies.
+
+``Device("device1")`` refuses conversion to NumPy exactly as a CUDA tensor does;
+``Device("no_float64")`` has no float64, as Apple's MPS (results within float32
+tolerance, per-class results float32). A namespace wrapper proves that no
+n-length array crosses to the host. PyTorch CPU tensors go through NumPy without a
+copy, and PyTorch's own kernels are checked by counting CPU tensors as if they
+were on another device. scikit-learn 1.9 itself fails on ``no_float64`` and in
+``classification_report`` on ``device1``, so the reference is this package's
+result on NumPy copies (itself checked against scikit-learn elsewhere).
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import numpy as np
+import pytest
+import sklearn
+
+from sklearn_macrof1 import (
+    MacroF1Accumulator,
+    MacroF1Counts,
+    averaged_f1_score,
+    averaged_fbeta_score,
+    classification_report,
+    compare_classifiers,
+    f1_of_averages_score,
+    fbeta_confidence_interval,
+    fbeta_of_averages_score,
+    fbeta_summary,
+)
+
+xs = pytest.importorskip("array_api_strict")
+Array = type(xs.asarray([0]))
+pytest.importorskip("array_api_compat")
+
+N = 600
+RNG = np.random.default_rng(7)
+Y_TRUE = RNG.integers(0, 5, N)
+Y_PRED = np.where(RNG.random(N) < 0.6, Y_TRUE, RNG.integers(0, 5, N))
+Y_OTHER = np.where(RNG.random(N) < 0.5, Y_TRUE, RNG.integers(0, 5, N))
+WEIGHTS = RNG.random(N) + 0.1
+M_TRUE = RNG.integers(0, 2, (N, 4))
+M_PRED = np.where(RNG.random((N, 4)) < 0.7, M_TRUE, 1 - M_TRUE)
+DEVICES = ["device1", "no_float64"]
+
+
+@pytest.fixture(autouse=True)
+def _dispatch() -> Iterator[None]:
+    with sklearn.config_context(array_api_dispatch=True):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # ill-defined classes: both paths warn
+            yield
+
+
+def on(device: str, value: np.ndarray) -> Any:
+    if device == "no_float64" and value.dtype == np.float64:
+        value = value.astype(np.float32)
+    return xs.asarray(value, device=xs.Device(device))
+
+
+def tolerance(device: str) -> float:
+    return 1e-5 if device == "no_float64" else 1e-12
+
+
+def host(value: Any) -> np.ndarray:
+    return np.asarray(value.to_device(xs.Device("CPU_DEVICE")))
+
+
+def weights_for(device: str) -> np.ndarray:
+    # the weights the device holds, as NumPy copies (float32 on no_float64)
+    return WEIGHTS.astype(np.float32) if device == "no_float64" else WEIGHTS
+
+
+SCORES = [averaged_f1_score, f1_of_averages_score]
+FBETA = [averaged_fbeta_score, fbeta_of_averages_score]
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("score", SCORES)
+@pytest.mark.parametrize("average", ["macro", "weighted", "micro"])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_averaged_scores_are_floats_equal_to_numpy(
+    device: str, score: Any, average: str, weighted: bool
+) -> None:
+    w = weights_for(device) if weighted else None
+    got = score(
+        on(device, Y_TRUE),
+        on(device, Y_PRED),
+        average=average,
+        sample_weight=None if w is None else on(device, w),
+    )
+    assert type(got) is float
+    expected = score(Y_TRUE, Y_PRED, average=average, sample_weight=w)
+    assert got == pytest.approx(expected, rel=tolerance(device), abs=1e-12)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("score", SCORES + FBETA)
+def test_per_class_scores_are_arrays_of_the_device(device: str, score: Any) -> None:
+    options = {"beta": 2.0} if score in FBETA else {}
+    got = score(on(device, Y_TRUE), on(device, Y_PRED), average=None, **options)
+    assert isinstance(got, Array)
+    assert got.device == xs.Device(device)
+    assert got.dtype == (xs.float32 if device == "no_float64" else xs.float64)
+    expected = score(Y_TRUE, Y_PRED, average=None, **options)
+    np.testing.assert_allclose(host(got), expected, rtol=tolerance(device))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_labels_of_other_dtypes(device: str) -> None:
+    # bools (binary), floats holding integers, a wide integer range (sorted
+    # encoding), fixed labels with an absent class
+    cases = [
+        (Y_TRUE > 2, Y_PRED > 2, {"average": "binary"}),
+        (Y_TRUE.astype(np.float32) - 2, Y_PRED.astype(np.float32) - 2, {}),
+        (Y_TRUE * 10**12, Y_PRED * 10**12, {}),
+        (Y_TRUE, Y_PRED, {"labels": [4, 1, 9]}),
+    ]
+    for t, p, options in cases:
+        got = averaged_f1_score(on(device, t), on(device, p), **options)
+        expected = averaged_f1_score(t, p, **options)
+        assert got == pytest.approx(expected, rel=tolerance(device))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("average", ["macro", "samples", "micro"])
+def test_multilabel(device: str, average: str) -> None:
+    for score in SCORES:
+        got = score(on(device, M_TRUE), on(device, M_PRED), average=average)
+        expected = score(M_TRUE, M_PRED, average=average)
+        assert got == pytest.approx(expected, rel=tolerance(device))
+    w = weights_for(device)
+    got = f1_of_averages_score(
+        on(device, M_TRUE),
+        on(device, M_PRED),
+        average=average,
+        sample_weight=on(device, w),
+    )
+    expected = f1_of_averages_score(M_TRUE, M_PRED, average=average, sample_weight=w)
+    assert got == pytest.approx(expected, rel=tolerance(device))
+
+
+def assert_same_summary(got: Any, expected: Any, rtol: float) -> None:
+    for name in ("averaged_fbeta", "fbeta_of_averages", "gap", "precision", "recall"):
+        assert getattr(got, name) == pytest.approx(getattr(expected, name), rel=rtol)
+    for name in ("class_fbeta", "class_precision", "support", "labels"):
+        np.testing.assert_allclose(
+            getattr(got, name), getattr(expected, name), rtol=rtol
+        )
+    if expected.confusion_matrix is not None:
+        np.testing.assert_allclose(
+            got.confusion_matrix, expected.confusion_matrix, rtol=rtol
+        )
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_summary_report_and_record(device: str) -> None:
+    t, p, w = on(device, Y_TRUE), on(device, Y_PRED), weights_for(device)
+    assert_same_summary(fbeta_summary(t, p), fbeta_summary(Y_TRUE, Y_PRED), 1e-12)
+    assert_same_summary(
+        fbeta_summary(t, p, sample_weight=on(device, w), beta=0.5),
+        fbeta_summary(Y_TRUE, Y_PRED, sample_weight=w, beta=0.5),
+        tolerance(device),
+    )
+    assert_same_summary(
+        fbeta_summary(on(device, M_TRUE), on(device, M_PRED), average="samples"),
+        fbeta_summary(M_TRUE, M_PRED, average="samples"),
+        1e-12,
+    )
+    assert classification_report(t, p) == classification_report(Y_TRUE, Y_PRED)
+    got = classification_report(t, p, output_dict=True, sample_weight=on(device, w))
+    expected = classification_report(Y_TRUE, Y_PRED, output_dict=True, sample_weight=w)
+    for row, values in expected.items():
+        if isinstance(values, dict):
+            for key, value in values.items():
+                assert got[row][key] == pytest.approx(value, rel=tolerance(device))
+    assert MacroF1Counts.from_predictions(t, p) == MacroF1Counts.from_predictions(
+        Y_TRUE, Y_PRED
+    )
+    assert MacroF1Counts.from_predictions(
+        on(device, M_TRUE), on(device, M_PRED), labels=[0, 2]
+    ) == MacroF1Counts.from_predictions(M_TRUE, M_PRED, labels=[0, 2])
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_intervals_and_comparisons(device: str) -> None:
+    t, p, q = (on(device, y) for y in (Y_TRUE, Y_PRED, Y_OTHER))
+    w = weights_for(device)
+    pairs = [
+        (
+            fbeta_confidence_interval(t, p, method="bootstrap", random_state=0),
+            fbeta_confidence_interval(
+                Y_TRUE, Y_PRED, method="bootstrap", random_state=0
+            ),
+        ),
+        (
+            fbeta_confidence_interval(t, p, sample_weight=on(device, w)),
+            fbeta_confidence_interval(Y_TRUE, Y_PRED, sample_weight=w),
+        ),
+        (
+            fbeta_confidence_interval(on(device, M_TRUE), on(device, M_PRED)),
+            fbeta_confidence_interval(M_TRUE, M_PRED),
+        ),
+    ]
+    for got, expected in pairs:
+        for name in ("averaged_fbeta", "fbeta_of_averages"):
+            a, b = getattr(got, name), getattr(expected, name)
+            for field in ("estimate", "low", "high"):
+                assert getattr(a, field) == pytest.approx(
+                    getattr(b, field), rel=tolerance(device)
+                )
+    got = compare_classifiers(t, p, q)
+    expected = compare_classifiers(Y_TRUE, Y_PRED, Y_OTHER)
+    for name in ("averaged_fbeta", "fbeta_of_averages"):
+        a, b = getattr(got, name), getattr(expected, name)
+        for field in ("difference", "low", "high", "p_value"):
+            assert getattr(a, field) == pytest.approx(getattr(b, field), rel=1e-9)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_accumulator_and_display(device: str) -> None:
+    acc = MacroF1Accumulator()
+    for start in range(0, N, 128):
+        stop = start + 128
+        acc.update(on(device, Y_TRUE[start:stop]), on(device, Y_PRED[start:stop]))
+    assert acc.counts == MacroF1Counts.from_predictions(Y_TRUE, Y_PRED)
+    pytest.importorskip("matplotlib")
+    from sklearn_macrof1 import MacroF1Display
+
+    got = MacroF1Display.from_predictions(on(device, Y_TRUE), on(device, Y_PRED))
+    expected = MacroF1Display.from_predictions(Y_TRUE, Y_PRED)
+    assert got.summary == expected.summary
+    import matplotlib.pyplot as plt
+
+    plt.close("all")
+
+
+def test_mixed_inputs_follow_y_pred() -> None:
+    device = xs.Device("device1")
+    got = averaged_f1_score(Y_TRUE, xs.asarray(Y_PRED, device=device), average=None)
+    assert isinstance(got, Array) and got.device == device
+    np.testing.assert_allclose(
+        host(got), averaged_f1_score(Y_TRUE, Y_PRED, average=None)
+    )
+    # y_pred a NumPy array: NumPy results (y_true is brought to the host)
+    got = averaged_f1_score(
+        xs.asarray(Y_TRUE, device=xs.Device("CPU_DEVICE")), Y_PRED, average=None
+    )
+    assert isinstance(got, np.ndarray)
+    weights = xs.asarray(WEIGHTS, device=device)
+    assert f1_of_averages_score(
+        Y_TRUE, xs.asarray(Y_PRED, device=device), sample_weight=weights
+    ) == pytest.approx(f1_of_averages_score(Y_TRUE, Y_PRED, sample_weight=WEIGHTS))
+
+
+def test_without_dispatch_a_device_array_names_the_setting() -> None:
+    device = xs.Device("device1")
+    with sklearn.config_context(array_api_dispatch=False):
+        with pytest.raises(ValueError, match=r"set_config\(array_api_dispatch=True\)"):
+            fbeta_summary(xs.asarray(Y_TRUE, device=device), Y_PRED)
+        # the accumulator returns no arrays: it counts on the device regardless
+        acc = MacroF1Accumulator().update(
+            xs.asarray(Y_TRUE, device=device), xs.asarray(Y_PRED, device=device)
+        )
+        assert acc.counts == MacroF1Counts.from_predictions(Y_TRUE, Y_PRED)
+
+
+def test_bad_device_input_is_refused_with_the_argument_named() -> None:
+    device = xs.Device("device1")
+    t = xs.asarray(Y_TRUE, device=device)
+    cases = [
+        (xs.asarray(Y_PRED[:-1], device=device), "inconsistent numbers of samples"),
+        (xs.asarray(Y_PRED + 0.5, device=device), "y_pred contains continuous"),
+        (xs.asarray(M_PRED, device=device), "mix of 1-D label"),
+        (xs.asarray(np.where(Y_PRED > 3, np.nan, 1.0), device=device), "NaN"),
+    ]
+    for y_pred, message in cases:
+        with pytest.raises(ValueError, match=message):
+            averaged_f1_score(t, y_pred)
+    with pytest.raises(ValueError, match="sample_weight has 3 entries"):
+        averaged_f1_score(
+            t, t, sample_weight=xs.asarray([1.0, 2.0, 3.0], device=device)
+        )
+    with pytest.raises(ValueError, match="all 600 weights are zero"):
+        averaged_f1_score(t, t, sample_weight=xs.zeros(N, device=device))
+
+
+# ------------------------------------------------------- no host transfer
+
+
+@contextmanager
+def no_transfer_of(n: int) -> Iterator[list[int]]:
+    """Fail on any array of ``n`` or more elements leaving a non-CPU device of
+    array-api-strict (NumPy conversion, DLPack, ``to_device``); yields the
+    sizes that did leave."""
+    cpu = xs.Device("CPU_DEVICE")
+    originals = {
+        name: getattr(Array, name) for name in ("__array__", "__dlpack__", "to_device")
+    }
+    moved: list[int] = []
+
+    def guarded(name: str) -> Any:
+        def method(self: Any, *args: Any, **kwargs: Any) -> Any:
+            leaving = self.device != cpu and (name != "to_device" or args[0] == cpu)
+            if leaving:
+                size = int(np.prod(self.shape))
+                assert size < n, f"{size} elements crossed to the host ({name})"
+                moved.append(size)
+            return originals[name](self, *args, **kwargs)
+
+        return method
+
+    try:
+        for name in originals:
+            setattr(Array, name, guarded(name))
+        yield moved
+    finally:
+        for name, method in originals.items():
+            setattr(Array, name, method)
+
+
+def test_only_the_counts_cross_to_the_host() -> None:
+    n = 5000
+    rng = np.random.default_rng(3)
+    t, p, q = (rng.integers(0, 4, n) for _ in range(3))
+    w = rng.random(n)
+    mt, mp = rng.integers(0, 2, (n, 3)), rng.integers(0, 2, (n, 3))
+    device = xs.Device("device1")
+    T, P, Q, W = (xs.asarray(y, device=device) for y in (t, p, q, w))
+    MT, MP = xs.asarray(mt, device=device), xs.asarray(mp, device=device)
+    with no_transfer_of(n) as moved:
+        averaged_f1_score(T, P, average=None, sample_weight=W)
+        fbeta_summary(T, P)
+        classification_report(T, P, sample_weight=W)
+        fbeta_confidence_interval(T, P, method="bootstrap", n_resamples=20)
+        compare_classifiers(T, P, Q, sample_weight=W)
+        f1_of_averages_score(MT, MP, average="samples", sample_weight=W)
+        fbeta_confidence_interval(MT, MP, method="delta")
+        MacroF1Accumulator().update(T, P).update(T, Q)
+        # a wide range of labels is encoded by a sort: still only the labels
+        averaged_f1_score(T * 10**12, P * 10**12)
+    # the cells (at most 4**3 of a pair) and the multilabel moments (9 x 9)
+    assert moved and max(moved) <= 81
+
+
+def test_fallback_bincount_equals_numpy() -> None:
+    from sklearn_macrof1._sources._array_api import bincount
+
+    codes = RNG.integers(0, 7, 300)
+    device = xs.Device("device1")
+    xc = xs.asarray(codes, device=device)
+    assert not hasattr(xs, "bincount")  # the documented fallback is what runs
+    np.testing.assert_array_equal(
+        host(bincount(xs, xc, None, 9)), np.bincount(codes, minlength=9)
+    )
+    got = bincount(xs, xc, xs.asarray(WEIGHTS[:300], device=device), 9)
+    np.testing.assert_allclose(
+        host(got), np.bincount(codes, WEIGHTS[:300], minlength=9), rtol=1e-12
+    )
+
+
+# ------------------------------------------------------- PyTorch
+
+
+def test_torch_cpu_tensors() -> None:
+    torch = pytest.importorskip("torch")
+    t, p, w = torch.as_tensor(Y_TRUE), torch.as_tensor(Y_PRED), torch.as_tensor(WEIGHTS)
+    got = averaged_f1_score(t, p, average=None, sample_weight=w)
+    assert isinstance(got, torch.Tensor) and got.device.type == "cpu"
+    expected = averaged_f1_score(Y_TRUE, Y_PRED, average=None, sample_weight=WEIGHTS)
+    np.testing.assert_allclose(got.numpy(), expected, rtol=1e-12)
+    logits = torch.randn(N, 5, requires_grad=True)
+    assert f1_of_averages_score(t, logits.argmax(1)) == f1_of_averages_score(
+        Y_TRUE, logits.argmax(1).numpy()
+    )
+    with sklearn.config_context(array_api_dispatch=False):  # as scikit-learn: NumPy
+        got = averaged_f1_score(t, p, average=None)
+        assert isinstance(got, np.ndarray)
+
+
+def test_torch_kernels_on_the_device(monkeypatch: pytest.MonkeyPatch) -> None:
+    """PyTorch's own kernels (bincount, nonzero), as they run on a GPU: CPU
+    tensors counted as if NumPy could not view them."""
+    torch = pytest.importorskip("torch")
+    from sklearn_macrof1._sources import _array_api
+
+    monkeypatch.setattr(_array_api, "_is_cpu", lambda device: False)
+    t, p, q = (torch.as_tensor(y) for y in (Y_TRUE, Y_PRED, Y_OTHER))
+    w = torch.as_tensor(WEIGHTS)
+    assert MacroF1Counts.from_predictions(
+        t, p, sample_weight=w, moments=True
+    ) == MacroF1Counts.from_predictions(
+        Y_TRUE, Y_PRED, sample_weight=WEIGHTS, moments=True
+    )
+    mt, mp = torch.as_tensor(M_TRUE), torch.as_tensor(M_PRED)
+    assert MacroF1Counts.from_predictions(mt, mp) == MacroF1Counts.from_predictions(
+        M_TRUE, M_PRED
+    )
+    many_t = torch.as_tensor(RNG.integers(0, 3000, N))
+    many_p = torch.as_tensor(RNG.integers(0, 3000, N))
+    assert MacroF1Counts.from_predictions(many_t, many_p) == (
+        MacroF1Counts.from_predictions(many_t.numpy(), many_p.numpy())
+    )
+    got = compare_classifiers(t, p, q, sample_weight=w)
+    expected = compare_classifiers(Y_TRUE, Y_PRED, Y_OTHER, sample_weight=WEIGHTS)
+    assert got.averaged_fbeta.p_value == pytest.approx(
+        expected.averaged_fbeta.p_value, rel=1e-9
+    )
+
+
+def test_decision_rules_copy_device_scores_to_the_host() -> None:
+    """Tuning sorts every sample's scores: device arrays are copied to the host
+    (with the dispatch setting), refused without it."""
+    from sklearn_macrof1 import tune_decision_rule
+
+    device = xs.Device("device1")
+    scores = RNG.normal(size=(N, 5)) + 1.5 * np.eye(5)[Y_TRUE]
+    rule = tune_decision_rule(
+        xs.asarray(Y_TRUE, device=device), xs.asarray(scores, device=device)
+    )
+    assert rule == tune_decision_rule(Y_TRUE, scores)
+    np.testing.assert_array_equal(
+        rule.predict(xs.asarray(scores, device=device)), rule.predict(scores)
+    )
+    with sklearn.config_context(array_api_dispatch=False):
+        with pytest.raises(ValueError, match="array_api_dispatch=True"):
+            rule.predict(xs.asarray(scores, device=device))

@@ -1,0 +1,188 @@
+"""Deep-learning batches into the accumulator: class scores (argmax), token
+shapes with padding (``ignore_index``), multilabel scores (``threshold``), on
+NumPy and on a device that refuses NumPy; records of fixed labels summed across
+processes (``totals``), of discovered labels merged."""
+
+from __future__ import annotations
+
+import pickle
+from typing import Any
+
+import numpy as np
+import pytest
+
+from sklearn_macrof1 import (
+    MacroF1Accumulator,
+    MacroF1Counts,
+    averaged_f1_score,
+    f1_of_averages_score,
+    fbeta_summary,
+)
+from sklearn_macrof1._sklearn_private import InvalidParameterError
+
+RNG = np.random.default_rng(11)
+K = 5
+
+
+def _tokens(batch: int, length: int) -> tuple[np.ndarray, np.ndarray]:
+    labels = RNG.integers(0, K, (batch, length))
+    for row in labels:
+        row[RNG.integers(1, length) :] = -100  # padding at the end of each row
+    logits = RNG.normal(size=(batch, length, K))
+    return labels, logits
+
+
+def _strict(device: str = "device1") -> Any:
+    xs = pytest.importorskip("array_api_strict")
+    pytest.importorskip("array_api_compat")
+    return lambda a: xs.asarray(a, device=xs.Device(device))
+
+
+@pytest.mark.parametrize("where", ["numpy", "device1"])
+def test_token_batches_with_padding(where: str) -> None:
+    move = (lambda a: a) if where == "numpy" else _strict(where)
+    acc = MacroF1Accumulator(ignore_index=-100)
+    kept_true, kept_pred = [], []
+    for _ in range(4):
+        labels, logits = _tokens(3, 9)
+        acc.update(move(labels), move(logits))
+        keep = labels != -100
+        kept_true.append(labels[keep])
+        kept_pred.append(logits.argmax(-1)[keep])
+    y_true, y_pred = np.concatenate(kept_true), np.concatenate(kept_pred)
+    assert acc.n_samples == y_true.shape[0]
+    assert acc.counts == MacroF1Counts.from_predictions(y_true, y_pred)
+    # per-token weights shaped like the labels are flattened and masked too
+    labels, logits = _tokens(2, 6)
+    weights = RNG.random((2, 6))
+    acc = MacroF1Accumulator(ignore_index=-100).update(
+        move(labels), move(logits), move(weights)
+    )
+    keep = labels != -100
+    assert f1_of_averages_score(acc.counts) == pytest.approx(
+        f1_of_averages_score(
+            labels[keep], logits.argmax(-1)[keep], sample_weight=weights[keep]
+        )
+    )
+
+
+@pytest.mark.parametrize("where", ["numpy", "device1"])
+def test_sequence_logits_and_multilabel_threshold(where: str) -> None:
+    move = (lambda a: a) if where == "numpy" else _strict(where)
+    labels, logits = RNG.integers(0, K, 50), RNG.normal(size=(50, K))
+    acc = MacroF1Accumulator().update(move(labels), move(logits))
+    assert acc.counts == MacroF1Counts.from_predictions(labels, logits.argmax(1))
+    truth, scores = RNG.integers(0, 2, (40, 4)), RNG.normal(size=(40, 4))
+    acc = MacroF1Accumulator(threshold=0.25)
+    acc.update(move(truth[:25]), move(scores[:25])).update(
+        move(truth[25:]), move(scores[25:])
+    )
+    expected = fbeta_summary(truth, scores > 0.25, average="samples")
+    got = fbeta_summary(acc.counts, average="samples")
+    assert got.averaged_fbeta == pytest.approx(expected.averaged_fbeta, rel=1e-12)
+    assert got.fbeta_of_averages == pytest.approx(expected.fbeta_of_averages)
+
+
+def test_without_options_a_batch_is_scored_as_given() -> None:
+    # -100 is a class unless ignore_index says it is padding, as in one call
+    y_true, y_pred = np.array([0, -100, 1, 1]), np.array([0, -100, 1, 0])
+    acc = MacroF1Accumulator().update(y_true, y_pred)
+    assert averaged_f1_score(acc.counts) == averaged_f1_score(y_true, y_pred)
+    acc = MacroF1Accumulator(ignore_index=-100).update(y_true, y_pred)
+    assert averaged_f1_score(acc.counts) == averaged_f1_score([0, 1, 1], [0, 1, 0])
+    # a column of predictions is a vector of labels, as in one call
+    acc = MacroF1Accumulator(ignore_index=-100).update(y_true, y_pred[:, None])
+    assert averaged_f1_score(acc.counts) == averaged_f1_score([0, 1, 1], [0, 1, 0])
+    # an all-padding batch counts nothing
+    assert MacroF1Accumulator(ignore_index=-100).update([-100], [3]).n_samples == 0
+
+
+def test_options_are_kept_by_copies_and_refused_when_wrong() -> None:
+    acc = MacroF1Accumulator(labels=[0, 1], ignore_index=-1).update([0, -1], [1, 0])
+    assert "ignore_index=-1" in repr(acc)
+    for copy in (
+        pickle.loads(pickle.dumps(acc)),
+        acc + MacroF1Accumulator(labels=[0, 1]),
+    ):
+        assert copy.ignore_index == -1 and copy.n_samples == 1
+    with pytest.raises(InvalidParameterError, match="'ignore_index' parameter"):
+        MacroF1Accumulator(ignore_index=0.5)
+    with pytest.raises(InvalidParameterError, match="'threshold' parameter"):
+        MacroF1Accumulator(threshold="high")
+    with pytest.raises(ValueError, match="give one of them"):
+        MacroF1Accumulator(ignore_index=-100, threshold=0.0).update(
+            [[1, 0]], [[0.3, 0.1]]
+        )
+    with pytest.raises(ValueError, match="shaped like y_true"):
+        MacroF1Accumulator(threshold=0.0).update([[1, 0]], [[0.3, 0.1, 0.2]])
+    with pytest.raises(ValueError, match="must have the same shape"):
+        MacroF1Accumulator(ignore_index=-100).update([[1, 0]], [[1, 0, 1]])
+
+
+def test_totals_of_fixed_labels_add_across_processes() -> None:
+    labels = ["b", "a", "c"]
+    parts = [
+        (RNG.choice(["a", "b"], 30), RNG.choice(["a", "b", "c"], 30)) for _ in range(3)
+    ]
+    records = [MacroF1Counts.from_predictions(t, p, labels=labels) for t, p in parts]
+    reduced = sum(record.totals() for record in records)  # what all_reduce sums
+    total = MacroF1Counts.from_totals(reduced, labels=labels)
+    y_true = np.concatenate([t for t, _ in parts])
+    y_pred = np.concatenate([p for _, p in parts])
+    for score in (averaged_f1_score, f1_of_averages_score):
+        for average in ("macro", "weighted", "micro", None):
+            np.testing.assert_allclose(
+                score(total, average=average),
+                score(y_true, y_pred, labels=labels, average=average),
+                rtol=1e-12,
+            )
+    weighted = MacroF1Counts.from_predictions(
+        y_true, y_pred, labels=labels, sample_weight=RNG.random(90)
+    )
+    assert MacroF1Counts.from_totals(weighted.totals(), labels=labels).weighted
+    with pytest.raises(ValueError, match="fixed labels"):
+        MacroF1Counts.from_predictions([0, 1], [1, 1]).totals()
+    with pytest.raises(ValueError, match="not among its fixed labels"):
+        MacroF1Counts.from_predictions([0, 1], [1, 2], labels=[0, 1]).totals()
+    with pytest.raises(ValueError, match="shape \\(3, n_labels\\)"):
+        MacroF1Counts.from_totals(np.zeros((2, 3)), labels=labels)
+
+
+def test_compute_metrics_without_a_trainer() -> None:
+    """What the Trainer calls: one batch per call, the result on the last one,
+    then empty for the next evaluation; options checked up front."""
+    from sklearn_macrof1 import make_compute_metrics
+
+    labels, logits = _tokens(6, 10)
+    compute_metrics = make_compute_metrics(
+        beta=2.0, interval="bootstrap", random_state=0
+    )
+    assert compute_metrics((logits[:3], labels[:3]), compute_result=False) == {}
+    metrics = compute_metrics((logits[3:], labels[3:]))
+    keep = labels != -100
+    summary = fbeta_summary(labels[keep], logits.argmax(-1)[keep], beta=2.0)
+    assert set(metrics) == {
+        "averaged_f2",
+        "f2_of_averages",
+        "f2_gap",
+        "averaged_f2_low",
+        "averaged_f2_high",
+        "f2_of_averages_low",
+        "f2_of_averages_high",
+    }
+    assert metrics["averaged_f2"] == pytest.approx(summary.averaged_fbeta, rel=1e-12)
+    assert (
+        metrics["averaged_f2_low"]
+        <= metrics["averaged_f2"]
+        <= metrics["averaged_f2_high"]
+    )
+    assert compute_metrics.accumulator.n_samples == 0
+    # a tuple of model outputs: the logits come first
+    metrics = compute_metrics(((logits, logits[..., :2]), labels))
+    assert metrics["averaged_f2"] == pytest.approx(summary.averaged_fbeta, rel=1e-12)
+    with pytest.raises(InvalidParameterError, match="'average' parameter"):
+        make_compute_metrics(average=None)  # type: ignore[arg-type]
+    with pytest.raises(InvalidParameterError, match="'interval' parameter"):
+        make_compute_metrics(interval="exact")
+    with pytest.raises(InvalidParameterError, match="'beta' parameter"):
+        make_compute_metrics(beta=-1)
