@@ -54,6 +54,7 @@ from .._counting._record import (
     Reading,
     _multilabel_columns,
     read_in_memory,
+    zero_weight_rule,
 )
 from .._counting._registry import (
     CountRequest,
@@ -61,7 +62,7 @@ from .._counting._registry import (
     Predictions,
     register_source,
 )
-from .._options import check_sample_weight, zero_weights_error
+from .._options import check_sample_weight
 from .._read._arrays import ACCEPTED
 
 _MULTILABEL = "multilabel-indicator"
@@ -400,7 +401,8 @@ def _checked_weights(dev: _Device, weights: Any, n: int, part: bool) -> Any:
         return None
     xp = dev.xp
     if not is_device_array(weights):  # a host array: checked there, then moved
-        host = np.asarray(check_sample_weight(weights, n, zero=part))
+        host = np.asarray(check_sample_weight(weights, n))
+        zero_weight_rule(n > 0 and not host.any(), n, part=part)
         return xp.asarray(host, dtype=dev.float, device=dev.device)
     if not xp.isdtype(weights.dtype, ("bool", "integral", "real floating")):
         raise TypeError(
@@ -423,8 +425,7 @@ def _checked_weights(dev: _Device, weights: Any, n: int, part: bool) -> Any:
         raise ValueError(
             f"Input sample_weight contains {bad}; sample weights must be finite."
         )
-    if n and not part and not bool(xp.any(weights != 0)):
-        raise zero_weights_error(n)
+    zero_weight_rule(n > 0 and not bool(xp.any(weights != 0)), n, part=part)
     return weights
 
 
