@@ -405,3 +405,16 @@ def test_many_classes_name_classes_and_refuse_the_pair_table():
     assert "not listed above 2,048 classes" in str(att)
     (x, y, v), *_ = att.top_pairs(1)  # an explicit call still finds them
     assert v > 0 and x != y
+
+
+def test_report_names_classes_above_the_pair_limit():
+    from sklearn_macrof1 import classification_report
+
+    k = MAX_PAIR_CLASSES + 1
+    y_true = np.arange(k).repeat(2)
+    y_pred = y_true.copy()
+    y_pred[1::2] = 0  # class 0 over-predicted: it holds the largest share
+    text = classification_report(y_true, y_pred, zero_division=0.0)
+    last = text.rstrip("\n").splitlines()[-1]
+    assert last.startswith("gap by class:   0 ")
+    assert "&" not in last

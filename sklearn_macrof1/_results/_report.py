@@ -23,6 +23,7 @@ import numpy as np
 from .._averages import HAS_BOUND, averages_of
 from .._counting._record import MacroF1Counts, Reading
 from .._formulas._aggregation import ALL_METRICS
+from .._formulas._attribution import MAX_PAIR_CLASSES
 from .._formulas._evaluation import Options, check_form, check_options, read_for
 from .._options import check_array_like, warn_user
 from .._sklearn_private import InvalidParameterError
@@ -74,8 +75,9 @@ class _Row:
     #: ``F1_CI`` / ``F1_OF_AVERAGES_CI`` -> (low, high), when intervals are asked
     ci: dict[str, tuple[float, float]] = field(default_factory=dict)
     #: The macro row's largest gap contributors (text report only):
-    #: (name x, name y, contribution, share of the gap)
-    gap_pairs: list[tuple[str, str, float, float]] = field(default_factory=list)
+    #: ("x & y" or, with ``gap_by="class"``, "x"; contribution, share of the gap)
+    gap_pairs: list[tuple[str, float, float]] = field(default_factory=list)
+    gap_by: str = "pair"
 
 
 def _check_report_options(
@@ -196,7 +198,7 @@ def _rows(
         if average in HAS_BOUND:
             row.extra[GAP] = float(summary.gap)
             row.extra[GAP_BOUND] = float(summary.gap_bound)
-            row.gap_pairs = _gap_contributors(summary, names)
+            row.gap_by, row.gap_pairs = _gap_contributors(summary, names)
         if interval is not None:
             both = interval(average, summary)
             intervals.append(both)
@@ -212,22 +214,31 @@ def _rows(
 
 def _gap_contributors(
     summary: FBetaSummary, names: list[str]
-) -> list[tuple[str, str, float, float]]:
-    """The (at most 3) class pairs that make most of the macro gap, as (name,
-    name, contribution, share); none when the gap is 0 or no sum over pairs
-    (zero_division=nan). See :meth:`FBetaSummary.gap_attribution`."""
+) -> tuple[str, list[tuple[str, float, float]]]:
+    """The (at most 3) class pairs that make most of the macro gap, as
+    ("pair", [("x & y", contribution, share)]); above ``MAX_PAIR_CLASSES``
+    classes (O(k²) pairs) the classes instead, as ("class", [("x", ...)]).
+    None when the gap is 0 or no sum over pairs (zero_division=nan). See
+    :meth:`FBetaSummary.gap_attribution`."""
     if not summary.gap > 0 or len(names) != summary.n_classes:
-        return []
+        return "pair", []
     try:
         attribution = summary.gap_attribution()
     except ValueError:
-        return []
+        return "pair", []
+    gap = attribution.gap
     index = {label: i for i, label in enumerate(attribution.labels.tolist())}
-    return [
-        (names[index[x]], names[index[y]], value, value / attribution.gap)
-        for x, y, value in attribution.top_pairs(3)
-        if value >= 0.005 * attribution.gap  # pairs that round to 0% say nothing
-    ]
+    if summary.n_classes > MAX_PAIR_CLASSES:
+        top = [(names[index[x]], v) for x, v in attribution.top_classes(3)]
+        by = "class"
+    else:
+        top = [
+            (f"{names[index[x]]} & {names[index[y]]}", v)
+            for x, y, v in attribution.top_pairs(3)
+        ]
+        by = "pair"
+    # contributors that round to 0% say nothing
+    return by, [(what, v, v / gap) for what, v in top if v >= 0.005 * gap]
 
 
 def _as_dict(class_rows: list[_Row], average_rows: list[_Row]) -> dict[str, Any]:
@@ -313,10 +324,10 @@ def _as_text(
     for row in average_rows:  # the macro row's
         if row.gap_pairs:
             legend.append(
-                "gap by pair:    "
+                f"gap by {row.gap_by}:".ljust(16)
                 + ", ".join(
-                    f"{x} & {y} {value:.{max(digits, 4)}f} ({share:.0%})"
-                    for x, y, value, share in row.gap_pairs
+                    f"{what} {value:.{max(digits, 4)}f} ({share:.0%})"
+                    for what, value, share in row.gap_pairs
                 )
             )
     if interval_legend is not None:
