@@ -59,9 +59,11 @@ looked at in order (``y_true``, the predictions, the weights) and the first
 claimed one decides. The sources that come next plug in the same way, without
 touching a verb: a source for device arrays claims the array types that have
 ``__array_namespace__`` and are not NumPy's, counts on the device and brings
-back the record; a dense-integer path claims ``numpy.ndarray``, counts integer
-labels with one ``bincount`` and hands anything else (other dtypes, a label
-range too wide) to the in-memory reading (:func:`~._record.read_in_memory`).
+back the record. Integer labels in a dense range are no source: they are
+NumPy arrays like any other, validated by the in-memory reading, and the
+label encoding (``_read/_encoding.py``, :func:`dense_range`) makes them their
+own codes, which the counting core counts by ``bincount`` without a sort; a
+source claiming ``numpy.ndarray`` would have to repeat that validation.
 
 All-zero weights
 ----------------
