@@ -128,6 +128,8 @@ def _prepared(
     if total == 0 or keep.shape[0] < 2:
         return None
     c = (1 + beta2) * beta2 / (2 * total)
+    if keep.shape[0] == a.shape[0]:  # every class: no copies
+        return keep, precision, recall, weights, a, c
     return keep, precision[keep], recall[keep], weights[keep], a[keep], c
 
 
@@ -164,10 +166,9 @@ def gap_class_terms(
     beta is 0 or inf.
     """
     k = precision.shape[0]
-    out = np.zeros(k)
     prepared = _prepared(precision, recall, weights, beta)
     if prepared is None:
-        return out
+        return np.zeros(k)
     keep, p, r, w, a, c = prepared
     # m_i v_i v_i' summed, each product formed as w (v / a) v: no overflow
     pa, ra = p / a, r / a
@@ -185,6 +186,9 @@ def gap_class_terms(
     row = s * s_a * big_t - 2 * s * t_a * big_u + t * t_a * big_s
     row *= c * w
     np.maximum(row, 0.0, out=row)  # a sum of squares: no rounding below 0
+    if keep.shape[0] == k:
+        return row
+    out = np.zeros(k)
     out[keep] = row
     return out
 

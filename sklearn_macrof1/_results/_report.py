@@ -227,15 +227,16 @@ def _gap_contributors(
     except ValueError:
         return "pair", []
     gap = attribution.gap
-    index = {label: i for i, label in enumerate(attribution.labels.tolist())}
+    labels = attribution.labels
+
+    def name(label: Any) -> str:  # O(k) each, for the three named only
+        return names[int(np.flatnonzero(labels == label)[0])]
+
     if summary.n_classes > MAX_PAIR_CLASSES:
-        top = [(names[index[x]], v) for x, v in attribution.top_classes(3)]
+        top = [(name(x), v) for x, v in attribution.top_classes(3)]
         by = "class"
     else:
-        top = [
-            (f"{names[index[x]]} & {names[index[y]]}", v)
-            for x, y, v in attribution.top_pairs(3)
-        ]
+        top = [(f"{name(x)} & {name(y)}", v) for x, y, v in attribution.top_pairs(3)]
         by = "pair"
     # contributors that round to 0% say nothing
     return by, [(what, v, v / gap) for what, v in top if v >= 0.005 * gap]
