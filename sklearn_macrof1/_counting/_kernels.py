@@ -308,6 +308,26 @@ def count_1d(
     return classes, tp, true_sum, pred_sum, confusion, moments
 
 
+def confusion_cells(targets: Targets, weights: np.ndarray | None) -> sp.csr_array:
+    """The confusion matrix of 1-D targets as its occupied cells (a
+    ``scipy.sparse.csr_array``, rows true, columns predicted, over the classes
+    present: those of :func:`count_1d`): O(n log n) time for one sort of the
+    joint codes, O(min(n, k²)) cells, however many classes. Each cell's
+    weights are summed in sample order, as the dense table sums them."""
+    k = targets.code_labels.shape[0]
+    present = np.zeros(k, dtype=bool)
+    present[targets.true] = True  # bounds-checked numpy indexing
+    present[targets.pred] = True
+    position = np.cumsum(present) - 1
+    m = int(position[-1]) + 1 if k else 0
+    joint = position[targets.true] * m
+    joint += position[targets.pred]
+    cells, inverse = np.unique(joint, return_inverse=True)
+    values = np.bincount(inverse.reshape(-1), weights=weights, minlength=cells.size)
+    rows, cols = np.divmod(cells, m)
+    return sp.csr_array((values, (rows, cols)), shape=(m, m))
+
+
 def _column_counts(y: np.ndarray) -> np.ndarray:
     """Number of True values in each column of a 2-D bool array.
 

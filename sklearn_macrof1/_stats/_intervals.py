@@ -1437,11 +1437,13 @@ def summary_confidence_interval(
     )
     verbose = check_verbose(verbose, caller=caller)
     matrix = summary.confusion_matrix
-    if matrix is None:
+    if matrix is None or sp.issparse(matrix):
         raise ValueError(
-            "This summary has no confusion matrix (multilabel targets, or more "
-            "than 2048 classes): use fbeta_confidence_interval(y_true, y_pred, "
-            "...) which resamples the samples."
+            "This summary has no dense confusion matrix (multilabel targets, or "
+            f"{summary.classes.shape[0]:,} classes: more than 2,048, whose "
+            "matrix is kept sparse or not at all): use "
+            "fbeta_confidence_interval(y_true, y_pred, ...) which resamples the "
+            "samples."
         )
     matrix = np.asarray(matrix)
     if not np.array_equal(matrix, np.round(matrix)) or (matrix < 0).any():
