@@ -48,8 +48,8 @@ def class_weights(support: np.ndarray, average: str) -> np.ndarray:
 #: explicit call (O(k²) time, bounded memory), and the whole table is refused.
 MAX_PAIR_CLASSES = 2048
 
-#: Terms computed per block by :func:`top_gap_pairs` (32 MiB of float64).
-_PAIR_BLOCK = 1 << 22
+#: Terms computed per block by :func:`top_gap_pairs` (8 MiB of float64).
+_PAIR_BLOCK = 1 << 20
 
 
 def refuse_square(k: int, what: str, *, limit: int, instead: str) -> None:
