@@ -375,6 +375,7 @@ def read_numeric(yt: np.ndarray, yp: np.ndarray, n: int) -> Targets:
         if exact or all(0 <= unsigned_max(c) < span for c in codes):
             # lo + c, exact for the codes c of present labels (lo may be 2**63
             # or more in uint64 and float64, or -2**63 in int64).
+            code_labels: np.ndarray
             if yt.dtype.kind == "f":
                 code_labels = np.arange(span, dtype=np.float64) + float(lo)
             elif yt.dtype == np.uint64:

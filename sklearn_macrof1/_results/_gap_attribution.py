@@ -134,8 +134,8 @@ class GapAttribution:
         Each as ``(label_x, label_y, contribution)`` where ``contribution`` is
         the pair's whole term (both halves of the table), largest first; pairs
         that contribute nothing are left out. Computed block by block without
-        the table: memory bounded by tens of MiB and ``n``, time O(k²) (about a
-        minute at 100,000 classes).
+        the table: memory bounded by tens of MiB and ``n``, time O(k²) (a few
+        minutes at 100,000 classes).
         """
         x, y, values = top_gap_pairs(
             self.class_precision,
