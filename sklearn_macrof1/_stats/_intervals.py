@@ -1438,10 +1438,14 @@ def summary_confidence_interval(
     verbose = check_verbose(verbose, caller=caller)
     matrix = summary.confusion_matrix
     if matrix is None or sp.issparse(matrix):
+        why = (
+            "multilabel targets"
+            if summary.target_type == "multilabel-indicator"
+            else f"{summary.classes.shape[0]:,} classes, more than 2,048: their "
+            "matrix is kept as its occupied cells, or not at all"
+        )
         raise ValueError(
-            "This summary has no dense confusion matrix (multilabel targets, or "
-            f"{summary.classes.shape[0]:,} classes: more than 2,048, whose "
-            "matrix is kept sparse or not at all): use "
+            f"This summary has no confusion matrix to resample ({why}): use "
             "fbeta_confidence_interval(y_true, y_pred, ...) which resamples the "
             "samples."
         )
