@@ -88,17 +88,20 @@ def labels_csr(n: int, n_labels: int, rng: np.random.Generator) -> tuple[Any, An
 _WARM = 5.0
 
 
-def _child(func: Callable[[], Any], memory: bool, repeats: int, conn: Any) -> None:
+def _child(func: Callable[[], Any], memory: Any, repeats: int, conn: Any) -> None:
+    """Send the best time, or (``memory``: the contender's time) the peak
+    bytes of one call: a warm one when the call is fast, else the first."""
     warnings.simplefilter("ignore")
+    if memory:
+        if memory < _WARM:
+            func()
+        tracemalloc.start()
+        func()
+        conn.send(tracemalloc.get_traced_memory()[1])
+        return
     start = time.perf_counter()
     func()
     best = time.perf_counter() - start
-    if memory:  # a warm call, traced (the slow ones: the first, traced)
-        tracemalloc.start()
-        if best < _WARM:
-            func()
-        conn.send(tracemalloc.get_traced_memory()[1])
-        return
     for _ in range(repeats if best < _WARM else 0):
         start = time.perf_counter()
         func()
@@ -107,10 +110,11 @@ def _child(func: Callable[[], Any], memory: bool, repeats: int, conn: Any) -> No
 
 
 def measure(
-    func: Callable[[], Any], memory: bool, cap: float, repeats: int = 3
+    func: Callable[[], Any], memory: Any, cap: float, repeats: int = 3
 ) -> float | None:
-    """Best seconds of ``repeats`` warm calls (or the peak bytes of one) in a
-    forked process; None when it runs past ``cap`` seconds."""
+    """Best seconds of ``repeats`` warm calls in a forked process (with
+    ``memory``, the seconds one call took: the peak bytes of one call); None
+    when it runs past ``cap`` seconds."""
     ctx = mp.get_context("fork")
     parent, child = ctx.Pipe(duplex=False)
     proc = ctx.Process(target=_child, args=(func, memory, repeats, child))
@@ -152,7 +156,7 @@ def run_case(
                 figures[who] = (None, None)
                 continue
             seconds = measure(func, False, cap, repeats)
-            peak = measure(func, True, cap) if seconds is not None else None
+            peak = measure(func, seconds, cap) if seconds is not None else None
             figures[who] = (seconds, peak)
         (t_ours, m_ours), (t_sk, m_sk) = figures["ours"], figures["sklearn"]
         ratio = None
