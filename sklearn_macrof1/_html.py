@@ -34,6 +34,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 import numpy as np
+import scipy.sparse as sp
 
 _PANDAS_HINT = 'pip install "sklearn-macrof1[pandas]"'
 
@@ -284,6 +285,10 @@ def render_csv(table: Table, cell: Callable[[Any], str] = str) -> str:
 
 def values_equal(a: Any, b: Any) -> bool:
     """Equality of two field values: arrays by shape and value, nan equal nan."""
+    if sp.issparse(a) or sp.issparse(b):  # a large confusion matrix's cells
+        if not (sp.issparse(a) and sp.issparse(b)) or a.shape != b.shape:
+            return False
+        return (a != b).nnz == 0
     if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
         both = isinstance(a, np.ndarray) and isinstance(b, np.ndarray)
         if not both or a.shape != b.shape:

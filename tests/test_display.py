@@ -562,3 +562,30 @@ def test_each_display_example_shows_one_figure_in_a_notebook(tmp_path):
         for i, (name, cell) in enumerate(zip(names, notebook.cells, strict=True))
     }
     assert set(images.values()) == {1}, images
+
+
+def test_many_classes_draw_the_largest_contributors_and_say_how_many_are_left_out():
+    import matplotlib.pyplot as plt
+
+    from sklearn_macrof1 import fbeta_summary
+
+    rng = np.random.default_rng(0)
+    k = 10_000
+    y_true = np.arange(k).repeat(3)
+    y_pred = np.where(rng.random(3 * k) < 0.7, y_true, rng.integers(0, k, 3 * k))
+    s = fbeta_summary(y_true, y_pred, zero_division=0.0)
+    disp = MacroF1Display.from_summary(s)
+    assert disp.n_left_out_ == k - 1000
+    assert disp.points_.get_offsets().shape == (1000, 2)
+    assert "9,000 more not drawn" in disp.points_.get_label()
+    # the points drawn are the largest contributors
+    top = {label for label, _ in s.gap_attribution().top_classes(10)}
+    drawn = {tuple(xy) for xy in disp.points_.get_offsets().tolist()}
+    for label in top:
+        assert (s.class_recall[label], s.class_precision[label]) in drawn
+    plt.close("all")
+    with pytest.raises(ValueError, match="max_classes must be"):
+        disp.plot(max_classes=0)
+    disp.plot(max_classes=None)
+    assert disp.n_left_out_ == 0
+    plt.close("all")

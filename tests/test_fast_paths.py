@@ -667,3 +667,42 @@ def test_folding_batches_without_a_confusion_matrix_are_refused(monkeypatch):
     acc.update(np.array([a, b, a]), np.array([a, b, b]))
     with pytest.raises(ValueError, match="compare as one value only"):
         acc.update(np.array([float(a)]), np.array([float(a)]))
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.uint64, np.int32, np.uint32])
+@pytest.mark.parametrize("k", [5_000, 40_000])
+def test_dense_integer_range_counted_without_a_sort_is_sklearns(k, dtype):
+    rng = np.random.default_rng(k)
+    n = 20_000
+    y_true = rng.integers(0, k, n).astype(dtype)
+    y_pred = np.where(rng.random(n) < 0.5, y_true, rng.integers(0, k, n)).astype(dtype)
+    targets = read_targets(y_true, y_pred)
+    # their own codes: no sorted encoding of the labels
+    assert targets.code_labels.shape[0] == int(max(y_true.max(), y_pred.max())) + 1
+    w = rng.random(n)
+    w[::7] = 0.0  # zero weights: classes seen only there are still classes
+    for average in AVERAGES_1D:
+        for sample_weight in (None, w):
+            ours = averaged_f1_score(
+                y_true, y_pred, average=average, sample_weight=sample_weight
+            )
+            theirs = f1_score(
+                y_true, y_pred, average=average, sample_weight=sample_weight
+            )
+            if sample_weight is None or average is not None:
+                np.testing.assert_array_equal(ours, theirs)  # to the last bit
+            else:  # weighted per-class F: last bits, as on the sorted path
+                np.testing.assert_allclose(ours, theirs, rtol=1e-15, atol=1e-16)
+    s = fbeta_summary(y_true, y_pred, sample_weight=w, average=None)
+    np.testing.assert_array_equal(s.labels, np.union1d(y_true, y_pred))
+
+
+def test_few_integer_labels_far_apart_keep_their_confusion_matrix():
+    # labels in the dense range of 3,000 samples, but only three classes
+    y_true = np.array([0, 2_999, 5_000] * 1_000)
+    y_pred = np.roll(y_true, 1)
+    y_pred[::3] = y_true[::3]
+    s = fbeta_summary(y_true, y_pred)
+    np.testing.assert_array_equal(s.classes, [0, 2_999, 5_000])
+    np.testing.assert_array_equal(s.confusion_matrix, confusion_matrix(y_true, y_pred))
+    assert s.averaged_fbeta == f1_score(y_true, y_pred, average="macro")

@@ -16,6 +16,12 @@ from sklearn_macrof1 import (
     MacroF1Counts,
     fbeta_summary,
 )
+from sklearn_macrof1._formulas._attribution import (
+    MAX_PAIR_CLASSES,
+    gap_class_terms,
+    gap_pair_terms,
+    top_gap_pairs,
+)
 
 TABLE_1 = [[100, 10000], [0, 100]]  # rows are predictions (the paper's orientation)
 
@@ -125,7 +131,12 @@ def check_decomposition(m, beta, average, zero_division):
     direct = s.fbeta_of_averages - s.averaged_fbeta
     assert abs(t.sum() - direct) <= 1e-12
     assert abs(att.class_contributions.sum() - direct) <= 1e-12
-    assert att.gap == pytest.approx(t.sum(), abs=0)
+    # the closed form of the class contributions: the table's row sums
+    assert att.gap == att.class_contributions.sum()
+    assert abs(att.gap - t.sum()) <= 1e-12
+    np.testing.assert_allclose(
+        att.class_contributions, t.sum(axis=1), rtol=1e-9, atol=1e-15
+    )
     if average == "macro" and beta == 1:
         assert abs(att.gap - s.gap_closed_form) <= 1e-12
 
@@ -335,3 +346,75 @@ def test_display_joins_the_largest_gap_pairs():
     with pytest.raises(ValueError, match="gap_pairs must be"):
         disp.plot(ax=ax, gap_pairs=-1)
     plt.close("all")
+
+
+def _random_ratios(rng, k, near_equal=False):
+    p = rng.random(k)
+    r = p * (1 + 1e-6 * rng.standard_normal(k)) if near_equal else rng.random(k)
+    p[rng.random(k) < 0.1] = 0.0
+    w = rng.random(k)
+    return p, np.clip(r, 0, 1), w / w.sum()
+
+
+@pytest.mark.parametrize("near_equal", [False, True])
+@pytest.mark.parametrize("beta", [1.0, 0.5, 3.0])
+def test_class_terms_closed_form_are_the_tables_row_sums(near_equal, beta):
+    rng = np.random.default_rng(7)
+    p, r, w = _random_ratios(rng, 400, near_equal)
+    table = gap_pair_terms(p, r, w, beta)
+    rows = gap_class_terms(p, r, w, beta)
+    assert abs(rows.sum() - table.sum()) <= 1e-12
+    np.testing.assert_allclose(rows, table.sum(axis=1), rtol=1e-9, atol=0)
+    assert (rows[p + r == 0] == 0).all()
+
+
+def test_top_pairs_block_by_block_equal_the_tables_largest(monkeypatch):
+    import sklearn_macrof1._formulas._attribution as attribution
+
+    rng = np.random.default_rng(3)
+    p, r, w = _random_ratios(rng, 90)
+    p[:10], r[:10] = 0.5, 0.25  # ties: ten classes alike
+    table = gap_pair_terms(p, r, w, 1.0)
+    x, y = np.triu_indices(90, k=1)
+    values = table[x, y] * 2
+    order = np.argsort(-values, kind="stable")
+    order = order[values[order] > 0]
+    monkeypatch.setattr(attribution, "_PAIR_BLOCK", 200)  # a few rows per block
+    for n in (1, 7, 50, 10_000):
+        tx, ty, tv = top_gap_pairs(p, r, w, 1.0, n)
+        np.testing.assert_array_equal(tx, x[order[:n]])
+        np.testing.assert_array_equal(ty, y[order[:n]])
+        np.testing.assert_array_equal(tv, values[order[:n]])
+
+
+def test_many_classes_name_classes_and_refuse_the_pair_table():
+    rng = np.random.default_rng(0)
+    k = MAX_PAIR_CLASSES + 1
+    y_true = np.arange(k).repeat(3)
+    y_pred = np.where(rng.random(3 * k) < 0.6, y_true, rng.integers(0, k, 3 * k))
+    s = fbeta_summary(y_true, y_pred, zero_division=0.0)
+    att = s.gap_attribution()
+    assert abs(att.gap - s.gap) <= 1e-12
+    with pytest.raises(ValueError, match=f"{k:,} x {k:,} = {k * k:,} values"):
+        att.pair_contributions  # noqa: B018
+    with pytest.raises(ValueError, match="top_pairs"):
+        att.to_frame(by="pair")
+    (label, value), *_ = att.top_classes(3)
+    line = att.headline(3)
+    assert line.startswith(f"largest gap contributors (classes): {label} {value:.4f}")
+    assert "not listed above 2,048 classes" in str(att)
+    (x, y, v), *_ = att.top_pairs(1)  # an explicit call still finds them
+    assert v > 0 and x != y
+
+
+def test_report_names_classes_above_the_pair_limit():
+    from sklearn_macrof1 import classification_report
+
+    k = MAX_PAIR_CLASSES + 1
+    y_true = np.arange(k).repeat(2)
+    y_pred = y_true.copy()
+    y_pred[1::2] = 0  # class 0 over-predicted: it holds the largest share
+    text = classification_report(y_true, y_pred, zero_division=0.0)
+    last = text.rstrip("\n").splitlines()[-1]
+    assert last.startswith("gap by class:   0 ")
+    assert "&" not in last

@@ -10,6 +10,7 @@ accumulator updated from several threads loses no sample.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import math
 import pickle
 import subprocess
@@ -366,14 +367,18 @@ def test_zero_weight_batches() -> None:
         fbeta_summary([0, 1], [0, 0], sample_weight=[0, 0])
 
 
-def test_many_classes_drop_the_confusion_matrix_like_one_call() -> None:
+def test_many_classes_drop_the_dense_confusion_matrix_like_one_call() -> None:
     y = np.arange(2500)
     y_pred = np.roll(y, 1)
     acc = MacroF1Accumulator().update(y[:1250], y_pred[:1250])
     assert acc.counts.confusion is not None  # 1251 classes so far
     acc.update(y[1250:], y_pred[1250:])
     assert acc.counts.confusion is None
-    assert_same_summary(fbeta_summary(acc.counts), fbeta_summary(y, y_pred))
+    streamed, direct = fbeta_summary(acc.counts), fbeta_summary(y, y_pred)
+    # one call counts the occupied cells from its samples; a stream keeps none
+    assert sp.issparse(direct.confusion_matrix) and direct.confusion_matrix.nnz == 2500
+    assert streamed.confusion_matrix is None
+    assert_same_summary(streamed, dataclasses.replace(direct, confusion_matrix=None))
 
 
 def test_accepts_lists_and_pandas() -> None:

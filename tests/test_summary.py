@@ -194,3 +194,29 @@ def test_summary_from_matrix_equals_summary_from_labels_table1():
     )
     assert math.isclose(s.gap, 0.4853426519122496, abs_tol=1e-12)
     assert s.to_dict()["gap"] == s.gap
+
+
+def test_a_summary_of_many_classes_keeps_its_confusion_matrix_as_occupied_cells():
+    import scipy.sparse as sp
+    from sklearn.metrics import confusion_matrix
+
+    rng = np.random.default_rng(0)
+    k = 3_000  # above the 2,048 classes of a dense matrix
+    y_true = rng.integers(0, k, 20_000)
+    y_pred = np.where(rng.random(20_000) < 0.6, y_true, rng.integers(0, k, 20_000))
+    w = rng.random(20_000)
+    for weights in (None, w):
+        s = fbeta_summary(y_true, y_pred, sample_weight=weights, zero_division=0.0)
+        assert sp.issparse(s.confusion_matrix)
+        dense = confusion_matrix(
+            y_true, y_pred, labels=s.classes, sample_weight=weights
+        )
+        np.testing.assert_array_equal(s.confusion_matrix.toarray(), dense)
+        assert s == fbeta_summary(
+            y_true, y_pred, sample_weight=weights, zero_division=0.0
+        )
+        cells = s.to_dict()["confusion_matrix"]
+        assert cells["shape"] == [s.classes.shape[0]] * 2
+        assert len(cells["data"]) == s.confusion_matrix.nnz
+    with pytest.raises(ValueError, match=r"[\d,]+ classes, more than 2,048"):
+        s.confidence_interval()

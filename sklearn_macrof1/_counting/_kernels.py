@@ -272,22 +272,60 @@ def count_1d(
         else:
             classes = targets.code_labels
         confusion = table if classes.shape[0] <= MAX_CONFUSION_CLASSES else None
-    else:  # many classes, few samples: per-class bincounts, no dense table
+    else:  # many class codes: per-class bincounts, no dense table, no sort
         hit = true == pred
         tp = np.bincount(
             true[hit], weights=None if weights is None else weights[hit], minlength=k
         )
         true_sum = np.bincount(true, weights=weights, minlength=k)
         pred_sum = np.bincount(pred, weights=weights, minlength=k)
-        present = np.zeros(k, dtype=bool)
-        present[true] = True
-        present[pred] = True
+        if weights is not None and not (weights > 0).all():
+            present = np.zeros(k, dtype=bool)
+            present[true] = True
+            present[pred] = True
+        else:  # each sample adds a positive amount: seen iff nonzero
+            present = (true_sum != 0) | (pred_sum != 0)
+        n_present = int(np.count_nonzero(present))
+        if n_present * n_present <= max(MAX_JOINT_CELLS, 4 * targets.n_samples):
+            # Few classes among many codes (integer labels far apart): their
+            # joint table after all (the confusion matrix, the moments), over
+            # the codes of the classes present.
+            position = np.cumsum(present) - 1
+            dense = Targets(
+                "1d",
+                position[true],
+                position[pred],
+                targets.code_labels[present],
+                targets.n_samples,
+                in_range=True,
+            )
+            return count_1d(dense, weights, squares)
         classes = targets.code_labels[present]
         tp, true_sum, pred_sum = tp[present], true_sum[present], pred_sum[present]
         confusion = None
     if confusion is None:
         moments = None
     return classes, tp, true_sum, pred_sum, confusion, moments
+
+
+def confusion_cells(targets: Targets, weights: np.ndarray | None) -> sp.csr_array:
+    """The confusion matrix of 1-D targets as its occupied cells (a
+    ``scipy.sparse.csr_array``, rows true, columns predicted, over the classes
+    present: those of :func:`count_1d`): O(n log n) time for one sort of the
+    joint codes, O(min(n, k²)) cells, however many classes. Each cell's
+    weights are summed in sample order, as the dense table sums them."""
+    k = targets.code_labels.shape[0]
+    present = np.zeros(k, dtype=bool)
+    present[targets.true] = True  # bounds-checked numpy indexing
+    present[targets.pred] = True
+    position = np.cumsum(present) - 1
+    m = int(position[-1]) + 1 if k else 0
+    joint = position[targets.true] * m
+    joint += position[targets.pred]
+    cells, inverse = np.unique(joint, return_inverse=True)
+    values = np.bincount(inverse.reshape(-1), weights=weights, minlength=cells.size)
+    rows, cols = np.divmod(cells, m)
+    return sp.csr_array((values, (rows, cols)), shape=(m, m))
 
 
 def _column_counts(y: np.ndarray) -> np.ndarray:

@@ -62,10 +62,12 @@ touching a verb: the source of device arrays claims the array types that have
 ``__array_namespace__`` (and PyTorch tensors) and are not NumPy's, counts on
 the device and brings back the record (a source may also hand data it finds
 in this process to :func:`~._record.read_in_memory`, whose reading keeps the
-targets; ``JointCounts.readings`` carries such readings for a comparison); a
-dense-integer path claims ``numpy.ndarray``, counts integer
-labels with one ``bincount`` and hands anything else (other dtypes, a label
-range too wide) to the in-memory reading (:func:`~._record.read_in_memory`).
+targets; ``JointCounts.readings`` carries such readings for a comparison).
+Integer labels in a dense range are no source: they are NumPy arrays like any
+other, validated by the in-memory reading, and the label encoding
+(``_read/_encoding.py``, :func:`dense_range`) makes them their own codes, which
+the counting core counts by ``bincount`` without a sort; a source claiming
+``numpy.ndarray`` would have to repeat that validation.
 
 All-zero weights
 ----------------

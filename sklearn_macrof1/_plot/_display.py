@@ -19,6 +19,7 @@ import numpy as np
 
 from .._averages import CLASS_MEANS
 from .._counting._record import MacroF1Counts
+from .._formulas._attribution import class_weights, gap_class_terms, top_gap_pairs
 from .._results._scores import summary_of
 from .._results._summary import FBetaSummary
 from .._results._views import fbeta_name
@@ -36,6 +37,10 @@ def check_matplotlib(caller: str) -> None:
             f"optional dependency of sklearn-macrof1; install it with "
             f"`{_INSTALL_HINT}` (or `pip install matplotlib`)."
         ) from exc
+
+
+#: Most class points a display draws by default (``max_classes`` of ``plot``).
+MAX_DRAWN_CLASSES = 1000
 
 
 def _check_average(average: Any, caller: str) -> str:
@@ -153,6 +158,9 @@ class MacroF1Display:
         Background iso-F-beta curves (``iso_levels`` of :meth:`plot`).
     diagonal_ : matplotlib Line2D
         The line P = R, where a class has no error-type skew.
+    n_left_out_ : int
+        Classes not drawn (``max_classes`` of :meth:`plot`; 0 when every
+        class is drawn).
     annotations_ : list of matplotlib Text
         Per-class labels with their F-beta (empty when not annotated).
     text_ : matplotlib Text or None
@@ -599,6 +607,7 @@ iso_levels, annotate, explain, scatter_kwargs, mean_kwargs, compact, gap_pairs
         mean_kwargs: dict | None = None,
         compact: bool | None = None,
         gap_pairs: int = 0,
+        max_classes: int | None = MAX_DRAWN_CLASSES,
     ) -> MacroF1Display:
         """Draw the display.
 
@@ -635,6 +644,13 @@ iso_levels, annotate, explain, scatter_kwargs, mean_kwargs, compact, gap_pairs
             share of the gap by dotted lines (the legend gives each pair's
             share): the reference paper's Lemma term by term (see
             :meth:`FBetaSummary.gap_attribution`). 0 draws none.
+        max_classes : int or None, default=1000
+            Draw at most this many class points: with more classes, those with
+            the largest share of the gap (:meth:`FBetaSummary.gap_attribution`;
+            the largest support where ``zero_division=np.nan`` leaves the gap
+            no sum over classes), and the legend says how many were left out
+            (``n_left_out_``). The mean point and both curves are those of
+            every class. None draws every class.
 
         Returns
         -------
@@ -670,6 +686,7 @@ iso_levels, annotate, explain, scatter_kwargs, mean_kwargs, compact, gap_pairs
         if annotate is None:
             annotate = n_classes <= (12 if compact else 20)
         self._check_gap_pairs(gap_pairs)
+        shown = self._shown_classes(max_classes)
         if ax is None:
             _, ax = plt.subplots(figsize=(10.0, 6.0), layout="constrained")
         fig = ax.figure
@@ -677,7 +694,7 @@ iso_levels, annotate, explain, scatter_kwargs, mean_kwargs, compact, gap_pairs
         self.figure_ = fig
 
         self._draw_curves(ax, iso_levels, beta, name, compact)
-        self._draw_points(ax, scatter_kwargs, mean_kwargs, name, compact)
+        self._draw_points(ax, scatter_kwargs, mean_kwargs, name, compact, shown)
         self._draw_gap_pairs(ax, labels, gap_pairs)
         ax.set(
             xlim=(-0.02, 1.06),
@@ -732,8 +749,39 @@ iso_levels, annotate, explain, scatter_kwargs, mean_kwargs, compact, gap_pairs
             )
         self.annotations_: list[Any] = []
         if annotate:
-            self._annotate(ax, labels, name, compact)
+            self._annotate(ax, labels, name, compact, shown)
         return self
+
+    def _shown_classes(self, max_classes: Any) -> np.ndarray:
+        """Mask of the classes to draw: all, or the ``max_classes`` with the
+        largest share of the gap (ties: the first); sets ``n_left_out_``."""
+        if max_classes is not None and (
+            isinstance(max_classes, bool)
+            or not isinstance(max_classes, numbers.Integral)
+            or max_classes < 1
+        ):
+            raise ValueError(
+                f"max_classes must be an integer >= 1 or None; got {max_classes!r}."
+            )
+        p, r = self.class_precision, self.class_recall
+        k = p.shape[0]
+        shown = np.ones(k, dtype=bool)
+        self.n_left_out_ = 0
+        if max_classes is None or k <= max_classes:
+            return shown
+        support = (
+            np.ones(k) if self.support is None else np.asarray(self.support, float)
+        )
+        if np.isnan(p).any() or np.isnan(r).any():
+            key = np.nan_to_num(support)
+        else:
+            weights = class_weights(support, self.average)
+            key = gap_class_terms(p, r, weights, float(self.beta))
+        top = np.lexsort((np.arange(k), -key))[: int(max_classes)]
+        shown[:] = False
+        shown[top] = True
+        self.n_left_out_ = k - int(max_classes)
+        return shown
 
     def _check_gap_pairs(self, n: Any) -> None:
         """ValueError for a ``gap_pairs`` that cannot be drawn (before drawing
@@ -748,9 +796,8 @@ iso_levels, annotate, explain, scatter_kwargs, mean_kwargs, compact, gap_pairs
             )
 
     def _draw_gap_pairs(self, ax: Any, labels: np.ndarray, n: Any) -> None:
-        """Dotted lines between the classes of the largest gap pairs."""
-        from .._formulas._attribution import class_weights, gap_pair_terms
-
+        """Dotted lines between the classes of the largest gap pairs (found
+        block by block: no k x k table)."""
         self.gap_pair_lines_: list[Any] = []
         p, r = self.class_precision, self.class_recall
         if n == 0 or not self.gap > 0:
@@ -758,11 +805,11 @@ iso_levels, annotate, explain, scatter_kwargs, mean_kwargs, compact, gap_pairs
         support = (
             np.ones(p.shape[0]) if self.support is None else np.asarray(self.support)
         )
-        table = gap_pair_terms(p, r, class_weights(support, self.average), self.beta)
-        total = float(table.sum())
-        x, y = np.triu_indices(p.shape[0], k=1)
-        terms = 2 * table[x, y]
-        top = [i for i in np.argsort(-terms, kind="stable")[: int(n)] if terms[i] > 0]
+        weights = class_weights(support, self.average)
+        beta = float(self.beta)
+        total = float(gap_class_terms(p, r, weights, beta).sum())
+        x, y, terms = top_gap_pairs(p, r, weights, beta, int(n))
+        top = range(terms.shape[0])
         label = "largest gap pairs: " + ", ".join(
             f"{labels[x[i]]} & {labels[y[i]]} {terms[i] / total:.0%}" for i in top
         )
@@ -849,9 +896,11 @@ iso_levels, annotate, explain, scatter_kwargs, mean_kwargs, compact, gap_pairs
         mean_kwargs: dict | None,
         name: str,
         compact: bool,
+        shown: np.ndarray,
     ) -> None:
         """The class points, the mean point and the gap between the curves."""
         defined = ~(np.isnan(self.class_precision) | np.isnan(self.class_recall))
+        defined &= shown
         sizes: Any = 40.0 if compact else 60.0
         if self.average == "weighted" and self.support is not None:
             support = np.asarray(self.support, dtype=np.float64)
@@ -865,7 +914,13 @@ iso_levels, annotate, explain, scatter_kwargs, mean_kwargs, compact, gap_pairs
             "linewidth": 0.6,
             "zorder": 3,
             "label": "classes (recall, precision)"
-            + (", size = support" if self.average == "weighted" else ""),
+            + (", size = support" if self.average == "weighted" else "")
+            + (
+                f"\n  the {int(shown.sum()):,} with the largest gap share; "
+                f"{self.n_left_out_:,} more not drawn"
+                if self.n_left_out_
+                else ""
+            ),
         }
         kwargs.update(scatter_kwargs or {})
         self.points_ = ax.scatter(
@@ -901,11 +956,13 @@ iso_levels, annotate, explain, scatter_kwargs, mean_kwargs, compact, gap_pairs
                 label=f"gap = {self.gap:.3f} (between the two curves)",
             )
 
-    def _annotate(self, ax: Any, labels: np.ndarray, name: str, compact: bool) -> None:
+    def _annotate(
+        self, ax: Any, labels: np.ndarray, name: str, compact: bool, shown: np.ndarray
+    ) -> None:
         """One label per point (classes at the same point share it), moved
         apart where labels would overlap."""
         p, r, f = self.class_precision, self.class_recall, self.class_fbeta
-        defined = np.flatnonzero(~(np.isnan(p) | np.isnan(r)))
+        defined = np.flatnonzero(~(np.isnan(p) | np.isnan(r)) & shown)
         groups: dict[tuple[float, float], list[int]] = {}
         for i in defined:
             groups.setdefault((float(r[i]), float(p[i])), []).append(int(i))

@@ -1,8 +1,11 @@
 """Label encoding: 1-D labels into integer codes over their sorted classes.
 
-Integers in a narrow range are shifted, strings keyed by code points, other
-labels sorted once. The output is a :class:`Targets` record that counting turns
-into counts.
+Non-negative integers in the dense range (every label below
+:func:`dense_range` of the number of samples: twice the samples, at least
+2,048) are their own codes, counted by direct ``bincount`` without a sort;
+other integers in a narrow range are shifted, strings keyed by code points,
+other labels (negative, huge, uint64 beyond int64) sorted once. The output is
+a :class:`Targets` record that counting turns into counts.
 """
 
 from __future__ import annotations
@@ -18,6 +21,14 @@ from ._arrays import as_column, exact_float64
 #: Largest number of cells of a dense joint count table (range of integer codes
 #: squared) that the integer fast path builds; above it labels are re-encoded.
 MAX_JOINT_CELLS = 1 << 22
+
+
+def dense_range(n_samples: int) -> int:
+    """The dense range of ``n_samples`` samples: non-negative integer labels
+    all below it are counted by ``bincount`` over ``range(dense_range(n))``
+    (O(n + range) time, three count arrays of the range: at most a few times
+    the size of the labels themselves), without sorting them."""
+    return max(2 * n_samples, 1 << 11)
 
 
 @dataclass
@@ -297,6 +308,27 @@ def _label_dtype(
     return common if not seen[codes_p].all() else dtype_t
 
 
+def _own_codes(
+    yt: np.ndarray,
+    yp: np.ndarray,
+    dtype_t: np.dtype,
+    dtype_p: np.dtype,
+    hi: int,
+    n: int,
+) -> Targets:
+    """Non-negative integer labels up to ``hi`` as their own codes: no shifted
+    copies (codes of absent labels are absent classes, dropped by the count).
+    uint64 plus a signed integer promotes to float64: they count on a signed
+    view (the values are small)."""
+    if yt.dtype.kind == "u" and yt.dtype.itemsize == 8:
+        yt = yt.view(np.int64)
+    if yp.dtype.kind == "u" and yp.dtype.itemsize == 8:
+        yp = yp.view(np.int64)
+    shown = _label_dtype(dtype_t, dtype_p, yt, yp, hi + 1)
+    code_labels = np.arange(hi + 1, dtype=np.int64).astype(shown)
+    return Targets("1d", yt, yp, code_labels, n, in_range=True)
+
+
 def read_numeric(yt: np.ndarray, yp: np.ndarray, n: int) -> Targets:
     yt, yp = _native(yt), _native(yp)
     dtype_t, dtype_p = yt.dtype, yp.dtype
@@ -312,17 +344,14 @@ def read_numeric(yt: np.ndarray, yp: np.ndarray, n: int) -> Targets:
         hi_t, hi_p = unsigned_max(yt), unsigned_max(yp)
         hi = max(hi_t, hi_p)
         if min(hi_t, hi_p) >= 0 and (hi + 1) ** 2 <= limit:
-            # Small non-negative integers are their own codes: no shifted copies
-            # (codes below the smallest label are absent classes, dropped later).
-            # uint64 plus a signed integer promotes to float64: count on a
-            # signed view (the values are small).
-            if yt.dtype.kind == "u" and yt.dtype.itemsize == 8:
-                yt = yt.view(np.int64)
-            if yp.dtype.kind == "u" and yp.dtype.itemsize == 8:
-                yp = yp.view(np.int64)
-            shown = _label_dtype(dtype_t, dtype_p, yt, yp, hi + 1)
-            code_labels = np.arange(hi + 1, dtype=np.int64).astype(shown)
-            return Targets("1d", yt, yp, code_labels, n, in_range=True)
+            # Small non-negative integers are their own codes (a joint table).
+            return _own_codes(yt, yp, dtype_t, dtype_p, hi, n)
+        if min(hi_t, hi_p) >= 0 and hi < dense_range(n):
+            lo = min(int(yt.min()), int(yp.min()))
+            if (hi - lo + 1) ** 2 > limit:
+                # In the dense range, too wide for a joint table even shifted:
+                # their own codes, counted class by class (no sort).
+                return _own_codes(yt, yp, dtype_t, dtype_p, hi, n)
     if yt.dtype != yp.dtype and label_dtype.kind == "f":
         if yt.dtype.kind == "f" and yp.dtype.kind == "f":
             yt, yp = yt.astype(np.float64), yp.astype(np.float64)
@@ -346,6 +375,7 @@ def read_numeric(yt: np.ndarray, yp: np.ndarray, n: int) -> Targets:
         if exact or all(0 <= unsigned_max(c) < span for c in codes):
             # lo + c, exact for the codes c of present labels (lo may be 2**63
             # or more in uint64 and float64, or -2**63 in int64).
+            code_labels: np.ndarray
             if yt.dtype.kind == "f":
                 code_labels = np.arange(span, dtype=np.float64) + float(lo)
             elif yt.dtype == np.uint64:

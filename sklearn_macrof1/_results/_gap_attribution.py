@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
 
 from .._averages import CLASS_MEANS
-from .._formulas._attribution import class_weights, gap_pair_terms
+from .._formulas._attribution import (
+    MAX_PAIR_CLASSES,
+    class_weights,
+    gap_class_terms,
+    gap_pair_terms,
+    refuse_square,
+    top_gap_pairs,
+)
 from .._html import Column, Table, render_html, table_frame
 
 
@@ -38,6 +46,15 @@ class GapAttribution:
     (``P_x / R_x != P_y / R_y``); ``class_contributions`` (row sums: half of
     each pair's term to each of its classes) also add up to the gap.
 
+    Scale: the class contributions come from a closed form in O(k) (three
+    weighted sums over the classes, see ``docs/gap_attribution.md``), so an
+    attribution of 1,000,000 classes costs a fraction of a second. The k x k
+    ``pair_contributions`` table is computed when first read, and refused
+    (``ValueError`` naming its size) above 2,048 classes; :meth:`top_pairs`
+    finds the largest pairs of any number of classes in bounded memory, in
+    O(k²) time. Above 2,048 classes the text and HTML views and
+    :meth:`headline` name the classes that contribute most instead of pairs.
+
     Returned by :meth:`FBetaSummary.gap_attribution` (of a confusion matrix:
     ``fbeta_summary(MacroF1Counts.from_confusion_matrix(m, rows=...))``).
 
@@ -48,14 +65,16 @@ class GapAttribution:
     labels : ndarray of shape (n_classes,)
         The classes, in the order of the table's rows and columns.
     gap : float
-        The sum of ``pair_contributions``.
+        The sum of ``class_contributions`` (and of ``pair_contributions``).
     direct_gap : float
         ``fbeta_of_averages - averaged_fbeta`` as computed by the scores (equal
         to ``gap`` up to rounding).
     pair_contributions : ndarray of shape (n_classes, n_classes)
-        Symmetric, zero diagonal, non-negative; sums to ``gap``.
+        Symmetric, zero diagonal, non-negative; sums to ``gap``. Computed on
+        first access; ``ValueError`` above 2,048 classes.
     class_contributions : ndarray of shape (n_classes,)
-        Row sums of ``pair_contributions``; sum to ``gap``.
+        Row sums of ``pair_contributions`` (from their closed form); sum to
+        ``gap``.
     class_precision, class_recall, weights : ndarray of shape (n_classes,)
         The per-class precision, recall and averaging weights behind the table.
 
@@ -79,7 +98,6 @@ class GapAttribution:
     labels: np.ndarray
     gap: float
     direct_gap: float
-    pair_contributions: np.ndarray
     class_contributions: np.ndarray
     class_precision: np.ndarray
     class_recall: np.ndarray
@@ -90,29 +108,65 @@ class GapAttribution:
         """Number of classes in the table."""
         return int(self.labels.shape[0])
 
+    @cached_property
+    def pair_contributions(self) -> np.ndarray:
+        """The k x k table of half pair terms (see the class docstring).
+
+        Computed on first access (k² values); ``ValueError`` naming the size
+        above 2,048 classes, where :meth:`top_pairs` and
+        ``class_contributions`` answer without the table.
+        """
+        return gap_pair_terms(
+            self.class_precision, self.class_recall, self.weights, self.beta
+        )
+
+    @property
+    def _names_pairs(self) -> bool:
+        """Whether the views name pairs (else the classes): up to 2,048."""
+        return self.n_classes <= MAX_PAIR_CLASSES
+
     def top_pairs(self, n: int = 3) -> list[tuple[Any, Any, float]]:
         """The ``n`` class pairs with the largest share of the gap.
 
         Each as ``(label_x, label_y, contribution)`` where ``contribution`` is
         the pair's whole term (both halves of the table), largest first; pairs
-        that contribute nothing are left out.
+        that contribute nothing are left out. Computed block by block without
+        the table: memory bounded by tens of MiB and ``n``, time O(k²) (a few
+        minutes at 100,000 classes).
         """
-        table = self.pair_contributions
-        x, y = np.triu_indices(self.n_classes, k=1)
-        values = table[x, y] * 2
-        order = np.argsort(-values, kind="stable")[: max(int(n), 0)]
+        x, y, values = top_gap_pairs(
+            self.class_precision,
+            self.class_recall,
+            self.weights,
+            self.beta,
+            max(min(int(n), self.n_classes * self.n_classes), 0),
+        )
         return [
-            (_item(self.labels[x[i]]), _item(self.labels[y[i]]), float(values[i]))
-            for i in order
-            if values[i] > 0
+            (_item(self.labels[i]), _item(self.labels[j]), float(v))
+            for i, j, v in zip(x.tolist(), y.tolist(), values.tolist(), strict=True)
         ]
+
+    def _top_class_indices(self, n: int) -> np.ndarray:
+        """Indices of the ``n`` largest non-zero class contributions, largest
+        first (ties in class order): O(k) selection, then a sort of ``n``."""
+        values = self.class_contributions
+        n = min(max(int(n), 0), values.shape[0])
+        if n == 0:
+            return np.zeros(0, dtype=np.intp)
+        if n < values.shape[0]:
+            cut = np.partition(values, values.shape[0] - n)[values.shape[0] - n]
+            candidates = np.flatnonzero(values >= cut)
+        else:
+            candidates = np.arange(values.shape[0])
+        order = candidates[np.lexsort((candidates, -values[candidates]))][:n]
+        return order[values[order] > 0]
 
     def top_classes(self, n: int = 3) -> list[tuple[Any, float]]:
         """The ``n`` classes with the largest share, as ``(label, contribution)``."""
         values = self.class_contributions
-        order = np.argsort(-values, kind="stable")[: max(int(n), 0)]
         return [
-            (_item(self.labels[i]), float(values[i])) for i in order if values[i] > 0
+            (_item(self.labels[i]), float(values[i]))
+            for i in self._top_class_indices(n).tolist()
         ]
 
     def _share(self, value: float) -> str:
@@ -124,22 +178,27 @@ class GapAttribution:
         )
 
     def headline(self, n: int = 3, *, names: Any = None) -> str:
-        """One line: the largest contributing class pairs and their share.
+        """One line: the largest contributing class pairs and their share
+        (above 2,048 classes: the largest contributing classes).
 
         ``names`` (one per class, in the order of ``labels``) replaces the
         labels in the text, e.g. a report's target names.
         """
+        shown = self.labels if names is None else names
+        if not self._names_pairs:
+            order = self._top_class_indices(n)
+            if order.shape[0] == 0:
+                return "gap contributors: none (the gap is 0)"
+            return "largest gap contributors (classes): " + ", ".join(
+                f"{_label(shown[i])} {self.class_contributions[i]:.4f} "
+                f"({self._share(float(self.class_contributions[i]))})"
+                for i in order.tolist()
+            )
         pairs = self.top_pairs(n)
         if not pairs:
             return "gap contributors: none (the gap is 0)"
-        shown = dict(
-            zip(
-                (_item(v) for v in self.labels),
-                self.labels if names is None else names,
-                strict=False,
-            )
-        )
-        named = [(shown[x], shown[y], v) for x, y, v in pairs]
+        by_label = dict(zip((_item(v) for v in self.labels), shown, strict=False))
+        named = [(by_label[x], by_label[y], v) for x, y, v in pairs]
         return "largest gap contributors: " + self._pairs_text(named)
 
     def __repr__(self) -> str:
@@ -149,14 +208,22 @@ class GapAttribution:
         )
 
     def __str__(self) -> str:
-        pairs = self.top_pairs(5)
         lines = [
             f"GapAttribution(average={self.average!r}, beta={self.beta:g}, "
             f"{self.n_classes} classes): gap {self.gap:.6f}",
-            "  class pairs: "
-            + (self._pairs_text(pairs) if pairs else "none (the gap is 0)"),
         ]
-        classes = self.top_classes(self.n_classes)
+        if self._names_pairs:
+            pairs = self.top_pairs(5)
+            lines.append(
+                "  class pairs: "
+                + (self._pairs_text(pairs) if pairs else "none (the gap is 0)")
+            )
+        else:
+            lines.append(
+                f"  class pairs: not listed above {MAX_PAIR_CLASSES:,} classes "
+                "(top_pairs(n) finds them, in O(k²) time)"
+            )
+        classes = self.top_classes(6)
         if classes:
             lines.append(
                 "  classes:     "
@@ -194,9 +261,17 @@ class GapAttribution:
         )
 
     def _pair_table(self, n: int) -> Table:
-        """The ``n`` largest pair terms, largest first."""
-        pairs = self.top_pairs(n)
+        """The ``n`` largest pair terms, largest first (none listed above
+        2,048 classes, where finding them is O(k²) work: ``top_pairs``)."""
+        pairs = self.top_pairs(n) if self._names_pairs else []
         contributions = [v for _, _, v in pairs]
+        if not self._names_pairs:
+            notes = [
+                f"not listed above {MAX_PAIR_CLASSES:,} classes: top_pairs(n) "
+                "finds them, in O(k²) time"
+            ]
+        else:
+            notes = [] if pairs else ["none: the gap is 0"]
         return Table(
             "largest class pairs",
             [
@@ -210,7 +285,7 @@ class GapAttribution:
                 ),
             ],
             labels=[f"{_label(x)} & {_label(y)}" for x, y, _ in pairs],
-            notes=[] if pairs else ["none: the gap is 0"],
+            notes=notes,
             index="pair",
         )
 
@@ -226,10 +301,18 @@ class GapAttribution:
         ``by="class"``: one row per class (precision, recall, weight,
         contribution, share). ``by="pair"``: one row per unordered class pair
         with a non-zero term, largest first (class_x, class_y, contribution,
-        share).
+        share); ``ValueError`` above 2,048 classes (``top_pairs(n)`` gives the
+        largest ones).
         """
         if by not in ("class", "pair"):
             raise ValueError(f"by must be 'class' or 'pair'; got {by!r}.")
+        if by == "pair":
+            refuse_square(
+                self.n_classes,
+                "A frame of every class pair",
+                limit=MAX_PAIR_CLASSES,
+                instead="top_pairs(n) gives the n largest pairs.",
+            )
         if by == "class":
             table = self._class_table()
         else:
@@ -261,15 +344,14 @@ def attribution_from_summary(summary: Any) -> GapAttribution:
         )
     beta = float(summary.beta)
     weights = class_weights(np.asarray(summary.support), summary.average)
-    table = gap_pair_terms(p, r, weights, beta)
+    contributions = gap_class_terms(p, r, weights, beta)
     return GapAttribution(
         average=summary.average,
         beta=beta,
         labels=np.asarray(summary.labels),
-        gap=float(table.sum()),
+        gap=float(contributions.sum()),
         direct_gap=float(summary.gap),
-        pair_contributions=table,
-        class_contributions=table.sum(axis=1),
+        class_contributions=contributions,
         class_precision=p,
         class_recall=r,
         weights=weights,

@@ -23,6 +23,7 @@ import numpy as np
 from .._averages import HAS_BOUND, averages_of
 from .._counting._record import MacroF1Counts, Reading
 from .._formulas._aggregation import ALL_METRICS
+from .._formulas._attribution import MAX_PAIR_CLASSES
 from .._formulas._evaluation import (
     Options,
     as_options,
@@ -79,8 +80,9 @@ class _Row:
     #: ``F1_CI`` / ``F1_OF_AVERAGES_CI`` -> (low, high), when intervals are asked
     ci: dict[str, tuple[float, float]] = field(default_factory=dict)
     #: The macro row's largest gap contributors (text report only):
-    #: (name x, name y, contribution, share of the gap)
-    gap_pairs: list[tuple[str, str, float, float]] = field(default_factory=list)
+    #: ("x & y" or, with ``gap_by="class"``, "x"; contribution, share of the gap)
+    gap_pairs: list[tuple[str, float, float]] = field(default_factory=list)
+    gap_by: str = "pair"
 
 
 def _check_output_form(output_dict: bool, as_frame: bool, *, caller: str) -> None:
@@ -165,7 +167,7 @@ def _rows(
         if average in HAS_BOUND:
             row.extra[GAP] = float(summary.gap)
             row.extra[GAP_BOUND] = float(summary.gap_bound)
-            row.gap_pairs = _gap_contributors(summary, names)
+            row.gap_by, row.gap_pairs = _gap_contributors(summary, names)
         if average in intervals:
             both = intervals[average]
             row.ci[F1_CI] = (both.averaged_fbeta.low, both.averaged_fbeta.high)
@@ -180,22 +182,32 @@ def _rows(
 
 def _gap_contributors(
     summary: FBetaSummary, names: list[str]
-) -> list[tuple[str, str, float, float]]:
-    """The (at most 3) class pairs that make most of the macro gap, as (name,
-    name, contribution, share); none when the gap is 0 or no sum over pairs
-    (zero_division=nan). See :meth:`FBetaSummary.gap_attribution`."""
+) -> tuple[str, list[tuple[str, float, float]]]:
+    """The (at most 3) class pairs that make most of the macro gap, as
+    ("pair", [("x & y", contribution, share)]); above ``MAX_PAIR_CLASSES``
+    classes (O(k²) pairs) the classes instead, as ("class", [("x", ...)]).
+    None when the gap is 0 or no sum over pairs (zero_division=nan). See
+    :meth:`FBetaSummary.gap_attribution`."""
     if not summary.gap > 0 or len(names) != summary.n_classes:
-        return []
+        return "pair", []
     try:
         attribution = summary.gap_attribution()
     except ValueError:
-        return []
-    index = {label: i for i, label in enumerate(attribution.labels.tolist())}
-    return [
-        (names[index[x]], names[index[y]], value, value / attribution.gap)
-        for x, y, value in attribution.top_pairs(3)
-        if value >= 0.005 * attribution.gap  # pairs that round to 0% say nothing
-    ]
+        return "pair", []
+    gap = attribution.gap
+    labels = attribution.labels
+
+    def name(label: Any) -> str:  # O(k) each, for the three named only
+        return names[int(np.flatnonzero(labels == label)[0])]
+
+    if summary.n_classes > MAX_PAIR_CLASSES:
+        top = [(name(x), v) for x, v in attribution.top_classes(3)]
+        by = "class"
+    else:
+        top = [(f"{name(x)} & {name(y)}", v) for x, y, v in attribution.top_pairs(3)]
+        by = "pair"
+    # contributors that round to 0% say nothing
+    return by, [(what, v, v / gap) for what, v in top if v >= 0.005 * gap]
 
 
 def _as_dict(class_rows: list[_Row], average_rows: list[_Row]) -> dict[str, Any]:
@@ -281,10 +293,10 @@ def _as_text(
     for row in average_rows:  # the macro row's
         if row.gap_pairs:
             legend.append(
-                "gap by pair:    "
+                f"gap by {row.gap_by}:".ljust(16)
                 + ", ".join(
-                    f"{x} & {y} {value:.{max(digits, 4)}f} ({share:.0%})"
-                    for x, y, value, share in row.gap_pairs
+                    f"{what} {value:.{max(digits, 4)}f} ({share:.0%})"
+                    for what, value, share in row.gap_pairs
                 )
             )
     if interval_legend is not None:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, overload
 
 import numpy as np
 from numpy.typing import NDArray
 
+from .._counting._kernels import confusion_cells
 from .._counting._record import MacroF1Counts
 from .._formulas._aggregation import ALL_METRICS
 from .._formulas._evaluation import check_form, check_options, read_for, score
@@ -662,7 +664,19 @@ def summary_of(
         labels=labels,
         pos_label=pos_label,
     )
-    counts = read_for(
+    reading = read_for(
         y_true, y_pred, options, sample_weight=sample_weight, caller=caller
-    ).counts
-    return build_summary(counts, options, caller=caller, warn_for=ALL_METRICS)
+    )
+    summary = build_summary(
+        reading.counts, options, caller=caller, warn_for=ALL_METRICS
+    )
+    targets = reading.targets
+    if (
+        summary.confusion_matrix is None
+        and targets is not None
+        and targets.kind == "1d"
+    ):
+        # more classes than a dense matrix is kept for: its occupied cells
+        cells = confusion_cells(targets, reading.weights)
+        summary = dataclasses.replace(summary, confusion_matrix=cells)
+    return summary

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+import scipy.sparse as sp
 
 from .._averages import HAS_BOUND, has_closed_form
 from .._counting._record import MacroF1Counts
@@ -20,6 +21,14 @@ from ._views import fbeta_name, short, summary_frame, summary_html
 
 
 def _plain(value: Any) -> Any:
+    if sp.issparse(value):  # the occupied cells of a large confusion matrix
+        cells = value.tocoo()
+        return {
+            "shape": list(cells.shape),
+            "row": cells.row.tolist(),
+            "col": cells.col.tolist(),
+            "data": cells.data.tolist(),
+        }
     if isinstance(value, np.ndarray):
         return value.tolist()
     if isinstance(value, np.generic):
@@ -57,9 +66,15 @@ class FBetaSummary(ValueEquality):
         Per-class (weighted) number of true samples of ``labels``.
     true_positives, predicted : ndarray
         Per-class (weighted) true positives and predicted counts of ``labels``.
-    confusion_matrix : ndarray or None
-        Rows are true labels, columns predictions, over ``classes`` (None for
-        multilabel targets).
+    confusion_matrix : ndarray, scipy.sparse.csr_array or None
+        Rows are true labels, columns predictions, over ``classes``. Dense up
+        to 2,048 classes; above, its occupied cells as a sparse array (at most
+        one per sample: a dense one of 100,000 classes would take 75 GiB),
+        counted when the summary is made from the samples. None for
+        multilabel targets, and for a summary of a count record that kept no
+        matrix (a record of more than 2,048 classes: streams, Dask, Spark).
+        ``to_dict`` gives the sparse one as ``{"shape", "row", "col",
+        "data"}``.
     classes : ndarray
         Every label present in the data (sorted), the axes of ``confusion_matrix``.
     target_type : str
@@ -105,7 +120,7 @@ fbeta_of_averages=0.8333, gap=0.05556)
     support: np.ndarray
     true_positives: np.ndarray
     predicted: np.ndarray
-    confusion_matrix: np.ndarray | None
+    confusion_matrix: np.ndarray | sp.csr_array | None
     classes: np.ndarray
     target_type: str
     zero_division: Any = field(default="warn")

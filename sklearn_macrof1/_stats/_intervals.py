@@ -1366,11 +1366,17 @@ def summary_confidence_interval(
     check_interval_average(summary.average, caller=caller)
     resampling = resampling_of(checked)
     matrix = summary.confusion_matrix
-    if matrix is None:
+    if matrix is None or sp.issparse(matrix):
+        why = (
+            "multilabel targets"
+            if summary.target_type == "multilabel-indicator"
+            else f"{summary.classes.shape[0]:,} classes, more than 2,048: their "
+            "matrix is kept as its occupied cells, or not at all"
+        )
         raise ValueError(
-            "This summary has no confusion matrix (multilabel targets, or more "
-            "than 2048 classes): use fbeta_confidence_interval(y_true, y_pred, "
-            "...) which resamples the samples."
+            f"This summary has no confusion matrix to resample ({why}): use "
+            "fbeta_confidence_interval(y_true, y_pred, ...) which resamples the "
+            "samples."
         )
     matrix = np.asarray(matrix)
     if not np.array_equal(matrix, np.round(matrix)) or (matrix < 0).any():
