@@ -131,6 +131,19 @@ def _decreasing(keys: np.ndarray) -> np.ndarray:
     return order.astype(np.int32) if keys.shape[0] < 2**31 else order
 
 
+def _stable_order(codes: np.ndarray, bound: int) -> np.ndarray:
+    """``np.argsort(codes, kind="stable")`` of integers in ``[0, bound)``, by
+    radix sorts of 16-bit digits (numpy's stable sort of 16-bit integers),
+    several times faster than the comparison sort of larger integers."""
+    if bound > 2**32:
+        return np.argsort(codes, kind="stable")
+    order = np.argsort((codes & 0xFFFF).astype(np.uint16), kind="stable")
+    if bound > 2**16:  # then by the high digit, keeping the order of the low
+        high = (codes[order] >> 16).astype(np.uint16)
+        order = order[np.argsort(high, kind="stable")]
+    return order
+
+
 def _curve(
     keys: np.ndarray, moves: np.ndarray, order: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -470,7 +483,7 @@ def _samples_curve(
     zero = np.zeros(n)
     total = obj.terms(zero, zero, true_s, zero, true_s, p.weight).sum(axis=0)
     # running (tp, pred) of each entry's sample, just after the entry joins
-    by_sample = np.argsort(srows, kind="stable")
+    by_sample = _stable_order(srows, n)
     ss = srows[by_sample]
     running = np.cumsum(np.take(moves, by_sample, axis=1), axis=1)
     first = np.flatnonzero(np.r_[True, ss[1:] != ss[:-1]])
