@@ -118,7 +118,15 @@ class MultilabelProblem:
         if order is None:
             order = _decreasing(parts[0])
             self._orders[l] = order
-        upper, lower, cum = _curve(parts[0], np.stack(parts[1:]), order)
+        if self.unit and rows is None:  # counts: the running count of hits
+            keys = values[order]
+            start, ends = _groups(keys)
+            cum = np.zeros((3, start.shape[0] + 1))
+            cum[0, 1:] = np.cumsum(truth[order])[ends - 1]
+            cum[1, 1:] = cum[2, 1:] = ends
+            upper, lower = keys[start], keys[ends - 1]
+        else:
+            upper, lower, cum = _curve(parts[0], np.stack(parts[1:]), order)
         return upper, lower, cum, np.array([true_w, n_true])
 
     def avg_weight(self, true: np.ndarray) -> np.ndarray | float:
@@ -156,11 +164,20 @@ def _curve(
     keys = keys[order]
     if keys.shape[0] == 0:
         return keys, keys, np.zeros((moves.shape[0], 1))
-    start = np.flatnonzero(np.r_[True, separated(keys[:-1], keys[1:])])
+    start, ends = _groups(keys)
     grouped = np.add.reduceat(np.take(moves, order, axis=1), start, axis=1)
     cum = np.zeros((moves.shape[0], start.shape[0] + 1))
     np.cumsum(grouped, axis=1, out=cum[:, 1:])
-    return keys[start], keys[np.r_[start[1:], keys.shape[0]] - 1], cum
+    return keys[start], keys[ends - 1], cum
+
+
+def _groups(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Where each group of equal keys (decreasing keys) starts and ends."""
+    m = keys.shape[0]
+    if m == 0:
+        return np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.intp)
+    start = np.flatnonzero(np.r_[True, separated(keys[:-1], keys[1:])])
+    return start, np.r_[start[1:], m]
 
 
 def _unit_curve(
@@ -173,11 +190,7 @@ def _unit_curve(
     of entries that stand for several (unstored entries), and the hits are
     added to the group of their entry, found by a binary search."""
     sorted_keys = np.sort(keys)[::-1]
-    m = sorted_keys.shape[0]
-    if m == 0:
-        return sorted_keys, sorted_keys, np.zeros((3, 1))
-    start = np.flatnonzero(np.r_[True, separated(sorted_keys[:-1], sorted_keys[1:])])
-    ends = np.r_[start[1:], m]
+    start, ends = _groups(sorted_keys)
     upper, lower = sorted_keys[start], sorted_keys[ends - 1]
     g = start.shape[0]
 
@@ -502,13 +515,8 @@ def _samples_curve(
     np.cumsum(delta, axis=0, out=sums[1:])
     sums += total
     # one candidate per group of equal scores: the cut after its last entry
-    start = (
-        np.flatnonzero(np.r_[True, separated(keys[:-1], keys[1:])])
-        if m
-        else np.zeros(0, dtype=np.intp)
-    )
-    ends = np.r_[start[1:], m] if m else np.zeros(0, dtype=np.intp)
+    start, ends = _groups(keys)
     cuts = np.r_[0, ends]
     upper = keys[start]
-    lower = keys[ends - 1] if m else keys
+    lower = keys[ends - 1]
     return upper, lower, obj.value(sums[cuts])
