@@ -45,7 +45,6 @@ from sklearn_macrof1._decisions._inputs import (
 )
 from sklearn_macrof1._decisions._multiclass import Search
 from sklearn_macrof1._decisions._multilabel import (
-    _stable_order,
     score_thresholds,
     tune_multilabel,
 )
@@ -418,14 +417,6 @@ def test_faster_multilabel_paths_tune_exactly_the_general_rule(
         assert np.array_equal(ours.thresholds, theirs.thresholds), trial
         assert ours.candidates == theirs.candidates, trial
         assert (ours.objective, ours.n_sweeps) == (theirs.objective, theirs.n_sweeps)
-
-
-@pytest.mark.parametrize("bound", [1, 300, 2**16, 2**16 + 1, 2**31])
-def test_radix_order_is_the_stable_argsort(bound):
-    codes = np.random.default_rng(0).integers(0, bound, 5000)
-    codes[:50] = bound - 1  # ties, and the largest code
-    order = _stable_order(codes, bound)
-    assert np.array_equal(order, np.argsort(codes, kind="stable"))
 
 
 def test_rule_selection_compares_procedures_on_folds():

@@ -36,7 +36,6 @@ import scipy.sparse as sp
 from ._multiclass import separated
 from ._objective import Objective
 
-
 #: Labels counted at once by the faster paths (bounds their temporaries).
 _BLOCK = 64
 
@@ -54,12 +53,11 @@ class MultilabelProblem:
     unit: bool = field(init=False)
     # each label's entries in decreasing score, kept across the sweeps of the
     # coordinate ascent (int32: half the size of the scores)
-    _orders: dict[int, np.ndarray] = field(init=False, repr=False)
+    orders: dict[int, np.ndarray] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         self.positive = self.weight > 0
         self.unit = bool((self.weight == 1).all())
-        self._orders = {}
         # dense columns read contiguously (one copy, the size of the input)
         if not sp.issparse(self.scores):
             self.scores = np.asfortranarray(self.scores, dtype=np.float64)
@@ -95,6 +93,19 @@ class MultilabelProblem:
         first ``r`` groups (shape ``(3, G+1)``), and the label's
         ``(true, n_true)``."""
         rows, values, truth = self.column(l)
+        order = self.orders.get(l)
+        if self.unit and rows is None:
+            # unit weights: counts, the running count of hits at the end of
+            # each group of equal scores, whatever the order of the ties
+            if order is None:
+                order = self.orders[l] = _decreasing(values, stable=False)
+            keys = values[order]
+            start, ends = _groups(keys)
+            cum = np.zeros((3, start.shape[0] + 1))
+            cum[0, 1:] = np.cumsum(truth[order])[ends - 1]
+            cum[1, 1:] = cum[2, 1:] = ends
+            n_true = float(np.count_nonzero(truth))
+            return keys[start], keys[ends - 1], cum, np.array([n_true, n_true])
         w = self.weight
         take = slice(None) if rows is None else rows
         parts = [
@@ -114,42 +125,20 @@ class MultilabelProblem:
                 np.r_[parts[2], w[rest].sum()],
                 np.r_[parts[3], self.positive[rest].sum()],
             ]
-        order = self._orders.get(l)
         if order is None:
-            order = _decreasing(parts[0])
-            self._orders[l] = order
-        if self.unit and rows is None:  # counts: the running count of hits
-            keys = values[order]
-            start, ends = _groups(keys)
-            cum = np.zeros((3, start.shape[0] + 1))
-            cum[0, 1:] = np.cumsum(truth[order])[ends - 1]
-            cum[1, 1:] = cum[2, 1:] = ends
-            upper, lower = keys[start], keys[ends - 1]
-        else:
-            upper, lower, cum = _curve(parts[0], np.stack(parts[1:]), order)
+            order = self.orders[l] = _decreasing(parts[0])
+        upper, lower, cum = _curve(parts[0], np.stack(parts[1:]), order)
         return upper, lower, cum, np.array([true_w, n_true])
 
     def avg_weight(self, true: np.ndarray) -> np.ndarray | float:
         return true if self.objective.average == "weighted" else 1.0
 
 
-def _decreasing(keys: np.ndarray) -> np.ndarray:
-    """The order of ``keys`` from the largest (int32 where it fits)."""
-    order = np.argsort(-keys, kind="stable")
+def _decreasing(keys: np.ndarray, *, stable: bool = True) -> np.ndarray:
+    """The order of ``keys`` from the largest (int32 where it fits); equal keys
+    in their order, or in any order when not ``stable`` (twice as fast)."""
+    order = np.argsort(-keys, kind="stable" if stable else None)
     return order.astype(np.int32) if keys.shape[0] < 2**31 else order
-
-
-def _stable_order(codes: np.ndarray, bound: int) -> np.ndarray:
-    """``np.argsort(codes, kind="stable")`` of integers in ``[0, bound)``, by
-    radix sorts of 16-bit digits (numpy's stable sort of 16-bit integers),
-    several times faster than the comparison sort of larger integers."""
-    if bound > 2**32:
-        return np.argsort(codes, kind="stable")
-    order = np.argsort((codes & 0xFFFF).astype(np.uint16), kind="stable")
-    if bound > 2**16:  # then by the high digit, keeping the order of the low
-        high = (codes[order] >> 16).astype(np.uint16)
-        order = order[np.argsort(high, kind="stable")]
-    return order
 
 
 def _curve(
@@ -496,7 +485,7 @@ def _samples_curve(
     zero = np.zeros(n)
     total = obj.terms(zero, zero, true_s, zero, true_s, p.weight).sum(axis=0)
     # running (tp, pred) of each entry's sample, just after the entry joins
-    by_sample = _stable_order(srows, n)
+    by_sample = np.argsort(srows, kind="stable")
     ss = srows[by_sample]
     running = np.cumsum(np.take(moves, by_sample, axis=1), axis=1)
     first = np.flatnonzero(np.r_[True, ss[1:] != ss[:-1]])
