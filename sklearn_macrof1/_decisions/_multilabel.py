@@ -19,6 +19,12 @@ here.
   per-sample counts are updated entry by entry with cumulative sums grouped by
   sample).
 
+Without sample weights (every weight 1) the sums are counts, integers that are
+exact in any order of summation, so those paths skip what only the order of
+summation needs: the pooled scores of a shared micro threshold are sorted
+without an argsort, and a dense label's equal scores are left in any order. The rule
+found is the same, bit for bit.
+
 Sparse score matrices are read column by column without densifying: a label's
 unstored entries are one block of equal (zero) scores, and for a shared
 threshold a row's unstored entries are one entry of score 0, so that thresholds
