@@ -44,7 +44,10 @@ from sklearn_macrof1._decisions._inputs import (
     multilabel_data,
 )
 from sklearn_macrof1._decisions._multiclass import Search
-from sklearn_macrof1._decisions._multilabel import score_thresholds
+from sklearn_macrof1._decisions._multilabel import (
+    score_thresholds,
+    tune_multilabel,
+)
 
 SCORE = {"averaged": averaged_fbeta_score, "of_averages": fbeta_of_averages_score}
 
@@ -366,6 +369,54 @@ def test_shared_threshold_of_sparse_decision_values_matches_dense(average, formu
     predicted = from_sparse.predict(sp.csr_matrix(dense))
     exact = score(y, predicted, beta=1.0, average=average)
     assert from_sparse.score == pytest.approx(exact, abs=1e-12)
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize(
+    ("formula", "average"),
+    [
+        ("averaged", "micro"),
+        ("of_averages", "micro"),
+        ("averaged", "samples"),
+        ("averaged", "macro"),
+        ("of_averages", "macro"),
+        ("of_averages", "weighted"),
+    ],
+)
+def test_faster_multilabel_paths_tune_exactly_the_general_rule(
+    formula, average, sparse
+):
+    # unit weights take paths that count instead of summing weights in score
+    # order; forced onto the general path, a problem must give the same rule,
+    # bit for bit (ties of rounded scores, negative decision values, unstored
+    # entries); weighted problems take the general path on both sides
+    rng = np.random.default_rng(11)
+    for trial in range(4):
+        n, n_labels = int(rng.integers(20, 80)), int(rng.integers(2, 7))
+        y = (rng.random((n, n_labels)) < [0.3, 0.7][trial // 2]).astype(int)
+        kept = rng.random((n, n_labels)) < 0.6
+        # decision values: with many true labels the best threshold is below 0
+        values = np.round(rng.normal(size=y.shape) + 2 * y - 1.5, 1)
+        scores = np.where(kept, values, 0.0)
+        weighted = trial % 2 == 1
+        weight = rng.choice([0.0, 0.5, 1.0, 2.0], size=n) if weighted else np.ones(n)
+        data = multilabel_data(
+            sp.csr_matrix(y) if sparse else y,
+            sp.csr_matrix(scores) if sparse else scores,
+            labels=None,
+            weight=weight,
+            average=average,
+        )
+        options = _options(formula, [1.0, 0.5][trial % 2], average, 0.0, 1.0)
+        objective = options.objective(data.weight)
+        faster, general = data.problem(objective), data.problem(objective)
+        assert faster.unit is not weighted
+        general.unit, general.orders = False, {}  # sorts its labels itself
+        ours = tune_multilabel(faster, max_iter=20, tol=1e-6)
+        theirs = tune_multilabel(general, max_iter=20, tol=1e-6)
+        assert np.array_equal(ours.thresholds, theirs.thresholds), trial
+        assert ours.candidates == theirs.candidates, trial
+        assert (ours.objective, ours.n_sweeps) == (theirs.objective, theirs.n_sweeps)
 
 
 def test_rule_selection_compares_procedures_on_folds():

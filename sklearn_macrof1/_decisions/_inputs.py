@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -385,6 +385,13 @@ class MultilabelData:
     y: np.ndarray | sp.csc_matrix
     weight: np.ndarray
     columns: np.ndarray
+    #: The labels' orders of scores (``MultilabelProblem.orders``) of the two
+    #: row selections asked for last: a search for F-beta of averages starts
+    #: from the rule tuned for averaged F-beta on the same rows, and the rule
+    #: selection scores each on other rows in between.
+    _orders: list[tuple[np.ndarray | None, dict[int, np.ndarray]]] = field(
+        default_factory=list, init=False, repr=False, compare=False
+    )
 
     @property
     def n_samples(self) -> int:
@@ -397,9 +404,13 @@ class MultilabelData:
     def problem(
         self, objective: Objective, rows: np.ndarray | None = None
     ) -> MultilabelProblem:
+        orders = next((o for key, o in self._orders if key is rows), None)
+        if orders is None:
+            orders = {}
+            self._orders = [*self._orders[-1:], (rows, orders)]
         if rows is None:
             return MultilabelProblem(
-                self.scores, self.y, self.weight, objective, self.columns
+                self.scores, self.y, self.weight, objective, self.columns, orders
             )
         return MultilabelProblem(
             _rows(self.scores, rows),
@@ -407,6 +418,7 @@ class MultilabelData:
             self.weight[rows],
             objective,
             self.columns,
+            orders,
         )
 
 

@@ -168,8 +168,11 @@ def _stack_last(*columns: np.ndarray) -> np.ndarray:
     """The columns stacked along a last axis, as a view of one block per column
     (stacking along the last axis directly interleaves the values, several times
     slower on millions of groups)."""
-    block = np.stack(np.broadcast_arrays(*columns), axis=0, dtype=np.float64)
-    return np.moveaxis(block, 0, -1)
+    shape = np.broadcast_shapes(*(np.shape(c) for c in columns))
+    block = np.empty((len(columns), *shape))
+    for row, column in zip(block, columns, strict=True):
+        row[...] = column
+    return block.transpose(*range(1, block.ndim), 0)
 
 
 def _ratio(
@@ -200,7 +203,7 @@ def _nan_mean(sums: np.ndarray) -> np.ndarray:
     """scikit-learn's ``_nanaverage`` from ``(Σ w v, Σ w, Σ v, n)`` of the defined
     entries: the weighted mean, the plain mean where the weights sum to 0, nan
     where no entry is defined."""
-    weighted, weight, plain, count = np.moveaxis(sums, -1, 0)
+    weighted, weight, plain, count = (sums[..., i] for i in range(4))
     with np.errstate(divide="ignore", invalid="ignore"):
         mean = np.where(weight != 0, weighted / weight, plain / count)
     return np.where(count > 0, mean, np.nan)
