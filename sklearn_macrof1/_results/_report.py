@@ -136,10 +136,11 @@ def _rows(
         _Row(str(name), p, r, f, s)
         for name, p, r, f, s in zip(
             names,
-            per_class.class_precision,
-            per_class.class_recall,
-            per_class.class_fbeta,
-            per_class.support,
+            # Python numbers: a report may have 1,000,000 rows to format
+            np.asarray(per_class.class_precision).tolist(),
+            np.asarray(per_class.class_recall).tolist(),
+            np.asarray(per_class.class_fbeta).tolist(),
+            np.asarray(per_class.support).tolist(),
             strict=False,  # scikit-learn: rows stop at the shorter of the two
         )
     ]
