@@ -7,6 +7,8 @@ must show the chunks counted on the workers.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -264,6 +266,12 @@ def test_intervals_that_need_every_sample_are_refused(client, never_gathered) ->
     yp = da.from_array(rng.integers(0, 2, (500, 4)), chunks=(100, 4))
     with pytest.raises(ValueError, match=f"bootstrap with multilabel.*{delta}"):
         fbeta_confidence_interval(yt, yp, average="macro", method="bootstrap")
+    # the report refuses before it evaluates a row: no warning about the rows
+    # of a report it does not give
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError, match=f"bootstrap with multilabel.*{delta}"):
+            classification_report(yt, yp, confidence=0.9, interval_method="bootstrap")
     with pytest.raises(ValueError, match="bootstrap of average='samples' with"):
         fbeta_confidence_interval(
             yt, yp, average="samples", zero_division=0.0, sample_weight=w[:500],

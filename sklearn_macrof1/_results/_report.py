@@ -36,6 +36,7 @@ from .._stats._intervals import (
     FBetaInterval,
     Resampling,
     check_record_interval,
+    check_report_design,
     report_intervals,
     resampling_of,
     resampling_options,
@@ -358,6 +359,8 @@ def report_of_reading(
     """
     counts = reading.counts
     averages = _averages(counts)
+    if resampling is not None:
+        check_report_design(reading, options, averages, resampling.method)
     selection, per_class, results = evaluate_averages(
         counts, options, [None, *averages], warn_for=ALL_METRICS, caller=caller
     )

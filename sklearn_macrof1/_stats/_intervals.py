@@ -833,21 +833,38 @@ def design_of(reading: Reading, *, method: str | None = None) -> Any:
     targets = reading.targets
     counts = reading.counts
     if targets is None:
-        raise ValueError(
-            "Intervals and comparisons of Dask collections (and of device arrays) "
-            "are computed from the counts made where the data live: the confusion "
-            "matrix (1-D targets, up to "
-            f"{MAX_CONFUSION_CLASSES} classes), the per-sample histogram "
-            "(average='samples') and, for the delta method, the second moments "
-            "of the weighted or multilabel counts, one classifier at a time; "
-            f"{_dask_refusal(reading, method)} would need every "
-            "sample in this process, and Dask collections (device arrays) are "
-            "never gathered (moved to the host). Compute the arrays yourself (e.g. "
-            "y.compute(), or y.cpu()) if they fit in memory."
-        )
+        raise _elsewhere_refusal(reading, method)
     if counts.kind == _MULTILABEL:
         return _design_multilabel(targets, reading.weights)
     return _design_1d(targets, counts, reading.weights)
+
+
+def check_report_design(
+    reading: Reading, options: Options, averages: list[str], method: str
+) -> None:
+    """Refuse, before any row is evaluated, the intervals of a report whose
+    data were counted where they live and whose rows need every sample."""
+    if reading.targets is not None:
+        return
+    for average in averages:
+        row = replace(options, average=average)
+        if needs_design(reading, row, per_sample=False, method=method):
+            raise _elsewhere_refusal(reading, method)
+
+
+def _elsewhere_refusal(reading: Reading, method: str | None) -> ValueError:
+    return ValueError(
+        "Intervals and comparisons of Dask collections (and of device arrays) "
+        "are computed from the counts made where the data live: the confusion "
+        "matrix (1-D targets, up to "
+        f"{MAX_CONFUSION_CLASSES} classes), the per-sample histogram "
+        "(average='samples') and, for the delta method, the second moments "
+        "of the weighted or multilabel counts, one classifier at a time; "
+        f"{_dask_refusal(reading, method)} would need every "
+        "sample in this process, and Dask collections (device arrays) are "
+        "never gathered (moved to the host). Compute the arrays yourself (e.g. "
+        "y.compute(), or y.cpu()) if they fit in memory."
+    )
 
 
 def _dask_refusal(reading: Reading, method: str | None) -> str:
