@@ -250,13 +250,20 @@ def _as_text(
         extra_headers += [f"f1-score {level} CI", f"f1-of-averages {level} CI"]
 
     number = f"{{:.{digits}f}}".format  # one bound method: called per cell
+    blank = [""] * (len(EXTRA_HEADERS) + len(ci_keys))
 
     def cells(row: _Row) -> list[str]:
         if row.accuracy:
             out = ["", "", number(row.f1), format(row.support, "")]
         else:
-            out = [number(v) for v in (row.precision, row.recall, row.f1)]
-            out.append(format(row.support, ""))
+            out = [
+                number(row.precision),
+                number(row.recall),
+                number(row.f1),
+                format(row.support, ""),
+            ]
+        if not (row.extra or row.ci):  # a class row: nothing in the new columns
+            return out + blank
         out += [number(row.extra[k]) if k in row.extra else "" for k in EXTRA_HEADERS]
         out += [
             f"[{number(row.ci[k][0])}, {number(row.ci[k][1])}]" if k in row.ci else ""
