@@ -129,6 +129,19 @@ def test_labels_of_other_dtypes(device: str) -> None:
 
 
 @pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.uint8])
+def test_narrow_integer_labels_spanning_their_dtype(device: str, dtype: Any) -> None:
+    # the offset from the smallest label must not wrap in the labels' own dtype
+    info = np.iinfo(dtype)
+    classes = np.array([info.min, 1, info.max], dtype=dtype)
+    t, p = classes[Y_TRUE % 3], classes[Y_PRED % 3]
+    got = averaged_f1_score(on(device, t), on(device, p), average=None)
+    expected = averaged_f1_score(t, p, average=None)
+    assert expected.shape == (3,)
+    np.testing.assert_allclose(host(got), expected, rtol=tolerance(device))
+
+
+@pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("average", ["macro", "samples", "micro"])
 def test_multilabel(device: str, average: str) -> None:
     for score in SCORES:

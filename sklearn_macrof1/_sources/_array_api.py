@@ -449,7 +449,9 @@ def _encode(dev: _Device, arrays: Sequence[Any]) -> tuple[list[Any], np.ndarray]
     exact = all(abs(v) < 2**53 for v in (low, high))
     if exact and span <= max(4 * n, _DENSE_RANGE):
         span = int(span)
-        codes = [xp.astype(y - low if low else y, dev.index) for y in arrays]
+        # widened first: the offset of a narrow dtype (int8, int16) overflows it
+        codes = [xp.astype(y, dev.index) for y in arrays]
+        codes = [c - int(low) if low else c for c in codes]
         seen = sum(bincount(xp, c, None, span) for c in codes)
         present = seen > 0
         offsets = dev.host_int(xp.nonzero(present)[0])
