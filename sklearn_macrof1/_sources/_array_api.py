@@ -62,7 +62,7 @@ from .._counting._registry import (
     Predictions,
     register_source,
 )
-from .._options import check_sample_weight
+from .._options import check_sample_weight, host_copy
 from .._read._arrays import ACCEPTED
 
 _MULTILABEL = "multilabel-indicator"
@@ -159,18 +159,7 @@ def to_host(value: Any) -> np.ndarray:
     value = _detached(value)
     if not is_device_array(value):
         return np.asarray(value)
-    try:
-        return np.asarray(value)
-    except (RuntimeError, TypeError, ValueError, BufferError):
-        pass
-    module = type(value).__module__.split(".")[0]
-    if module == "torch":
-        return np.asarray(value.cpu())
-    if module == "cupy":
-        return np.asarray(value.get())
-    xp = _compat().array_namespace(value)
-    cpu = next(d for d in xp.__array_namespace_info__().devices() if _is_cpu(d))
-    return np.asarray(value.to_device(cpu))
+    return np.asarray(host_copy(value))
 
 
 def _device_name(value: Any) -> str:
