@@ -104,9 +104,32 @@ def _beta_overflow(beta: Any, caller: str) -> Exception | None:
 
 
 def _labels(labels: Any) -> Any:
-    if labels is None or (is_array_like(labels) and not hasattr(labels, "toarray")):
+    if labels is None:
         return labels
+    if is_array_like(labels) and not hasattr(labels, "toarray"):
+        return host_copy(labels)  # a device array's k labels; anything else as given
     return INVALID
+
+
+def host_copy(value: Any) -> Any:
+    """``value`` unchanged, or, for an array NumPy cannot read (an array on a
+    GPU or another array-API device), a NumPy copy of it: for small arrays
+    only (options such as ``labels``, the counts of a record)."""
+    if not hasattr(value, "__array_namespace__") and not hasattr(value, "cpu"):
+        return value
+    if hasattr(value, "detach"):
+        value = value.detach()  # a PyTorch tensor that requires grad
+    try:
+        return np.asarray(value)
+    except (RuntimeError, TypeError, ValueError, BufferError):
+        pass
+    if hasattr(value, "cpu"):  # PyTorch
+        return np.asarray(value.cpu())
+    if hasattr(value, "get"):  # CuPy
+        return np.asarray(value.get())
+    info = value.__array_namespace__().__array_namespace_info__()
+    cpu = next(d for d in info.devices() if "cpu" in str(d).lower())
+    return np.asarray(value.to_device(cpu))
 
 
 def _pos_label(pos_label: Any) -> Any:

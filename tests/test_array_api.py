@@ -129,6 +129,40 @@ def test_labels_of_other_dtypes(device: str) -> None:
 
 
 @pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.uint8])
+def test_narrow_integer_labels_spanning_their_dtype(device: str, dtype: Any) -> None:
+    # the offset from the smallest label must not wrap in the labels' own dtype
+    info = np.iinfo(dtype)
+    classes = np.array([info.min, 1, info.max], dtype=dtype)
+    t, p = classes[Y_TRUE % 3], classes[Y_PRED % 3]
+    got = averaged_f1_score(on(device, t), on(device, p), average=None)
+    expected = averaged_f1_score(t, p, average=None)
+    assert expected.shape == (3,)
+    np.testing.assert_allclose(host(got), expected, rtol=tolerance(device))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_labels_given_as_a_device_array(device: str) -> None:
+    # labels=, like the targets, may live on the device (k values cross)
+    labels = np.array([4, 1, 9])
+    for score in SCORES:
+        got = score(on(device, Y_TRUE), on(device, Y_PRED), labels=on(device, labels))
+        expected = score(Y_TRUE, Y_PRED, labels=labels)
+        assert got == pytest.approx(expected, rel=tolerance(device))
+    report = classification_report(
+        on(device, Y_TRUE), on(device, Y_PRED), labels=on(device, labels)
+    )
+    assert report == classification_report(Y_TRUE, Y_PRED, labels=labels)
+    record = MacroF1Counts.from_predictions(
+        on(device, Y_TRUE), on(device, Y_PRED), labels=on(device, labels)
+    )
+    assert record == MacroF1Counts.from_predictions(Y_TRUE, Y_PRED, labels=labels)
+    acc = MacroF1Accumulator(labels=on(device, np.arange(5)))
+    acc.update(on(device, Y_TRUE), on(device, Y_PRED))
+    assert acc.labels.tolist() == list(range(5))
+
+
+@pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("average", ["macro", "samples", "micro"])
 def test_multilabel(device: str, average: str) -> None:
     for score in SCORES:

@@ -119,6 +119,43 @@ def test_options_are_kept_by_copies_and_refused_when_wrong() -> None:
         MacroF1Accumulator(ignore_index=-100).update([[1, 0]], [[1, 0, 1]])
 
 
+@pytest.mark.parametrize("where", ["numpy", "device1", "torch"])
+def test_padding_mask_of_labels_that_cannot_be_padding(where: str) -> None:
+    if where == "torch":
+        move = pytest.importorskip("torch").as_tensor
+    else:
+        move = (lambda a: a) if where == "numpy" else _strict(where)
+    # bools and unsigned labels never equal -100: nothing dropped, no crash
+    # (PyTorch compares a uint8 156 equal to -100, which wraps to 156)
+    for t, p in (
+        (np.array([True, False, True]), np.array([True, True, False])),
+        (np.array([156, 1, 1], np.uint8), np.array([156, 1, 0], np.uint8)),
+    ):
+        acc = MacroF1Accumulator(ignore_index=-100).update(move(t), move(p))
+        assert acc.counts == MacroF1Counts.from_predictions(t, p)
+    strings = MacroF1Accumulator(ignore_index=-100).update(["a", "b"], ["a", "a"])
+    assert strings.n_samples == 2
+    # a multilabel indicator (floats, as transformers holds them; bools) is not
+    # a matrix of token labels: refused, never flattened into one binary problem
+    truth = RNG.integers(0, 2, (6, 3))
+    for t in (truth.astype(np.float32), truth == 1):
+        with pytest.raises(ValueError, match="threshold="):
+            MacroF1Accumulator(ignore_index=-100).update(move(t), move(truth))
+    # logits with NaN have no argmax (nor threshold): refused, not class 0
+    logits = RNG.normal(size=(4, 3))
+    logits[2, 1] = np.nan
+    with pytest.raises(ValueError, match="NaN"):
+        MacroF1Accumulator().update(move(np.arange(4) % 3), move(logits))
+    with pytest.raises(ValueError, match="NaN"):
+        MacroF1Accumulator(threshold=0.0).update(move(truth[:4]), move(logits))
+    # infinite logits (masked classes) order as any others
+    logits[2, 1] = -np.inf
+    acc = MacroF1Accumulator().update(move(np.arange(4) % 3), move(logits))
+    assert acc.counts == MacroF1Counts.from_predictions(
+        np.arange(4) % 3, logits.argmax(1)
+    )
+
+
 def test_totals_of_fixed_labels_add_across_processes() -> None:
     labels = ["b", "a", "c"]
     parts = [

@@ -32,7 +32,12 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from .._options import check_array_like, check_confusion_matrix, check_sample_weight
+from .._options import (
+    check_array_like,
+    check_confusion_matrix,
+    check_sample_weight,
+    host_copy,
+)
 from .._read._arrays import fixed_width_strings
 from .._read._encoding import Targets
 from .._read._targets import naming_prediction, read_targets
@@ -224,6 +229,7 @@ matrix} of shape (n_samples, n_labels)
         True
         """
         caller = "MacroF1Counts.from_predictions"
+        labels = host_copy(labels)  # a device array's k labels, as NumPy
         check_counting_options(labels, moments, caller=caller)
         counts = read(
             y_true,

@@ -24,7 +24,7 @@ import numpy as np
 from .._counting._record import MacroF1Counts, fixed_labels, merge_counts, union_labels
 from .._options import check_array_like
 from .._sklearn_private import InvalidParameterError
-from .._sources._array_api import counted_on_device
+from .._sources._array_api import counted_on_device, to_host
 from .._sources._dask import counts_from_dask, is_dask_collection
 from .._sources._stream import batch_labels, count_batch
 from ._scores import fbeta_summary
@@ -43,7 +43,7 @@ def _check_labels(labels: Any) -> np.ndarray | None:
     if labels is None:
         return None
     check_array_like(labels, name="labels", caller="MacroF1Accumulator", sparse=False)
-    array = fixed_labels(np.asarray(labels))  # strings as <U, however held
+    array = fixed_labels(to_host(labels))  # strings as <U, however held
     if array.ndim != 1 or array.shape[0] == 0:
         raise ValueError(
             "labels must be a non-empty 1-D array-like of class labels (column "

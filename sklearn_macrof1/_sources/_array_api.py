@@ -62,7 +62,7 @@ from .._counting._registry import (
     Predictions,
     register_source,
 )
-from .._options import check_sample_weight
+from .._options import check_sample_weight, host_copy
 from .._read._arrays import ACCEPTED
 
 _MULTILABEL = "multilabel-indicator"
@@ -159,18 +159,7 @@ def to_host(value: Any) -> np.ndarray:
     value = _detached(value)
     if not is_device_array(value):
         return np.asarray(value)
-    try:
-        return np.asarray(value)
-    except (RuntimeError, TypeError, ValueError, BufferError):
-        pass
-    module = type(value).__module__.split(".")[0]
-    if module == "torch":
-        return np.asarray(value.cpu())
-    if module == "cupy":
-        return np.asarray(value.get())
-    xp = _compat().array_namespace(value)
-    cpu = next(d for d in xp.__array_namespace_info__().devices() if _is_cpu(d))
-    return np.asarray(value.to_device(cpu))
+    return np.asarray(host_copy(value))
 
 
 def _device_name(value: Any) -> str:
@@ -449,7 +438,9 @@ def _encode(dev: _Device, arrays: Sequence[Any]) -> tuple[list[Any], np.ndarray]
     exact = all(abs(v) < 2**53 for v in (low, high))
     if exact and span <= max(4 * n, _DENSE_RANGE):
         span = int(span)
-        codes = [xp.astype(y - low if low else y, dev.index) for y in arrays]
+        # widened first: the offset of a narrow dtype (int8, int16) overflows it
+        codes = [xp.astype(y, dev.index) for y in arrays]
+        codes = [c - int(low) if low else c for c in codes]
         seen = sum(bincount(xp, c, None, span) for c in codes)
         present = seen > 0
         offsets = dev.host_int(xp.nonzero(present)[0])

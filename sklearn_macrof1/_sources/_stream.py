@@ -120,9 +120,13 @@ def batch_labels(
                 f"shaped like y_true; got y_true of shape {tuple(y_true.shape)} "
                 f"and y_pred of shape {tuple(y_pred.shape)}."
             )
+        _check_finite_scores(xp, y_pred)
         return y_true, y_pred > threshold, sample_weight
     if scores:
+        _check_finite_scores(xp, y_pred)
         y_pred = xp.argmax(y_pred, axis=-1)
+    elif ignore_index is not None and _ndim(y_true) == 2:
+        _check_not_indicator(xp, y_true)
     if _squeezed(y_pred.shape) != _squeezed(y_true.shape):
         raise ValueError(
             "y_true and y_pred must have the same shape (labels of each sample or "
@@ -138,12 +142,51 @@ def batch_labels(
             sample_weight = xp.reshape(weights, (-1,))
     if ignore_index is None:
         return y_true, y_pred, sample_weight
+    if not _holds(xp, y_true.dtype, ignore_index):
+        return y_true, y_pred, sample_weight  # no label can be the padding
     keep = y_true != ignore_index
     if sample_weight is not None and _ndim(sample_weight) == 1:
         weights = on_device(sample_weight, xp, device)
         if weights.shape[0] == keep.shape[0]:
             sample_weight = weights[keep]
     return y_true[keep], y_pred[keep], sample_weight
+
+
+def _check_finite_scores(xp: Any, scores: Any) -> None:
+    """Scores (logits) with NaN have no argmax or threshold that means a
+    prediction: refused rather than scored as class 0 or "absent" (infinite
+    logits, as masking gives, order as any others)."""
+    if xp.isdtype(scores.dtype, "real floating") and bool(xp.any(xp.isnan(scores))):
+        raise ValueError(
+            "y_pred holds class scores (logits or probabilities) with NaN; their "
+            "argmax or threshold is no prediction. Check the model's outputs (a "
+            "diverged model, or a half-precision overflow)."
+        )
+
+
+def _check_not_indicator(xp: Any, y_true: Any) -> None:
+    """With ``ignore_index``, a 2-D ``y_true`` shaped like ``y_pred`` holds token
+    labels, which are integers; floats or bools there are a multilabel
+    indicator matrix (transformers' multilabel labels are floats), which
+    flattening would score as one binary problem."""
+    if xp.isdtype(y_true.dtype, ("bool", "real floating")):
+        raise ValueError(
+            "With ignore_index, a 2-D y_true holds the integer class labels of "
+            f"tokens; got values of dtype {y_true.dtype}, as in a multilabel "
+            "indicator matrix. For multilabel targets pass threshold= (y_pred "
+            "holds scores) or ignore_index=None (y_pred holds 0/1 labels)."
+        )
+
+
+def _holds(xp: Any, dtype: Any, value: int) -> bool:
+    """Whether labels of ``dtype`` can equal the integer ``value`` (bools and
+    unsigned integers never equal a negative padding label)."""
+    if xp.isdtype(dtype, "bool"):
+        return False
+    if xp.isdtype(dtype, "integral"):
+        info = xp.iinfo(dtype)
+        return int(info.min) <= value <= int(info.max)
+    return True
 
 
 def _class_scores(y_true: Any, y_pred: Any) -> bool:
