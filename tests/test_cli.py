@@ -966,3 +966,24 @@ def test_text_that_starts_like_a_columnar_file_is_text(tmp_path):
             [magic, "FEA2", magic], [magic, magic, "FEA2"], average=None
         ).tolist()
         assert [row["fbeta"] for row in ours["classes"]] == theirs
+
+
+def test_json_confusion_matrix_of_many_classes_is_its_occupied_cells(tmp_path):
+    """Above 2,048 classes the document holds the matrix's occupied cells
+    (docs/cli.md), the same as FBetaSummary.to_dict(), not null."""
+    k = 2_049
+    rng = np.random.default_rng(0)
+    y_true = np.concatenate([np.arange(k), rng.integers(0, k, 500)])
+    y_pred = y_true.copy()
+    y_pred[::3] = rng.integers(0, k, y_pred[::3].shape[0])
+    paths = []
+    for name, y in (("t.txt", y_true), ("p.txt", y_pred)):
+        (tmp_path / name).write_text("\n".join(map(str, y.tolist())) + "\n")
+        paths.append(str(tmp_path / name))
+    doc = cli_json(["score", *paths])
+    confusion = doc["confusion_matrix"]
+    cells = fbeta_summary(y_true, y_pred).to_dict()["confusion_matrix"]
+    assert confusion["rows"] == "true"
+    assert confusion["labels"] == list(range(k))
+    assert confusion["matrix"] == cells
+    assert cells["shape"] == [k, k] and sum(cells["data"]) == y_true.shape[0]

@@ -418,3 +418,20 @@ def test_report_names_classes_above_the_pair_limit():
     last = text.rstrip("\n").splitlines()[-1]
     assert last.startswith("gap by class:   0 ")
     assert "&" not in last
+
+
+@pytest.mark.parametrize("k", [3, 2_049])
+def test_no_contributors_when_precision_equals_recall(k):
+    """Perfect predictions (and any symmetric confusion matrix) have P = R in
+    every class: no gap, every class contribution exactly 0, and no view
+    names a class or a share."""
+    y = np.arange(k).repeat(2)
+    for y_pred in (y, np.roll(np.arange(k), 1).repeat(2)):  # perfect; a cycle
+        s = fbeta_summary(y, y_pred)
+        np.testing.assert_array_equal(s.class_precision, s.class_recall)
+        att = s.gap_attribution()
+        assert att.gap == 0.0
+        assert not att.class_contributions.any()
+        assert att.top_classes(3) == []
+        assert att.headline() == "gap contributors: none (the gap is 0)"
+        assert "classes:" not in str(att)

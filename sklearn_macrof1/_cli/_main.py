@@ -754,6 +754,7 @@ def score_predictions(args: argparse.Namespace, stdin: Any = None) -> Scored:
     from .._counting._record import read
     from .._formulas._evaluation import as_options, check_options
     from .._results._report import report_of_reading
+    from .._results._scores import with_occupied_cells
     from .._results._summary import build_summary
     from .._stats._intervals import interval_of_reading
 
@@ -781,6 +782,7 @@ def score_predictions(args: argparse.Namespace, stdin: Any = None) -> Scored:
         caller="fbeta_summary",
     )
     summary = build_summary(reading.counts, options, caller="fbeta_summary")
+    summary = with_occupied_cells(summary, reading)  # above 2,048 classes
     if names is not None:
         label_names = [names[i] for i in summary.labels]
         target_names = [names[i] for i in report_labels]

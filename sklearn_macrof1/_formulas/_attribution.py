@@ -175,8 +175,14 @@ def gap_class_terms(
     h_pp = float(np.dot(w * pa, p))
     h_rr = float(np.dot(w * ra, r))
     h_pr = float(np.dot(w * pa, r))
-    phi = 0.5 * math.atan2(2 * h_pr, h_pp - h_rr)
-    cos, sin = math.cos(phi), math.sin(phi)
+    if h_pp == h_rr:  # the diagonal P = R (h_pr >= 0): one cosine and sine,
+        # so that t is exactly 0 where P = R (math.cos and math.sin of pi / 4
+        # differ in the last bit: perfect predictions would get rounding
+        # noise as contributions, shares of a gap of 0)
+        cos = sin = math.sqrt(0.5)
+    else:
+        phi = 0.5 * math.atan2(2 * h_pr, h_pp - h_rr)
+        cos, sin = math.cos(phi), math.sin(phi)
     s = cos * p + sin * r  # along the principal axis
     t = cos * r - sin * p  # across it
     s_a, t_a = s / a, t / a

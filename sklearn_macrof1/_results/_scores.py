@@ -9,7 +9,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .._counting._kernels import confusion_cells
-from .._counting._record import MacroF1Counts
+from .._counting._record import MacroF1Counts, Reading
 from .._formulas._aggregation import ALL_METRICS
 from .._formulas._evaluation import check_form, check_options, read_for, score
 from .._sources._array_api import like_predictions
@@ -670,13 +670,19 @@ def summary_of(
     summary = build_summary(
         reading.counts, options, caller=caller, warn_for=ALL_METRICS
     )
+    return with_occupied_cells(summary, reading)
+
+
+def with_occupied_cells(summary: FBetaSummary, reading: Reading) -> FBetaSummary:
+    """``summary`` with the occupied cells of the confusion matrix of the 1-D
+    targets ``reading`` keeps, where the count record kept no dense matrix
+    (more than 2,048 classes); else ``summary`` itself."""
     targets = reading.targets
     if (
         summary.confusion_matrix is None
         and targets is not None
         and targets.kind == "1d"
     ):
-        # more classes than a dense matrix is kept for: its occupied cells
         cells = confusion_cells(targets, reading.weights)
         summary = dataclasses.replace(summary, confusion_matrix=cells)
     return summary
