@@ -357,3 +357,16 @@ def test_warn_behaves_like_zero_for_the_invariant():
     assert f_of_avg >= avg_f - 1e-12
     assert f_of_avg == f1_of_averages_score(y_true, y_pred, zero_division=0)
     assert math.isfinite(f_of_avg)
+
+
+@pytest.mark.parametrize(
+    "p, r, expected",
+    [
+        ([0.0, 0.0], [2.22507386e-313, 2.22507386e-313], 0.0),  # subnormal rates
+        ([1e-300, 0.0], [0.0, 1e-300], 5e-301),
+    ],
+)
+def test_closed_form_of_tiny_rates_is_finite(p, r, expected):
+    """Rates this small made the closed form's constant overflow (nan)."""
+    got = gap_closed_form(np.array(p), np.array(r))
+    assert got == pytest.approx(expected, rel=1e-12, abs=0.0)

@@ -133,6 +133,12 @@ def _prepared(
     return keep, precision[keep], recall[keep], weights[keep], a[keep], c
 
 
+#: Below this largest rate the class terms are computed on rates scaled by a
+#: power of two (their products would underflow, 1 / A overflow).
+_TINY_RATES = 2.0**-500
+_RATE_SCALE = 2.0**600
+
+
 def gap_class_terms(
     precision: np.ndarray,
     recall: np.ndarray,
@@ -166,6 +172,16 @@ def gap_class_terms(
     beta is 0 or inf.
     """
     k = precision.shape[0]
+    largest = max(
+        float(np.max(precision, initial=0.0)), float(np.max(recall, initial=0.0))
+    )
+    if 0.0 < largest < _TINY_RATES:
+        # rates this small make C = (1+b²) b² / (2A) overflow (inf x 0 = nan);
+        # the terms are of degree 1 in (P, R): scale by an exact power of two
+        scaled = gap_class_terms(
+            precision * _RATE_SCALE, recall * _RATE_SCALE, weights, beta
+        )
+        return scaled / _RATE_SCALE
     prepared = _prepared(precision, recall, weights, beta)
     if prepared is None:
         return np.zeros(k)
