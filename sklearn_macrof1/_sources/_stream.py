@@ -152,11 +152,22 @@ def batch_labels(
     return y_true[keep], y_pred[keep], sample_weight
 
 
+_KINDS = {"bool": "b", "integral": "iu", "real floating": "f"}
+
+
+def _isdtype(xp: Any, dtype: Any, kind: str | tuple[str, ...]) -> bool:
+    """``xp.isdtype``; NumPy before 2.0 has none (its dtype's kind answers)."""
+    if hasattr(xp, "isdtype"):
+        return bool(xp.isdtype(dtype, kind))
+    kinds = (kind,) if isinstance(kind, str) else kind
+    return np.dtype(dtype).kind in "".join(_KINDS[k] for k in kinds)
+
+
 def _check_finite_scores(xp: Any, scores: Any) -> None:
     """Scores (logits) with NaN have no argmax or threshold that means a
     prediction: refused rather than scored as class 0 or "absent" (infinite
     logits, as masking gives, order as any others)."""
-    if xp.isdtype(scores.dtype, "real floating") and bool(xp.any(xp.isnan(scores))):
+    if _isdtype(xp, scores.dtype, "real floating") and bool(xp.any(xp.isnan(scores))):
         raise ValueError(
             "y_pred holds class scores (logits or probabilities) with NaN; their "
             "argmax or threshold is no prediction. Check the model's outputs (a "
@@ -169,7 +180,7 @@ def _check_not_indicator(xp: Any, y_true: Any) -> None:
     labels, which are integers; floats or bools there are a multilabel
     indicator matrix (transformers' multilabel labels are floats), which
     flattening would score as one binary problem."""
-    if xp.isdtype(y_true.dtype, ("bool", "real floating")):
+    if _isdtype(xp, y_true.dtype, ("bool", "real floating")):
         raise ValueError(
             "With ignore_index, a 2-D y_true holds the integer class labels of "
             f"tokens; got values of dtype {y_true.dtype}, as in a multilabel "
@@ -180,10 +191,14 @@ def _check_not_indicator(xp: Any, y_true: Any) -> None:
 
 def _holds(xp: Any, dtype: Any, value: int) -> bool:
     """Whether labels of ``dtype`` can equal the integer ``value`` (bools and
-    unsigned integers never equal a negative padding label)."""
-    if xp.isdtype(dtype, "bool"):
+    unsigned integers never equal a negative padding label; nor do strings)."""
+    if isinstance(dtype, np.dtype) and dtype.kind in "OUSTV":
+        # NumPy's own labels that are no numbers: strings compare unequal to
+        # an integer (NumPy before 2.0 compares the whole array, not each label)
+        return dtype.kind == "O"
+    if _isdtype(xp, dtype, "bool"):
         return False
-    if xp.isdtype(dtype, "integral"):
+    if _isdtype(xp, dtype, "integral"):
         info = xp.iinfo(dtype)
         return int(info.min) <= value <= int(info.max)
     return True
