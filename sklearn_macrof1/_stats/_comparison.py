@@ -33,7 +33,7 @@ from .._counting._pairs import MAX_PAIR_CELLS, PairCells
 from .._counting._record import Reading, union_labels
 from .._counting._registry import lives_elsewhere
 from .._formulas._aggregation import ALL_METRICS
-from .._formulas._evaluation import Options, as_options, evaluate, read_jointly
+from .._formulas._evaluation import Options, evaluate, read_jointly
 from .._html import (
     Column,
     Table,
@@ -42,13 +42,12 @@ from .._html import (
     render_html,
     table_frame,
 )
-from .._options import check_options_of
 from .._sklearn_private import InvalidParameterError
 from ._intervals import (
     _BLOCK,
     Evaluation,
     _z,
-    check_interval_average,
+    check_interval_call,
     draw_cells,
     draw_multiplicities,
     evaluation_from,
@@ -56,8 +55,6 @@ from ._intervals import (
     moment_variance,
     one_hot_design,
     percentile_bounds,
-    resampling_of,
-    resampling_options,
 )
 from ._progress import Progress
 
@@ -648,24 +645,19 @@ shape (n_samples, n_labels)
     [0.0, 0.0142, 0.0217]
     """
     caller = "compare_classifiers"
-    checked = check_options_of(
+    options, resampling = check_interval_call(
         caller,
         beta=beta,
         labels=labels,
         pos_label=pos_label,
         average=average,
         zero_division=zero_division,
-        **resampling_options(
-            confidence=confidence,
-            method=method,
-            n_resamples=n_resamples,
-            random_state=random_state,
-        ),
+        confidence=confidence,
+        method=method,
+        n_resamples=n_resamples,
+        random_state=random_state,
         verbose=verbose,
     )
-    options = as_options(checked)
-    check_interval_average(options.average, caller=caller)
-    resampling = resampling_of(checked)
     confidence, method = resampling.confidence, resampling.method
     predictions = (y_pred_a, y_pred_b, *y_pred_more)
     names = _check_names(names, len(predictions), caller=caller)

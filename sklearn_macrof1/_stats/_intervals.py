@@ -336,6 +336,42 @@ def check_interval_average(average: str | None, *, caller: str) -> None:
         )
 
 
+def check_interval_call(
+    caller: str,
+    *,
+    beta: Any,
+    labels: Any,
+    pos_label: Any,
+    average: Any,
+    zero_division: Any,
+    confidence: Any,
+    method: Any,
+    n_resamples: Any,
+    random_state: Any,
+    verbose: Any,
+) -> tuple[Options, Resampling]:
+    """The one option check of a public interval function (an interval, a
+    comparison): its score options and its resampling, checked together."""
+    checked = check_options_of(
+        caller,
+        beta=beta,
+        labels=labels,
+        pos_label=pos_label,
+        average=average,
+        zero_division=zero_division,
+        **resampling_options(
+            confidence=confidence,
+            method=method,
+            n_resamples=n_resamples,
+            random_state=random_state,
+        ),
+        verbose=verbose,
+    )
+    options = as_options(checked)
+    check_interval_average(options.average, caller=caller)
+    return options, resampling_of(checked)
+
+
 # ------------------------------------------------------------------ delta variance
 def moment_variance(
     coefficients: np.ndarray, first: np.ndarray, second: np.ndarray, n_samples: int
@@ -1226,24 +1262,19 @@ shape (n_samples, n_labels) or MacroF1Counts
             # Every row and column of a confusion matrix is a class, also in a
             # resample that draws none of its samples (as its summary's interval).
             labels = y_true.classes
-    checked = check_options_of(
+    options, resampling = check_interval_call(
         caller,
         beta=beta,
         labels=labels,
         pos_label=pos_label,
         average=average,
         zero_division=zero_division,
-        **resampling_options(
-            confidence=confidence,
-            method=method,
-            n_resamples=n_resamples,
-            random_state=random_state,
-        ),
+        confidence=confidence,
+        method=method,
+        n_resamples=n_resamples,
+        random_state=random_state,
         verbose=verbose,
     )
-    options = as_options(checked)
-    check_interval_average(options.average, caller=caller)
-    resampling = resampling_of(checked)
     reading = read_for(
         y_true,
         y_pred,
