@@ -589,3 +589,30 @@ def test_many_classes_draw_the_largest_contributors_and_say_how_many_are_left_ou
     disp.plot(max_classes=None)
     assert disp.n_left_out_ == 0
     plt.close("all")
+
+
+@pytest.mark.parametrize("builder", ["summary", "predictions", "counts", "estimator"])
+def test_every_builder_takes_max_classes_and_gap_pairs(builder):
+    import matplotlib.pyplot as plt
+    from sklearn.neighbors import KNeighborsClassifier
+
+    from sklearn_macrof1 import MacroF1Counts, fbeta_summary
+
+    y_true = np.array([0, 0, 1, 1, 2, 2, 3, 3, 3])
+    y_pred = np.array([0, 1, 1, 1, 2, 0, 3, 2, 3])
+    options = {"max_classes": 2, "gap_pairs": 1}
+    if builder == "summary":
+        disp = MacroF1Display.from_summary(fbeta_summary(y_true, y_pred), **options)
+    elif builder == "predictions":
+        disp = MacroF1Display.from_predictions(y_true, y_pred, **options)
+    elif builder == "counts":
+        counts = MacroF1Counts.from_predictions(y_true, y_pred)
+        disp = MacroF1Display.from_counts(counts, **options)
+    else:
+        # one neighbour on X = y_pred predicts y_pred
+        clf = KNeighborsClassifier(n_neighbors=1).fit(y_pred[:, None], y_pred)
+        disp = MacroF1Display.from_estimator(clf, y_pred[:, None], y_true, **options)
+    assert disp.n_left_out_ == 2
+    assert disp.points_.get_offsets().shape == (2, 2)
+    assert len(disp.gap_pair_lines_) == 1
+    plt.close("all")

@@ -230,6 +230,7 @@ class MacroF1Display:
         scatter_kwargs: dict | None = None,
         mean_kwargs: dict | None = None,
         gap_pairs: int = 0,
+        max_classes: int | None = MAX_DRAWN_CLASSES,
     ) -> MacroF1Display:
         """Plot the display of an :class:`FBetaSummary` (macro or weighted).
 
@@ -241,7 +242,7 @@ class MacroF1Display:
         display_labels : array-like of shape (n_classes,), default=None
             Names of the classes; ``summary.labels`` when None.
         ax, iso_levels, annotate, explain, scatter_kwargs, mean_kwargs, compact, \
-gap_pairs
+gap_pairs, max_classes
             See :meth:`plot`.
 
         Returns
@@ -288,6 +289,7 @@ gap_pairs
             scatter_kwargs=scatter_kwargs,
             mean_kwargs=mean_kwargs,
             gap_pairs=gap_pairs,
+            max_classes=max_classes,
         )
 
     @classmethod
@@ -310,6 +312,7 @@ gap_pairs
         scatter_kwargs: dict | None = None,
         mean_kwargs: dict | None = None,
         gap_pairs: int = 0,
+        max_classes: int | None = MAX_DRAWN_CLASSES,
     ) -> MacroF1Display:
         """Plot both macro F-betas of predictions.
 
@@ -353,6 +356,10 @@ gap_pairs
         gap_pairs : int, default=0
             Join the points of the ``gap_pairs`` class pairs with the largest
             share of the gap; see :meth:`plot`.
+        max_classes : int or None, default=1000
+            Draw at most this many class points (those with the largest share
+            of the gap); the legend says how many were left out. See
+            :meth:`plot`.
 
         Returns
         -------
@@ -397,6 +404,7 @@ gap_pairs
             scatter_kwargs=scatter_kwargs,
             mean_kwargs=mean_kwargs,
             gap_pairs=gap_pairs,
+            max_classes=max_classes,
         )
 
     @classmethod
@@ -416,6 +424,8 @@ gap_pairs
         compact: bool | None = None,
         scatter_kwargs: dict | None = None,
         mean_kwargs: dict | None = None,
+        gap_pairs: int = 0,
+        max_classes: int | None = MAX_DRAWN_CLASSES,
     ) -> MacroF1Display:
         """Plot both macro F-betas of a count record.
 
@@ -430,7 +440,7 @@ gap_pairs
             :meth:`MacroF1Counts.from_confusion_matrix` or
             ``MacroF1Accumulator.counts``.
         beta, labels, average, zero_division, display_labels, ax, iso_levels, \
-annotate, explain, compact, scatter_kwargs, mean_kwargs
+annotate, explain, compact, scatter_kwargs, mean_kwargs, gap_pairs, max_classes
             See :meth:`from_predictions` (``labels`` defaults to the record's
             fixed labels).
 
@@ -479,6 +489,8 @@ annotate, explain, compact, scatter_kwargs, mean_kwargs
             compact=compact,
             scatter_kwargs=scatter_kwargs,
             mean_kwargs=mean_kwargs,
+            gap_pairs=gap_pairs,
+            max_classes=max_classes,
         )
 
     @classmethod
@@ -502,6 +514,7 @@ annotate, explain, compact, scatter_kwargs, mean_kwargs
         scatter_kwargs: dict | None = None,
         mean_kwargs: dict | None = None,
         gap_pairs: int = 0,
+        max_classes: int | None = MAX_DRAWN_CLASSES,
     ) -> MacroF1Display:
         """Plot both macro F-betas of a fitted classifier on ``X``, ``y``.
 
@@ -514,7 +527,8 @@ annotate, explain, compact, scatter_kwargs, mean_kwargs
         y : array-like of shape (n_samples,) or (n_samples, n_labels)
             True labels.
         beta, labels, average, sample_weight, zero_division, display_labels, ax, \
-iso_levels, annotate, explain, scatter_kwargs, mean_kwargs, compact, gap_pairs
+iso_levels, annotate, explain, scatter_kwargs, mean_kwargs, compact, gap_pairs, \
+max_classes
             See :meth:`from_predictions`.
 
         Returns
@@ -566,6 +580,7 @@ iso_levels, annotate, explain, scatter_kwargs, mean_kwargs, compact, gap_pairs
             scatter_kwargs=scatter_kwargs,
             mean_kwargs=mean_kwargs,
             gap_pairs=gap_pairs,
+            max_classes=max_classes,
         )
 
     # ---------------------------------------------------------------- drawing
