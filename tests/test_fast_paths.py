@@ -309,6 +309,7 @@ def _label_arrays(k, dtype, n, seed):
         (5, np.int32, np.int32),
         (7, np.int32, np.int64),
         (4, np.int16, np.uint16),
+        (400, np.int16, np.int64),  # a table too large to count block by block
     ],
 )
 def test_joint_table_over_several_blocks(k, dtype_true, dtype_pred):
