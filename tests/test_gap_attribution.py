@@ -435,3 +435,14 @@ def test_no_contributors_when_precision_equals_recall(k):
         assert att.top_classes(3) == []
         assert att.headline() == "gap contributors: none (the gap is 0)"
         assert "classes:" not in str(att)
+
+
+def test_attributions_are_equal_by_value_and_hash_alike():
+    y_true, y_pred = [0, 1, 2, 2, 1], [0, 2, 1, 2, 1]
+    a = fbeta_summary(y_true, y_pred).gap_attribution()
+    b = fbeta_summary(y_true, y_pred).gap_attribution()
+    _ = a.pair_contributions  # read on one side only: not part of the value
+    assert a == b and hash(a) == hash(b)
+    assert a != fbeta_summary(y_true, y_pred, beta=2.0).gap_attribution()
+    assert a != fbeta_summary(y_true, y_pred, average="weighted").gap_attribution()
+    assert (a == "attribution") is False

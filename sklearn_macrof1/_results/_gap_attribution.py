@@ -17,7 +17,7 @@ from .._formulas._attribution import (
     refuse_square,
     top_gap_pairs,
 )
-from .._html import Column, Table, render_html, table_frame
+from .._html import Column, Table, ValueEquality, render_html, table_frame
 
 
 def _item(value: Any) -> Any:
@@ -29,7 +29,7 @@ def _label(value: Any) -> str:
 
 
 @dataclass(frozen=True, eq=False)
-class GapAttribution:
+class GapAttribution(ValueEquality):
     """The gap between the two F-beta formulas, split over class pairs.
 
     ``pair_contributions.sum()`` equals the gap (F-beta of averages minus
