@@ -237,9 +237,7 @@ def _as_dict(classes: _Classes, average_rows: list[_Row]) -> dict[str, Any]:
     report: dict[str, Any] = {
         str(name): dict(zip(HEADERS, map(float, values), strict=True))
         for name, *values in zip(
-            classes.shown.tolist()
-            if isinstance(classes.shown, np.ndarray)
-            else classes.shown,
+            classes.shown,
             classes.precision.tolist(),
             classes.recall.tolist(),
             classes.f1.tolist(),
@@ -281,9 +279,8 @@ def _tables(
     own cell (the accuracy row's only under ``f1-score``) and an interval as
     ``<key>-low`` and ``<key>-high``; the text writes it ``[low, high]``.
     """
-    names = classes.names
-    extra = [n for n in names[len(classes.shown) :]]  # named, without a line
-    index_width = max([len("weighted avg"), digits] + [len(str(n)) for n in extra])
+    unshown = classes.names[len(classes.shown) :]  # names without a line
+    index_width = max([len("weighted avg"), digits] + [len(str(n)) for n in unshown])
     support = classes.support
     class_table = Table(
         "classes",
@@ -305,11 +302,13 @@ def _tables(
 
     number = f"{{:.{digits}f}}".format
     columns = [
-        Column("precision", [None if r.accuracy else r.precision for r in rows]),
-        Column("recall", [None if r.accuracy else r.recall for r in rows]),
-        Column("f1-score", [r.f1 for r in rows]),
+        Column(
+            "precision", [None if r.accuracy else r.precision for r in rows], width=9
+        ),
+        Column("recall", [None if r.accuracy else r.recall for r in rows], width=9),
+        Column("f1-score", [r.f1 for r in rows], width=9),
         Column("support", [float(r.support) for r in rows], shown=False),
-        Column("support", [r.support for r in rows], fmt=str, data=False),
+        Column("support", [r.support for r in rows], fmt=str, data=False, width=9),
         *(
             Column(key, figure(key), width=max(9, len(key) + 1))
             for key in EXTRA_HEADERS
@@ -338,8 +337,6 @@ def _tables(
                     shown=False,
                 ),
             ]
-    for column in columns:
-        column.width = max(column.width, 9)
     average_table = Table(
         "averages",
         columns,
