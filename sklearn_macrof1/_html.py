@@ -200,6 +200,9 @@ def render_html(tables: list[Table], notes: list[str] | None = None) -> str:
 #: Rows of a long table joined into lines at a time (bounds the memory of the
 #: character blocks: 65,536 rows of 100 characters are 26 MB).
 _TEXT_BLOCK_ROWS = 1 << 16
+#: Below this many rows, cells and lines are written one by one: numpy's cost
+#: per call is then larger than the work (a report of 3 classes).
+_COLUMN_WISE_ROWS = 64
 
 
 def render_text(tables: list[Table], notes: Sequence[str] = ()) -> str:
@@ -271,7 +274,9 @@ def render_text(tables: list[Table], notes: Sequence[str] = ()) -> str:
 
 
 def _longest(cells: np.ndarray) -> int:
-    return int(np.char.str_len(cells).max()) if cells.size else 0
+    if cells.size < _COLUMN_WISE_ROWS:
+        return max(map(len, cells.tolist()), default=0)
+    return int(np.char.str_len(cells).max())
 
 
 def _text_lines(
@@ -284,6 +289,19 @@ def _text_lines(
     its column in a block of spaces (one code point per element), the block
     read back as one string per row, trailing blanks stripped."""
     n = len(labels)
+    if n < _COLUMN_WISE_ROWS:
+        rows = zip(
+            labels.tolist(),
+            *([""] * n if c is None else c.tolist() for c in columns),
+            strict=True,
+        )
+        return [
+            (
+                f"{label:>{index_width}} "
+                + "".join(f" {c:>{w}}" for c, w in zip(cells, widths, strict=True))
+            ).rstrip()
+            for label, *cells in rows
+        ]
     # the labels end at index_width; each column ends a space and its width on
     ends = np.cumsum([index_width + 1] + [1 + w for w in widths]).tolist()
     block = np.full((n, ends[-1]), ord(" "), dtype=np.uint32)
@@ -323,11 +341,13 @@ def text_cells(table: Table, column: Column) -> np.ndarray:
     :func:`format_value` with the table's ``digits``). An array of floats
     without ``fmt`` goes through :func:`format_fixed`, an array of integers
     through ``astype(str)``; ``fmt=str`` writes integers, and floats that are
-    whole numbers, column-wise too. Any other column is formatted cell by cell.
+    whole numbers, column-wise too. Any other column, and any column of fewer
+    than ``_COLUMN_WISE_ROWS`` values, is formatted cell by cell.
     """
     values = column.values
     if (
-        isinstance(values, np.ndarray)
+        len(values) >= _COLUMN_WISE_ROWS
+        and isinstance(values, np.ndarray)
         and values.ndim == 1
         and column.fmt in (None, str)
     ):

@@ -65,7 +65,8 @@ def test_format_fixed_equals_format_value(values, digits):
     assert format_fixed(np.array(values), digits).tolist() == _python(values, digits)
 
 
-def test_text_cells_of_integers_supports_and_fmt():
+def test_text_cells_of_integers_supports_and_fmt(monkeypatch):
+    monkeypatch.setattr(html_module, "_COLUMN_WISE_ROWS", 1)
     table = Table("t", [], digits=3)
     ints = Column("n", np.array([0, -7, 12345678901]))
     assert text_cells(table, ints).tolist() == ["0", "-7", "12345678901"]
@@ -130,8 +131,10 @@ def test_render_text_of_long_tables_is_the_same_in_blocks(monkeypatch):
         keys=names,
         digits=3,
     )
-    whole = render_text([table])
-    monkeypatch.setattr(html_module, "_TEXT_BLOCK_ROWS", 7)
+    whole = render_text([table])  # 50 rows: cell by cell
+    monkeypatch.setattr(html_module, "_COLUMN_WISE_ROWS", 1)  # column-wise
+    assert render_text([table]) == whole
+    monkeypatch.setattr(html_module, "_TEXT_BLOCK_ROWS", 7)  # in blocks
     assert render_text([table]) == whole
     width = max(len(n) for n in names)
     n_width = max(len(str(v)) for v in table.columns[1].values)
