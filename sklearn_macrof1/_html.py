@@ -381,7 +381,7 @@ def format_fixed(values: Any, digits: int) -> np.ndarray:
     """
     x = np.asarray(values, dtype=np.float64).reshape(-1)
     with np.errstate(over="ignore", invalid="ignore"):
-        scaled = np.abs(x) * 10.0**digits
+        scaled = np.abs(x) * 10.0 ** min(digits, 15)  # (10.0**400 overflows)
         near_tie = np.abs(scaled - np.floor(scaled) - 0.5) <= scaled * 2.0**-50
         fast = (scaled < 2.0**52) & ~near_tie & (digits <= 15)
     rounded = np.rint(scaled[fast]).astype(np.int64)

@@ -59,7 +59,7 @@ def test_format_fixed_is_pythons_format_on_rates(digits):
 
 @given(
     st.lists(st.floats(allow_nan=True, allow_infinity=True), min_size=1, max_size=20),
-    st.integers(0, 17),
+    st.one_of(st.integers(0, 17), st.just(400)),
 )
 def test_format_fixed_equals_format_value(values, digits):
     assert format_fixed(np.array(values), digits).tolist() == _python(values, digits)
@@ -195,3 +195,14 @@ def test_report_text_hand_checked():
         "      0.00       0.50",
         "weighted avg       0.23      0.25      0.24        16            0.24",
     ]
+
+
+def test_report_text_with_many_digits(monkeypatch):
+    # beyond the digits a float product can round: every cell by Python
+    monkeypatch.setattr(html_module, "_COLUMN_WISE_ROWS", 1)
+    y_true, y_pred = [0, 1, 1] * 30, [0, 1, 0] * 30
+    lines = classification_report(y_true, y_pred, digits=20).splitlines()
+    assert lines[2].split() == ["0", format(0.5, ".20f"), "1" + "." + "0" * 20,
+                                format(2 / 3, ".20f"), "30"]  # fmt: skip
+    lines = classification_report(y_true, y_pred, digits=400).splitlines()
+    assert lines[2].split()[1] == format(0.5, ".400f")
