@@ -26,7 +26,9 @@ under ``tracemalloc`` (of a warm call):
 A call that runs past ``--cap`` seconds (default 120) is stopped and shown as
 ``> cap``. Run ``python benchmarks/bench_many_classes.py`` (all sizes: tens of
 minutes, about 4 GB of memory at k = 1e6) or with ``--quick`` (n = 1e5 and
-5e3, the three smallest sizes of each kind).
+5e3, the three smallest sizes of each kind). ``--case`` and ``--call`` run
+some of them (e.g. ``--case "k=100,000" --case "L=100,000" --call report``);
+the data of every case are drawn anyway, so that a case is the same alone.
 """
 
 from __future__ import annotations
@@ -146,10 +148,15 @@ def contenders(y_true: Any, y_pred: Any) -> dict[str, tuple[Any, Any]]:
 
 
 def run_case(
-    name: str, y_true: Any, y_pred: Any, repeats: int, cap: float
+    name: str, y_true: Any, y_pred: Any, args: argparse.Namespace
 ) -> list[list[str]]:
     rows = []
+    repeats, cap = args.repeats, args.cap
+    if args.case and not any(case in name for case in args.case):
+        return rows
     for what, (ours, theirs) in contenders(y_true, y_pred).items():
+        if args.call and what not in args.call:
+            continue
         figures: dict[str, Any] = {}
         for who, func in (("ours", ours), ("sklearn", theirs)):
             if func is None:
@@ -187,6 +194,12 @@ def main() -> None:
         "--repeats", type=int, default=3, help="warm calls timed (best of)"
     )
     parser.add_argument("--cap", type=float, default=120.0, help="seconds per call")
+    parser.add_argument(
+        "--case", action="append", help='only the cases named so (e.g. "L=8,922")'
+    )
+    parser.add_argument(
+        "--call", action="append", choices=["scores", "report", "delta"]
+    )
     args = parser.parse_args()
     warnings.simplefilter("ignore")
     rng = np.random.default_rng(0)
@@ -196,10 +209,10 @@ def main() -> None:
     rows: list[list[str]] = []
     for k in classes:
         y_true, y_pred = labels_1d(n_1d, k, rng)
-        rows += run_case(f"1-D k={k:,}", y_true, y_pred, args.repeats, args.cap)
+        rows += run_case(f"1-D k={k:,}", y_true, y_pred, args)
     for n_labels in labels:
         y_true, y_pred = labels_csr(n_ml, n_labels, rng)
-        rows += run_case(f"CSR L={n_labels:,}", y_true, y_pred, args.repeats, args.cap)
+        rows += run_case(f"CSR L={n_labels:,}", y_true, y_pred, args)
     print()
     print(machine())
     print(f"1-D: n = {n_1d:,}; multilabel CSR: n = {n_ml:,}, 15 labels per sample")

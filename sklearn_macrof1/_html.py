@@ -10,7 +10,9 @@ number format) and notes. From that description
   pandas does);
 - :func:`table_frame` gives the ``pandas.DataFrame`` of ``to_frame()``;
 - :func:`render_csv` and :func:`table_records` give the CLI's CSV rows and
-  JSON objects.
+  JSON objects;
+- :func:`render_text` gives the aligned plain text of a report (one line per
+  row, however many rows: the cells are formatted column by column).
 
 A column can be a view's only (``data=False``: shown, not data; ``shown=False``:
 data, not shown). Adding a figure to every view is adding one column, row or
@@ -54,9 +56,10 @@ class Column:
     ``key`` names the column in a frame, a CSV file and a JSON object;
     ``heading`` (default: ``key``) heads it in a notebook. ``values`` holds
     one value per row (a list or an array; None is an empty cell). ``fmt``
-    turns a value into the text of a notebook cell (default:
-    :func:`format_value` with the table's ``digits``). ``shown=False`` keeps
-    the column out of the notebook, ``data=False`` out of frames, CSV and JSON.
+    turns a value into the text of a cell (default: :func:`format_value`
+    with the table's ``digits``). ``shown=False`` keeps the column out of the
+    notebook and the text, ``data=False`` out of frames, CSV and JSON. In text
+    the column is at least ``width`` characters wide.
     """
 
     key: str
@@ -65,6 +68,7 @@ class Column:
     fmt: Callable[[Any], str] | None = None
     shown: bool = True
     data: bool = True
+    width: int = 0
 
 
 @dataclass
@@ -76,7 +80,7 @@ class Table:
     as text). ``index`` heads the labels in a notebook, ``index_name`` names
     the frame's index. A notebook shows at most ``max_rows`` rows; the note
     then counts the rest in ``unit`` and names ``full``, the call that has
-    every row.
+    every row. In text the labels are at least ``index_width`` wide.
     """
 
     title: str
@@ -92,6 +96,7 @@ class Table:
     full: str = ""
     #: The rows in the order a notebook shows them (default: as given).
     shown_order: Sequence[int] | np.ndarray | None = None
+    index_width: int = 0
 
     @property
     def n_rows(self) -> int:
@@ -190,6 +195,232 @@ def render_html(tables: list[Table], notes: list[str] | None = None) -> str:
     return f'<div class="skm1">{_STYLE}{"".join(parts)}</div>'
 
 
+# ------------------------------------------------------------------------- text
+
+#: Rows of a long table joined into lines at a time (bounds the memory of the
+#: character blocks: 65,536 rows of 100 characters are 26 MB).
+_TEXT_BLOCK_ROWS = 1 << 16
+#: Below this many rows, cells and lines are written one by one: numpy's cost
+#: per call is then larger than the work (a report of 3 classes).
+_COLUMN_WISE_ROWS = 64
+
+
+def render_text(tables: list[Table], notes: Sequence[str] = ()) -> str:
+    """The plain text of ``tables``, aligned as one table, then ``notes``.
+
+    A line of headings (the first table's ``index``, then the headings of the
+    shown columns as first met), then each table's rows, set apart from what
+    comes before by a blank line; a column a table lacks is empty there. Every
+    cell is right-aligned in a column as wide as its widest text, heading and
+    ``width``; two spaces follow the labels, one space each other column, and
+    a line ends at its last non-blank character. The notes follow after a
+    blank line, one per line. Titles are not shown (the caller's own first
+    line, if any, says what the table is).
+
+    The cells are formatted column by column (:func:`text_cells`) and the
+    lines built as blocks of characters, so that a table of 1,000,000 rows
+    takes a second, not the time of 1,000,000 format calls.
+    """
+    keys: list[str] = []
+    headings: dict[str, str] = {}
+    least: dict[str, int] = {}
+    for table in tables:
+        for column in table.columns:
+            if not column.shown:
+                continue
+            if column.key not in headings:
+                keys.append(column.key)
+                headings[column.key] = (
+                    column.key if column.heading is None else column.heading
+                )
+            least[column.key] = max(least.get(column.key, 0), column.width)
+    index = tables[0].index
+    blocks = []
+    for table in tables:
+        cells = {c.key: text_cells(table, c) for c in table.columns if c.shown}
+        blocks.append((_label_cells(table), cells))
+    index_width = max(
+        [len(index), *(t.index_width for t in tables)]
+        + [_longest(labels) for labels, _ in blocks]
+    )
+    widths = [
+        max(
+            [least[key], len(headings[key])]
+            + [_longest(c[key]) for _, c in blocks if key in c]
+        )
+        for key in keys
+    ]
+    head = _text_lines(
+        np.array([index]),
+        [np.array([headings[key]]) for key in keys],
+        index_width,
+        widths,
+    )
+    lines = head
+    for labels, cells in blocks:
+        lines.append("")  # a blank line before each table's rows
+        columns = [cells.get(key) for key in keys]
+        for start in range(0, len(labels), _TEXT_BLOCK_ROWS):
+            stop = start + _TEXT_BLOCK_ROWS
+            lines += _text_lines(
+                labels[start:stop],
+                [None if c is None else c[start:stop] for c in columns],
+                index_width,
+                widths,
+            )
+    if notes:
+        lines += ["", *notes]
+    return "\n".join(lines) + "\n"
+
+
+def _longest(cells: np.ndarray) -> int:
+    if cells.size < _COLUMN_WISE_ROWS:
+        return max(map(len, cells.tolist()), default=0)
+    return int(np.char.str_len(cells).max())
+
+
+def _text_lines(
+    labels: np.ndarray,
+    columns: list[np.ndarray | None],
+    index_width: int,
+    widths: list[int],
+) -> list[str]:
+    """The lines of one block of rows: each cell right-aligned at the end of
+    its column in a block of spaces (one code point per element), the block
+    read back as one string per row, trailing blanks stripped."""
+    n = len(labels)
+    if n < _COLUMN_WISE_ROWS:
+        rows = zip(
+            labels.tolist(),
+            *([""] * n if c is None else c.tolist() for c in columns),
+            strict=True,
+        )
+        return [
+            (
+                f"{label:>{index_width}} "
+                + "".join(f" {c:>{w}}" for c, w in zip(cells, widths, strict=True))
+            ).rstrip()
+            for label, *cells in rows
+        ]
+    # the labels end at index_width; each column ends a space and its width on
+    ends = np.cumsum([index_width + 1] + [1 + w for w in widths]).tolist()
+    block = np.full((n, ends[-1]), ord(" "), dtype=np.uint32)
+    for cells, end, width in zip(
+        [labels, *columns],
+        [index_width, *ends[1:]],
+        [index_width, *widths],
+        strict=True,
+    ):
+        if cells is None or width == 0:  # a column this table lacks: blank
+            continue
+        if cells.dtype.itemsize // 4 > width:  # e.g. astype(str) of int64: <U21
+            cells = cells.astype(f"<U{width}")
+        size = cells.dtype.itemsize // 4
+        chars = np.ascontiguousarray(cells).view(np.uint32).reshape(n, size)
+        if (chars[:, -1] == 0).any():  # a shorter cell (numpy pads it with NULs)
+            chars = np.char.rjust(cells, size).view(np.uint32).reshape(n, size)
+        block[:, end - size : end] = chars
+    lines = block.view(f"<U{block.shape[1]}").reshape(n)
+    return np.char.rstrip(lines).tolist()
+
+
+def _label_cells(table: Table) -> np.ndarray:
+    """The row labels of ``table`` as a numpy string array."""
+    source = table.keys if table.labels is None else table.labels
+    if source is None:
+        return np.full(table.n_rows, "", dtype="<U1")
+    if isinstance(source, np.ndarray) and source.dtype.kind in "iuUb":
+        return source.astype(str)
+    return np.array([str(_item(v)) for v in source], dtype=str).reshape(len(source))
+
+
+def text_cells(table: Table, column: Column) -> np.ndarray:
+    """The text of each cell of ``column``, as a numpy string array.
+
+    A cell is what :func:`_cell` writes (the column's ``fmt``, or
+    :func:`format_value` with the table's ``digits``). An array of floats
+    without ``fmt`` goes through :func:`format_fixed`, an array of integers
+    through ``astype(str)``; ``fmt=str`` writes integers, and floats that are
+    whole numbers, column-wise too. Any other column, and any column of fewer
+    than ``_COLUMN_WISE_ROWS`` values, is formatted cell by cell.
+    """
+    values = column.values
+    if (
+        len(values) >= _COLUMN_WISE_ROWS
+        and isinstance(values, np.ndarray)
+        and values.ndim == 1
+        and column.fmt in (None, str)
+    ):
+        kind = values.dtype.kind
+        if kind in "iu":
+            return values.astype(str)
+        if kind == "f" and column.fmt is None:
+            return format_fixed(values, table.digits)
+        if kind == "f":  # str(float): whole numbers are "<integer>.0"
+            x = values.astype(np.float64)
+            whole = (np.abs(x) < 1e15) & (np.floor(x) == x) & ~np.signbit(x)
+            if whole.all():
+                return np.char.add(x.astype(np.int64).astype(str), ".0")
+    return np.array([_cell(table, column, v) for v in values], dtype=str).reshape(
+        len(values)
+    )
+
+
+def format_fixed(values: Any, digits: int) -> np.ndarray:
+    """:func:`format_value` of each float of ``values``, as a numpy string
+    array: ``f"{x:.{digits}f}"``, "nan", "inf" (and, with ``digits=0``, "0"
+    for -0.0), computed column-wise.
+
+    ``|x| * 10**digits`` is a float within a relative 2**-53 of the exact
+    product, so its rounding to an integer is Python's (the correctly rounded
+    decimal of the exact binary value) unless it lies that close to a halfway
+    point; those values (exact ties such as 0.125 included, which Python
+    rounds to even) and products of 2**52 and more are formatted by Python.
+    The digits of the rounded integers come from a lookup table of their
+    range when it is no longer than the column, else from ``astype(str)``.
+    """
+    x = np.asarray(values, dtype=np.float64).reshape(-1)
+    with np.errstate(over="ignore", invalid="ignore"):
+        scaled = np.abs(x) * 10.0 ** min(digits, 15)  # (10.0**400 overflows)
+        near_tie = np.abs(scaled - np.floor(scaled) - 0.5) <= scaled * 2.0**-50
+        fast = (scaled < 2.0**52) & ~near_tie & (digits <= 15)
+    rounded = np.rint(scaled[fast]).astype(np.int64)
+    if rounded.size:
+        low, high = int(rounded.min()), int(rounded.max())
+        if high - low < max(rounded.size, 1024):
+            table = _fixed_digits(np.arange(low, high + 1, dtype=np.int64), digits)
+            text = table[rounded - low]
+        else:
+            text = _fixed_digits(rounded, digits)
+        negative = np.signbit(x[fast])
+        if negative.any():
+            text = np.where(negative, np.char.add("-", text), text)
+    else:
+        text = np.array([], dtype="<U1")
+    nan = np.isnan(x)  # many, with zero_division=nan
+    slow = np.flatnonzero(~fast & ~nan)
+    slow_text = [format(v, f".{digits}f") for v in x[slow].tolist()]
+    size = max([text.dtype.itemsize // 4, 3] + [len(t) for t in slow_text])
+    out = np.empty(x.shape, dtype=f"<U{size}")
+    out[fast] = text
+    out[nan] = "nan"
+    out[slow] = slow_text
+    if digits == 0:  # format_value writes integral floats as integers: 0, not -0
+        out[x == 0] = "0"
+    return out
+
+
+def _fixed_digits(rounded: np.ndarray, digits: int) -> np.ndarray:
+    """``whole.fraction`` of non-negative integers ``rounded`` = |x| 10**digits."""
+    if digits == 0:
+        return rounded.astype(str)
+    whole, fraction = np.divmod(rounded, 10**digits)
+    return np.char.add(
+        np.char.add(whole.astype(str), "."),
+        np.char.zfill(fraction.astype(str), digits),
+    )
+
+
 # ------------------------------------------------------------------------- pandas
 
 
@@ -226,7 +457,7 @@ def table_frame(tables: list[Table], *, caller: str) -> Any:
     if len(keys) == 1 and keys[0] is not None:
         index = keys[0]
     elif any(k is not None for k in keys):
-        index = [k for part in keys for k in (part if part is not None else [])]
+        index = [_item(k) for part in keys for k in (part if part is not None else [])]
     out = pd.DataFrame(data, index=index, columns=order)
     if tables[0].index_name is not None:
         out.index.name = tables[0].index_name

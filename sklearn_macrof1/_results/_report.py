@@ -31,6 +31,7 @@ from .._formulas._evaluation import (
     evaluate_averages,
     read_for,
 )
+from .._html import Column, Table, render_text, table_frame
 from .._options import check_array_like, check_options_of, warn_user
 from .._stats._intervals import (
     FBetaInterval,
@@ -42,7 +43,6 @@ from .._stats._intervals import (
     resampling_options,
 )
 from ._summary import FBetaSummary, build_summaries
-from ._views import report_frame
 
 #: scikit-learn's columns, in its order.
 HEADERS = ("precision", "recall", "f1-score", "support")
@@ -96,7 +96,7 @@ def _check_output_form(output_dict: bool, as_frame: bool, *, caller: str) -> Non
 
 def _target_names(
     labels: np.ndarray, target_names: Any, *, labels_given: bool, caller: str
-) -> list:
+) -> list | np.ndarray:
     if target_names is not None:
         check_array_like(target_names, name="target_names", caller=caller, sparse=False)
         target_names = list(target_names)
@@ -114,7 +114,27 @@ def _target_names(
                     "parameter"
                 )
         return target_names
+    if labels.dtype.kind in "iuUb":  # "%s" % label, column-wise
+        return labels.astype(str)
     return ["%s" % label for label in labels]  # noqa: UP031 - scikit-learn's format
+
+
+@dataclass
+class _Classes:
+    """The report's per-class lines: names and figures, as arrays (a report
+    may have 1,000,000 of them). As in scikit-learn, the lines stop at the
+    shorter of the names and the figures; ``names`` holds every name."""
+
+    names: list | np.ndarray
+    precision: np.ndarray
+    recall: np.ndarray
+    f1: np.ndarray
+    support: np.ndarray
+
+    @property
+    def shown(self) -> list | np.ndarray:
+        """The names of the lines."""
+        return self.names[: len(self.support)]
 
 
 def _rows(
@@ -126,25 +146,26 @@ def _rows(
     labels_given: bool,
     target_names: Any,
     caller: str,
-) -> tuple[list[str], list[_Row], list[_Row]]:
-    """Per-class and averaged rows, from the summaries of every row (key None:
-    the per-class figures) and the averaged rows' intervals (when asked)."""
+) -> tuple[_Classes, list[_Row]]:
+    """Per-class lines and averaged rows, from the summaries of every row (key
+    None: the per-class figures) and the averaged rows' intervals (when asked)."""
     per_class = summaries[None]
     names = _target_names(
         per_class.labels, target_names, labels_given=labels_given, caller=caller
     )
-    class_rows = [
-        _Row(str(name), p, r, f, s)
-        for name, p, r, f, s in zip(
-            names,
-            # Python numbers: a report may have 1,000,000 rows to format
-            np.asarray(per_class.class_precision).tolist(),
-            np.asarray(per_class.class_recall).tolist(),
-            np.asarray(per_class.class_fbeta).tolist(),
-            np.asarray(per_class.support).tolist(),
-            strict=False,  # scikit-learn: rows stop at the shorter of the two
-        )
-    ]
+    n = min(len(names), len(per_class.labels))
+    classes = _Classes(
+        names,
+        *(
+            np.asarray(figures)[:n]
+            for figures in (
+                per_class.class_precision,
+                per_class.class_recall,
+                per_class.class_fbeta,
+                per_class.support,
+            )
+        ),
+    )
     support = np.sum(per_class.support)
     # scikit-learn's rule: micro is accuracy for 1-D targets when every present
     # label is reported
@@ -179,11 +200,11 @@ def _rows(
                     both.fbeta_of_averages.high,
                 )
         average_rows.append(row)
-    return names, class_rows, average_rows
+    return classes, average_rows
 
 
 def _gap_contributors(
-    summary: FBetaSummary, names: list[str]
+    summary: FBetaSummary, names: list | np.ndarray
 ) -> tuple[str, list[tuple[str, float, float]]]:
     """The (at most 3) class pairs that make most of the macro gap, as
     ("pair", [("x & y", contribution, share)]); above ``MAX_PAIR_CLASSES``
@@ -200,7 +221,7 @@ def _gap_contributors(
     labels = attribution.labels
 
     def name(label: Any) -> str:  # O(k) each, for the three named only
-        return names[int(np.flatnonzero(labels == label)[0])]
+        return str(names[int(np.flatnonzero(labels == label)[0])])
 
     if summary.n_classes > MAX_PAIR_CLASSES:
         top = [(name(x), v) for x, v in attribution.top_classes(3)]
@@ -212,9 +233,19 @@ def _gap_contributors(
     return by, [(what, v, v / gap) for what, v in top if v >= 0.005 * gap]
 
 
-def _as_dict(class_rows: list[_Row], average_rows: list[_Row]) -> dict[str, Any]:
-    report: dict[str, Any] = {}
-    for row in class_rows + average_rows:
+def _as_dict(classes: _Classes, average_rows: list[_Row]) -> dict[str, Any]:
+    report: dict[str, Any] = {
+        str(name): dict(zip(HEADERS, map(float, values), strict=True))
+        for name, *values in zip(
+            classes.shown,
+            classes.precision.tolist(),
+            classes.recall.tolist(),
+            classes.f1.tolist(),
+            classes.support.tolist(),
+            strict=True,
+        )
+    }
+    for row in average_rows:
         if row.accuracy:  # scikit-learn keeps one number: the micro precision
             report[row.name] = float(row.precision)
             if F1_CI in row.ci:
@@ -233,69 +264,104 @@ def _as_dict(class_rows: list[_Row], average_rows: list[_Row]) -> dict[str, Any]
     return report
 
 
-def _as_text(
-    names: list,
-    class_rows: list[_Row],
+def _tables(
+    classes: _Classes,
+    average_rows: list[_Row],
+    digits: int,
+    interval_level: str | None = None,
+) -> list[Table]:
+    """The report's description: the table of its classes and the table of
+    its averaged rows, behind the text (:func:`render_text`) and the frame.
+
+    scikit-learn's layout: columns 9 wide (a new one one wider than its name),
+    labels at least as wide as "weighted avg" and as ``digits``, every column
+    widened only where a value would not fit. The frame has each value in its
+    own cell (the accuracy row's only under ``f1-score``) and an interval as
+    ``<key>-low`` and ``<key>-high``; the text writes it ``[low, high]``.
+    """
+    unshown = classes.names[len(classes.shown) :]  # names without a line
+    index_width = max([len("weighted avg"), digits] + [len(str(n)) for n in unshown])
+    support = classes.support
+    class_table = Table(
+        "classes",
+        [
+            Column("precision", classes.precision, width=9),
+            Column("recall", classes.recall, width=9),
+            Column("f1-score", classes.f1, width=9),
+            Column("support", support.astype(np.float64), shown=False),
+            Column("support", support, fmt=str, data=False, width=9),
+        ],
+        keys=classes.shown,
+        digits=digits,
+        index_width=index_width,
+    )
+    rows = average_rows
+
+    def figure(key: str) -> list[Any]:
+        return [row.extra.get(key) for row in rows]
+
+    number = f"{{:.{digits}f}}".format
+    columns = [
+        Column(
+            "precision", [None if r.accuracy else r.precision for r in rows], width=9
+        ),
+        Column("recall", [None if r.accuracy else r.recall for r in rows], width=9),
+        Column("f1-score", [r.f1 for r in rows], width=9),
+        Column("support", [float(r.support) for r in rows], shown=False),
+        Column("support", [r.support for r in rows], fmt=str, data=False, width=9),
+        *(
+            Column(key, figure(key), width=max(9, len(key) + 1))
+            for key in EXTRA_HEADERS
+        ),
+    ]
+    if interval_level is not None:
+        for key, name in ((F1_CI, "f1-score"), (F1_OF_AVERAGES_CI, F1_OF_AVERAGES)):
+            heading = f"{name} {interval_level} CI"
+            pairs = [r.ci.get(key) for r in rows]
+            columns += [
+                Column(
+                    heading,
+                    pairs,
+                    fmt=lambda ci: f"[{number(ci[0])}, {number(ci[1])}]",
+                    data=False,
+                    width=len(heading) + 1,
+                ),
+                Column(
+                    f"{key}-low",
+                    [None if p is None else float(p[0]) for p in pairs],
+                    shown=False,
+                ),
+                Column(
+                    f"{key}-high",
+                    [None if p is None else float(p[1]) for p in pairs],
+                    shown=False,
+                ),
+            ]
+    average_table = Table(
+        "averages",
+        columns,
+        keys=[r.name for r in rows],
+        digits=digits,
+        index_width=index_width,
+    )
+    return [class_table, average_table]
+
+
+def _legend(
+    classes: _Classes,
     average_rows: list[_Row],
     digits: int,
     interval_legend: str | None = None,
-) -> str:
-    # scikit-learn's layout, widened only where a value would not fit in it.
-    width = max([len(str(n)) for n in names] + [len("weighted avg"), digits])
-    extra_headers = list(EXTRA_HEADERS)
-    ci_keys: tuple[str, ...] = ()
-    if interval_legend is not None:
-        ci_keys = (F1_CI, F1_OF_AVERAGES_CI)
-        level = interval_legend.split(" ", 1)[0]
-        extra_headers += [f"f1-score {level} CI", f"f1-of-averages {level} CI"]
-
-    number = f"{{:.{digits}f}}".format  # one bound method: called per cell
-    blank = [""] * (len(EXTRA_HEADERS) + len(ci_keys))
-
-    def cells(row: _Row) -> list[str]:
-        if row.accuracy:
-            out = ["", "", number(row.f1), format(row.support, "")]
-        else:
-            out = [
-                number(row.precision),
-                number(row.recall),
-                number(row.f1),
-                format(row.support, ""),
-            ]
-        if not (row.extra or row.ci):  # a class row: nothing in the new columns
-            return out + blank
-        out += [number(row.extra[k]) if k in row.extra else "" for k in EXTRA_HEADERS]
-        out += [
-            f"[{number(row.ci[k][0])}, {number(row.ci[k][1])}]" if k in row.ci else ""
-            for k in ci_keys
-        ]
-        return out
-
-    rows = class_rows + average_rows
-    table = [cells(row) for row in rows]
-    headers = [*HEADERS, *extra_headers]
-    # scikit-learn's columns are 9 wide; a new one is also one wider than its name.
-    minimum = [9] * len(HEADERS) + [max(9, len(h) + 1) for h in extra_headers]
-    widths = [
-        max([minimum[i]] + [len(line[i]) for line in table])
-        for i in range(len(headers))
-    ]
-
-    # one format call per line (a report may have 1,000,000 of them)
-    template = f"{{:>{width}s}} " + "".join(f" {{:>{w}}}" for w in widths)
-
-    def line(name: str, values: list[str]) -> str:
-        return template.format(name, *values).rstrip() + "\n"
-
-    lines = [line(row.name, values) for row, values in zip(rows, table, strict=True)]
-    n = len(class_rows)
+) -> list[str]:
+    """The lines under the text report: what the new columns are, the macro
+    gap's largest contributors and how the intervals were computed."""
     legend = [
         "f1-score:       averaged F1, the mean of the per-class F1 "
         "(sklearn's f1-score).",
         "f1-of-averages: F1 of averages, the harmonic mean of the row's "
         "precision and recall.",
         "gap:            f1-of-averages - f1-score; gap-bound: its supremum "
-        f"for {n} classes",
+        f"for {len(classes.shown)} classes",
         "                (Opitz & Burst, Macro F1 and Macro F1, Theorem 3).",
     ]
     for row in average_rows:  # the macro row's
@@ -309,9 +375,7 @@ def _as_text(
             )
     if interval_legend is not None:
         legend.append(interval_legend)
-    head = line("", headers) + "\n"
-    body = "".join(lines[:n]) + "\n" + "".join(lines[n:])
-    return head + body + "\n" + "\n".join(legend) + "\n"
+    return legend
 
 
 def _interval_legend(interval: FBetaInterval) -> str:
@@ -378,7 +442,7 @@ def report_of_reading(
             reading, options, (selection, results), averages, resampling,
             caller=caller,
         )  # fmt: skip
-    names, class_rows, average_rows = _rows(
+    classes, average_rows = _rows(
         counts,
         summaries,
         intervals,
@@ -389,13 +453,16 @@ def report_of_reading(
     )
     _warn_zero_width(list(intervals.values()))
     if output_dict:
-        return _as_dict(class_rows, average_rows)
-    if as_frame:
-        return report_frame(class_rows + average_rows, caller=caller)
-    legend = None
+        return _as_dict(classes, average_rows)
+    legend = level = None
     if intervals:
-        legend = _interval_legend(next(iter(intervals.values())))
-    return _as_text(names, class_rows, average_rows, digits, legend)
+        first = next(iter(intervals.values()))
+        legend = _interval_legend(first)
+        level = legend.split(" ", 1)[0]
+    tables = _tables(classes, average_rows, digits, level)
+    if as_frame:
+        return table_frame(tables, caller=caller)
+    return render_text(tables, _legend(classes, average_rows, digits, legend))
 
 
 @overload

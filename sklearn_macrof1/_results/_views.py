@@ -1,6 +1,6 @@
-"""The table descriptions of the summary, the report and the accumulator.
+"""The table descriptions of the summary and the accumulator.
 
-:class:`~._summary.FBetaSummary`, the report and the accumulator describe
+:class:`~._summary.FBetaSummary` and the accumulator describe
 themselves here as :class:`~sklearn_macrof1._html.Table` objects; the renderer
 of :mod:`sklearn_macrof1._html` turns the same tables into the HTML of a
 notebook (``_repr_html_``) and the ``pandas.DataFrame`` of ``to_frame()``. A
@@ -171,47 +171,6 @@ def summary_frame(
     the interval columns ``<score>-ci-low`` ... of both scores, when given)."""
     main, classes = summary_tables(summary, interval)
     return table_frame([classes] if main is None else [classes, main], caller=caller)
-
-
-# ------------------------------------------------------------------------ report
-
-
-def report_frame(rows: list[Any], *, caller: str) -> Any:
-    """The report's rows as a ``pandas.DataFrame`` (``as_frame=True``).
-
-    ``rows`` are the report's row records (``name``, ``precision``, ``recall``,
-    ``f1``, ``support``, ``extra``, ``accuracy``, ``ci``). Every cell holds a
-    value of its own row: the accuracy row has the accuracy under ``f1-score``
-    (where the text report prints it) and nan under precision and recall, and
-    only the rows that have them show ``f1-of-averages``, ``gap`` and
-    ``gap-bound``. Intervals are the ``<key>-ci-low`` / ``<key>-ci-high``
-    columns.
-    """
-    records = []
-    for row in rows:
-        record: dict[str, Any] = {
-            "precision": None if row.accuracy else float(row.precision),
-            "recall": None if row.accuracy else float(row.recall),
-            "f1-score": float(row.f1),
-            "support": float(row.support),
-        }
-        record.update({key: float(value) for key, value in row.extra.items()})
-        for key, (low, high) in row.ci.items():  # "f1-score-ci" -> "f1-score-ci-low"
-            record[f"{key}-low"] = float(low)
-            record[f"{key}-high"] = float(high)
-        records.append(record)
-    order = (
-        "precision", "recall", "f1-score", "support", "f1-of-averages", "gap",
-        "gap-bound", "f1-score-ci-low", "f1-score-ci-high",
-        "f1-of-averages-ci-low", "f1-of-averages-ci-high",
-    )  # fmt: skip
-    columns = [
-        Column(key, [record.get(key) for record in records])
-        for key in order
-        if any(key in record for record in records)
-    ]
-    table = Table("classification report", columns, keys=[row.name for row in rows])
-    return table_frame([table], caller=caller)
 
 
 # ------------------------------------------------------------------ accumulator
