@@ -16,8 +16,8 @@ here.
   coordinate ascent of xCOLUMNs, Schultheis et al.).
 - Micro and samples: one shared threshold, the exact best over every distinct
   score in the selected columns (one sort of the pooled scores; for samples, the
-  per-sample counts are updated entry by entry with cumulative sums grouped by
-  sample).
+  per-sample counts are updated entry by entry: dense scores sort each sample's
+  row, sparse ones group the sorted entries by sample).
 
 Without sample weights (every weight 1) the sums are counts, integers that are
 exact in any order of summation, so those paths skip what only the order of
