@@ -43,8 +43,11 @@ from sklearn_macrof1._decisions._inputs import (
     multiclass_data,
     multilabel_data,
 )
-from sklearn_macrof1._decisions._multiclass import Search
+from sklearn_macrof1._decisions._multiclass import Search, _largest
 from sklearn_macrof1._decisions._multilabel import (
+    _dense_samples_curve,
+    _pooled,
+    _samples_curve,
     score_thresholds,
     tune_multilabel,
 )
@@ -369,6 +372,51 @@ def test_shared_threshold_of_sparse_decision_values_matches_dense(average, formu
     predicted = from_sparse.predict(sp.csr_matrix(dense))
     exact = score(y, predicted, beta=1.0, average=average)
     assert from_sparse.score == pytest.approx(exact, abs=1e-12)
+
+
+def test_largest_keys_of_a_window():
+    # the window of the multiclass scan: a partition of every 16th key bounds
+    # the answer, then an exact partition of the keys above the bound
+    rng = np.random.default_rng(2)
+    for n, count in [(5, 1), (40, 3), (1000, 10), (1000, 700), (20000, 271)]:
+        for keys in (rng.normal(size=n), np.round(rng.normal(size=n), 1)):
+            chosen = _largest(keys, count)
+            assert chosen.shape == (count,)
+            assert np.unique(chosen).shape == (count,)
+            # the count largest, up to which of equal keys
+            expected = np.sort(keys)[::-1][:count]
+            np.testing.assert_array_equal(np.sort(keys[chosen])[::-1], expected)
+
+
+@pytest.mark.parametrize("formula", ["averaged", "of_averages"])
+@pytest.mark.parametrize("zero_division", [0.0, 1.0, np.nan])
+def test_dense_samples_curve_matches_the_curve_sorted_by_sample(formula, zero_division):
+    # dense scores: each sample's entries sorted within its row, their changes
+    # added per group of equal pooled scores; the general path sorts all the
+    # entries by sample. Same candidate thresholds, same objectives (to
+    # rounding), same best cut; rounded scores make ties within and across rows
+    rng = np.random.default_rng(5)
+    for trial in range(6):
+        n, n_labels = int(rng.integers(10, 60)), int(rng.integers(1, 8))
+        y = (rng.random((n, n_labels)) < [0.2, 0.6][trial % 2]).astype(int)
+        scores = np.round(rng.normal(size=y.shape) + y - 0.5, 1)
+        weight = rng.choice([0.0, 0.5, 1.0, 2.0], size=n) if trial > 2 else None
+        data = multilabel_data(
+            y,
+            scores,
+            labels=None,
+            weight=np.ones(n) if weight is None else weight,
+            average="samples",
+        )
+        options = _options(formula, [1.0, 0.5][trial % 2], "samples", zero_division)
+        p = data.problem(options.objective(data.weight))
+        upper, lower, values = _dense_samples_curve(p)
+        g_upper, g_lower, g_values = _samples_curve(p, *_pooled(p))
+        np.testing.assert_array_equal(upper, g_upper)
+        np.testing.assert_array_equal(lower, g_lower)
+        np.testing.assert_allclose(values, g_values, rtol=0, atol=1e-12)
+        best = np.nanmax(values)
+        assert np.nanmax(g_values) == pytest.approx(best, abs=1e-12)
 
 
 @pytest.mark.parametrize("sparse", [False, True])

@@ -16,8 +16,8 @@ here.
   coordinate ascent of xCOLUMNs, Schultheis et al.).
 - Micro and samples: one shared threshold, the exact best over every distinct
   score in the selected columns (one sort of the pooled scores; for samples, the
-  per-sample counts are updated entry by entry with cumulative sums grouped by
-  sample).
+  per-sample counts are updated entry by entry: dense scores sort each sample's
+  row, sparse ones group the sorted entries by sample).
 
 Without sample weights (every weight 1) the sums are counts, integers that are
 exact in any order of summation, so those paths skip what only the order of
@@ -44,6 +44,8 @@ from ._objective import Objective
 
 #: Labels counted at once by the faster paths (bounds their temporaries).
 _BLOCK = 64
+#: Entries (samples times labels) of the samples curve sorted at once.
+_CHUNK = 1 << 18
 
 
 @dataclass
@@ -191,11 +193,15 @@ def _unit_curve(
 
     def per_group(entries: np.ndarray, amounts: np.ndarray) -> np.ndarray:
         group = g - np.searchsorted(lower[::-1], keys[entries], side="right")
-        return np.bincount(group, weights=amounts[entries], minlength=g)
+        return np.bincount(group, weights=amounts, minlength=g)
 
-    pred = (ends - start) + per_group(np.flatnonzero(count != 1), count - 1)
+    pred = (ends - start).astype(np.float64)
+    several = np.flatnonzero(count != 1)  # none for dense scores
+    if several.shape[0]:
+        pred += per_group(several, count[several] - 1)
     cum = np.zeros((3, g + 1))
-    np.cumsum(per_group(np.flatnonzero(hit), hit), out=cum[0, 1:])
+    hits = np.flatnonzero(hit)
+    np.cumsum(per_group(hits, hit[hits]), out=cum[0, 1:])
     np.cumsum(pred, out=cum[1, 1:])
     cum[2] = cum[1]
     return upper, lower, cum
@@ -448,6 +454,10 @@ def _shared_threshold(
 ) -> tuple[np.ndarray, float]:
     """The best single threshold for every selected label (micro, samples)."""
     obj = p.objective
+    if obj.average == "samples" and not sp.issparse(p.scores):
+        upper, lower, values_r = _dense_samples_curve(p)
+        r, _ = _nearest_best(values_r, 0)
+        return _shared(p, start, cut_threshold(upper, lower, r))
     rows, values, hit, count = _pooled(p)
     if obj.average == "micro":
         if p.unit:
@@ -457,15 +467,17 @@ def _shared_threshold(
             moves = np.stack((w * hit, w * count, p.positive[rows] * count))
             upper, lower, cum = _curve(values, moves)
         _, _, true_w, _, n_true = label_stats(p, start).sum(axis=1)
-        g = cum.shape[1]
-        terms = obj.terms(
-            cum[0], cum[1], np.full(g, true_w), cum[2], np.full(g, n_true)
-        )
-        r, _ = _nearest_best(obj.value(terms), 0)
+        r, _ = _nearest_best(obj.micro_value(cum[0], cum[1], true_w, cum[2], n_true), 0)
     else:  # samples: each entry changes the counts of its sample
         upper, lower, values_r = _samples_curve(p, rows, values, hit, count)
         r, _ = _nearest_best(values_r, 0)
-    theta = cut_threshold(upper, lower, r)
+    return _shared(p, start, cut_threshold(upper, lower, r))
+
+
+def _shared(
+    p: MultilabelProblem, start: np.ndarray, theta: float
+) -> tuple[np.ndarray, float]:
+    """``theta`` for every selected label, and the objective of the result."""
     thresholds = start.copy()
     thresholds[p.columns] = theta
     return thresholds, score_thresholds(p, thresholds)
@@ -515,3 +527,57 @@ def _samples_curve(
     upper = keys[start]
     lower = keys[ends - 1]
     return upper, lower, obj.value(sums[cuts])
+
+
+def _dense_samples_curve(
+    p: MultilabelProblem,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_samples_curve` of dense scores, without sorting the pooled
+    entries by sample: each sample's scores are sorted within its row (short
+    sorts), which gives its counts after each of its entries joins, hence each
+    entry's change of its sample's terms; the changes are added up per group of
+    equal pooled scores. A sample's changes within one group add up to the same
+    value in any order, so neither sort needs to be stable."""
+    obj = p.objective
+    n, n_labels = p.weight.shape[0], p.columns.shape[0]
+    values = p.scores[:, p.columns].ravel(order="F")  # the labels one by one
+    order = np.argsort(-values)
+    keys = values[order]
+    start, ends = _groups(keys)
+    g = start.shape[0]
+    group = np.empty(values.shape[0], dtype=np.int32 if g < 2**31 else np.intp)
+    group[order] = np.repeat(np.arange(g, dtype=group.dtype), ends - start)
+    del order
+    group = group.reshape(n_labels, n)  # [label, sample]
+    truth = p.y[:, p.columns]
+    truth = np.asarray(truth.toarray() if sp.issparse(truth) else truth) != 0
+    true_s = np.count_nonzero(truth, axis=1).astype(np.float64)
+    zero = np.zeros(n)
+    total = obj.terms(zero, zero, true_s, zero, true_s, p.weight).sum(axis=0)
+    # each entry's change of the terms of its sample, and the entry's group
+    delta = np.empty((obj.n_terms, n, n_labels))
+    entry_group = np.empty((n, n_labels), dtype=group.dtype)
+    pred = np.arange(n_labels + 1, dtype=np.float64)
+    step = max(1, _CHUNK // n_labels)
+    for begin in range(0, n, step):
+        rows = slice(begin, begin + step)
+        scores = np.ascontiguousarray(p.scores[rows][:, p.columns])
+        by_score = np.argsort(-scores, axis=1)
+        b = by_score.shape[0]
+        hits = np.take_along_axis(np.ascontiguousarray(truth[rows]), by_score, axis=1)
+        tp = np.zeros((b, n_labels + 1))
+        np.cumsum(hits, axis=1, out=tp[:, 1:])
+        t = true_s[rows, None]
+        terms = obj.terms(tp, pred, t, pred, t, p.weight[rows, None])
+        terms = terms.transpose(2, 0, 1)  # (n_terms, b, n_labels + 1)
+        np.subtract(terms[:, :, 1:], terms[:, :, :-1], out=delta[:, rows])
+        entry_group[rows] = group[by_score, np.arange(begin, begin + b)[:, None]]
+    del group
+    flat = entry_group.ravel()
+    sums = np.zeros((obj.n_terms, g + 1))
+    for c in range(obj.n_terms):
+        if delta[c].any():  # (whether a ratio is defined rarely changes)
+            per_group = np.bincount(flat, weights=delta[c].ravel(), minlength=g)
+            np.cumsum(per_group, out=sums[c, 1:])
+    sums += total[:, None]
+    return keys[start], keys[ends - 1], obj.value(sums.T)

@@ -137,8 +137,20 @@ class Objective:
         return harmonic(precision, recall, self.beta)
 
     def _micro(self, sums: np.ndarray) -> np.ndarray:
-        tp, pred, true = sums[..., 0], sums[..., 1], sums[..., 2]
-        has_pred, has_true = sums[..., 3] > 0, sums[..., 4] > 0
+        return self.micro_value(*(sums[..., i] for i in range(5)))
+
+    def micro_value(
+        self,
+        tp: np.ndarray,
+        pred: np.ndarray,
+        true: np.ndarray | float,
+        n_pred: np.ndarray,
+        n_true: np.ndarray | float,
+    ) -> np.ndarray:
+        """The score of pooled counts (``average="micro"``), without stacking
+        them into terms (a curve of millions of cuts: scalars broadcast)."""
+        true = np.asarray(true, dtype=np.float64)
+        has_pred, has_true = np.asarray(n_pred) > 0, np.asarray(n_true) > 0
         precision, _ = _ratio(tp, pred, has_pred, self.fill, 0.0)
         recall, _ = _ratio(tp, true, has_true, self.fill, 0.0)
         if self.formula == "of_averages":
