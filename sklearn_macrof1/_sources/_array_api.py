@@ -38,6 +38,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -383,16 +384,19 @@ def _checked_targets(
     return arrays
 
 
-def _checked_weights(dev: _Device, weights: Any, n: int, part: bool) -> Any:
+def _checked_weights(
+    dev: _Device, weights: Any, n: int, part: bool
+) -> tuple[Any, bool]:
     """The weights as floats of the device (float64 where it has them),
-    checked as :func:`~.._options.check_sample_weight` checks them."""
+    checked as :func:`~.._options.check_sample_weight` checks them, and
+    whether they are all zero (read from the device once)."""
     if weights is None:
-        return None
+        return None, False
     xp = dev.xp
     if not is_device_array(weights):  # a host array: checked there, then moved
         host = np.asarray(check_sample_weight(weights, n))
-        zero_weight_rule(n > 0 and not host.any(), n, part=part)
-        return xp.asarray(host, dtype=dev.float, device=dev.device)
+        zero = zero_weight_rule(n > 0 and not host.any(), n, part=part)
+        return xp.asarray(host, dtype=dev.float, device=dev.device), zero
     if not xp.isdtype(weights.dtype, ("bool", "integral", "real floating")):
         raise TypeError(
             "sample_weight must be a 1-D array of numbers (int or float); got "
@@ -414,8 +418,8 @@ def _checked_weights(dev: _Device, weights: Any, n: int, part: bool) -> Any:
         raise ValueError(
             f"Input sample_weight contains {bad}; sample weights must be finite."
         )
-    zero_weight_rule(n > 0 and not bool(xp.any(weights != 0)), n, part=part)
-    return weights
+    zero = zero_weight_rule(n > 0 and not bool(xp.any(weights != 0)), n, part=part)
+    return weights, zero
 
 
 def _encode(dev: _Device, arrays: Sequence[Any]) -> tuple[list[Any], np.ndarray]:
@@ -470,6 +474,7 @@ def _count_1d(
     labels: np.ndarray,
     weights: Any,
     moments: bool,
+    zero: bool,
 ) -> MacroF1Counts:
     """The record of 1-D codes ``true`` and ``pred`` over ``labels`` (every
     class present in either)."""
@@ -508,7 +513,7 @@ def _count_1d(
         pred_sum,
         confusion,
         n_samples=int(true.shape[0]),
-        zero_weight=weights is not None and not bool(xp.any(weights != 0)),
+        zero_weight=zero,
         moments=second,
         weighted=weights is not None,
     )
@@ -520,6 +525,7 @@ def _count_multilabel(
     y_pred: Any,
     weights: Any,
     request: CountRequest,
+    zero: bool,
 ) -> MacroF1Counts:
     xp = dev.xp
     n, width = int(y_true.shape[0]), int(y_true.shape[1])
@@ -544,7 +550,6 @@ def _count_multilabel(
             )
     samples = columns = None
     if request.samplewise:
-        columns = None
         if request.labels is not None:
             columns = _multilabel_columns(request.labels, width)
         samples = _sample_histogram(dev, hit, true, pred, weights, columns)
@@ -564,7 +569,7 @@ def _count_multilabel(
         class_counts,
         n,
         columns if request.samplewise else None,
-        zero_weight=weights is not None and not bool(xp.any(weights != 0)),
+        zero_weight=zero,
         moments=second,
         weighted=weights is not None,
     )
@@ -694,12 +699,12 @@ class _ArrayAPI:
             )
         (y_true, y_pred), weights = prepared
         n = int(y_true.shape[0])
-        weights = _checked_weights(dev, weights, n, request.part)
+        weights, zero = _checked_weights(dev, weights, n, request.part)
         if y_true.ndim == 2:
-            counts = _count_multilabel(dev, y_true, y_pred, weights, request)
+            counts = _count_multilabel(dev, y_true, y_pred, weights, request, zero)
         else:
             (true, pred), labels = _encode(dev, [y_true, y_pred])
-            counts = _count_1d(dev, true, pred, labels, weights, request.moments)
+            counts = _count_1d(dev, true, pred, labels, weights, request.moments, zero)
         return Reading(counts, weighted=weights is not None)
 
     def count_jointly(
@@ -739,7 +744,7 @@ class _ArrayAPI:
                 "Move multilabel arrays to the CPU yourself if they fit in memory."
             )
         n = int(arrays[0].shape[0])
-        weights = _checked_weights(dev, weights, n, request.part)
+        weights, zero = _checked_weights(dev, weights, n, request.part)
         codes, labels = _encode(dev, arrays)
         counts = []
         for pred in codes[1:]:
@@ -753,7 +758,7 @@ class _ArrayAPI:
             position = xp.cumulative_sum(xp.astype(present, dev.index)) - 1
             true, own = xp.take(position, codes[0]), xp.take(position, pred)
             counts.append(
-                _count_1d(dev, true, own, labels[mine], weights, request.moments)
+                _count_1d(dev, true, own, labels[mine], weights, request.moments, zero)
             )
         m = len(codes) - 1
         pairs = {
@@ -767,6 +772,258 @@ class _ArrayAPI:
 
 
 register_source(_ArrayAPI())
+
+
+# ---------------------------------------------------------------- kept on the device
+
+_OUTSIDE = (
+    "{count} samples of the batches counted since the last reset hold labels "
+    "that are not among the accumulator's labels {labels}; they were not "
+    "counted. Pass every label to MacroF1Accumulator(labels=...) or leave "
+    "labels=None to discover them, then reset() the accumulator."
+)
+_BAD_WEIGHTS = (
+    "{count} sample weights of the batches counted since the last reset are NaN "
+    "or infinite; sample weights must be finite. reset() the accumulator."
+)
+
+
+@dataclass(frozen=True)
+class DeviceTally:
+    """The counts of 1-D batches over fixed labels, kept on the batches' device.
+
+    Adding a batch is a few ``bincount`` calls and one vector addition on the
+    device; nothing is read back, so a GPU is never made to wait. The checks
+    of the values that would need a read are counted instead (``problems``:
+    labels outside ``universe``, NaN scores, non-finite weights) and raised
+    when the record is read (:meth:`record`), the only moment anything
+    crosses to the host: the occupied cells of the ``k x k`` table (up to
+    :data:`MAX_CONFUSION_CLASSES` labels; beyond, the three vectors of
+    ``k`` counts) and ``k`` occurrence counts.
+    """
+
+    xp: Any
+    device: Any
+    universe: np.ndarray  # the fixed labels, sorted, on the host
+    table: Any  # the k*k cells (flat), or the (3, k) tp, true and pred counts
+    seen: Any  # weighted: how often each label occurs in y_true or y_pred
+    n_samples: Any  # a device scalar
+    nonzero: Any  # a device bool: some counted sample has a nonzero weight
+    weighted: bool
+    problems: tuple[tuple[str, Any], ...] = ()
+
+    def same_place(self, other: DeviceTally) -> bool:
+        return (
+            self.xp is other.xp
+            and self.device == other.device
+            and self.weighted == other.weighted
+            and self.universe.shape == other.universe.shape
+            and bool(np.all(self.universe == other.universe))
+        )
+
+    def __add__(self, other: DeviceTally) -> DeviceTally:
+        problems = dict(self.problems)
+        for message, count in other.problems:
+            problems[message] = (
+                count if message not in problems else problems[message] + count
+            )
+        return replace(
+            self,
+            table=self.table + other.table,
+            seen=None if self.seen is None else self.seen + other.seen,
+            n_samples=self.n_samples + other.n_samples,
+            nonzero=self.xp.logical_or(self.nonzero, other.nonzero),
+            problems=tuple(problems.items()),
+        )
+
+    def check(self) -> None:
+        """Raise the first problem counted (each a scalar read from the device)."""
+        for message, count in self.problems:
+            number = int(count)
+            if number:
+                labels = _shown(self.universe)
+                raise ValueError(message.format(count=number, labels=labels))
+
+    def record(self) -> MacroF1Counts | None:
+        """The host record of the samples counted (None: none), as the
+        batches' own records merged give it; raises the problems counted."""
+        self.check()
+        n = int(self.n_samples)
+        if n == 0:
+            return None
+        dev = _Device(self.xp, self.device, "MacroF1Accumulator")
+        k = self.universe.shape[0]
+        host = dev.host_float if self.weighted else dev.host_int
+        if self.table.ndim == 1:  # the k*k cells: only the occupied ones cross
+            cells, count, weight = dev.nonzero_cells(
+                self.table, self.table if self.weighted else None
+            )
+            table = np.zeros(k * k, np.float64 if self.weighted else np.int64)
+            table[cells] = weight if self.weighted else count
+            counts = table_counts(table.reshape(k, k))
+        else:
+            counts = tuple(host(self.table))
+        if self.seen is None:  # unweighted: a label occurs where it is counted
+            present = np.flatnonzero((counts[1] > 0) | (counts[2] > 0))
+        else:
+            present = np.flatnonzero(dev.host_int(self.seen))
+        classes = self.universe[present]
+        confusion = None
+        if self.table.ndim == 1:
+            confusion = table.reshape(k, k)[np.ix_(present, present)]
+            tp, true_sum, pred_sum = table_counts(confusion)
+        else:
+            tp, true_sum, pred_sum = (c[present] for c in counts)
+        return MacroF1Counts(
+            "binary" if classes.shape[0] <= 2 else "multiclass",
+            classes,
+            tp,
+            true_sum,
+            pred_sum,
+            confusion,
+            n_samples=n,
+            zero_weight=self.weighted and not bool(self.nonzero),
+            weighted=self.weighted,
+        )
+
+
+def _shown(labels: np.ndarray) -> str:
+    values = labels.tolist()
+    return repr(values) if len(values) <= 10 else f"{values[:10]!r} (of {len(values)})"
+
+
+class Universe:
+    """The fixed labels of a device tally: sorted on the host, and copied once
+    to each device that counts batches (a copy per batch would move ``k``
+    numbers per batch)."""
+
+    def __init__(self, labels: np.ndarray) -> None:
+        self.labels = labels
+        self._copies: dict[tuple[int, str], Any] = {}
+
+    def on(self, dev: _Device) -> Any:
+        key = (id(dev.xp), str(dev.device))
+        copy = self._copies.get(key)
+        if copy is None:  # two threads may both copy: either copy serves
+            copy = dev.xp.asarray(
+                self.labels.astype(np.int64), dtype=dev.index, device=dev.device
+            )
+            self._copies[key] = copy
+        return copy
+
+
+def tally_universe(labels: np.ndarray | None) -> Universe | None:
+    """The fixed labels as the device tally takes them (sorted integers), or
+    None when they are no integers (strings: device arrays hold none)."""
+    if labels is None or labels.dtype.kind not in "biuf":
+        return None
+    universe = np.unique(labels)
+    if universe.dtype.kind == "f":
+        if not bool(np.all(universe == np.round(universe))):
+            return None
+    if universe.size == 0 or universe[0] < -(2**62) or universe[-1] > 2**62:
+        return None
+    return Universe(universe)
+
+
+def tally_batch(
+    y_true: Any,
+    y_pred: Any,
+    weights: Any,
+    keep: Any,
+    fixed: Universe,
+    problems: list[tuple[Any, str]],
+) -> DeviceTally | None:
+    """The :class:`DeviceTally` of one batch of 1-D integer labels (after
+    :func:`~._stream.padded_batch`), or None when the batch is not one the
+    tally counts (NumPy arrays, labels of floats, multilabel targets, a
+    sample count that does not match): the caller counts it as any other.
+    Nothing here reads a value back from the device."""
+    if not is_device_array(y_pred):
+        return None
+    xp, device = namespace_of(_detached(y_pred))
+    try:
+        y_true = _moved(y_true, xp, device)  # from the host: copied there
+    except (TypeError, ValueError):
+        return None  # strings, ragged lists: refused by the usual path
+    arrays = []
+    for y in (y_true, y_pred):
+        if y.ndim == 2 and y.shape[1] == 1:
+            y = xp.reshape(y, (-1,))
+        if y.ndim != 1 or not xp.isdtype(y.dtype, ("bool", "integral")):
+            return None
+        arrays.append(y)
+    n = int(arrays[0].shape[0])
+    if int(arrays[1].shape[0]) != n or n == 0:
+        return None
+    dev = _Device(xp, device, "MacroF1Accumulator.update")
+    if weights is not None:
+        if not is_device_array(weights):
+            weights = np.asarray(check_sample_weight(weights, n))
+        weights = _moved(weights, xp, device)
+        if (
+            weights.ndim != 1
+            or int(weights.shape[0]) != n
+            or not xp.isdtype(weights.dtype, ("bool", "integral", "real floating"))
+        ):
+            return None  # refused with the usual message by the usual path
+        weights = xp.astype(weights, dev.float)
+    universe = fixed.labels
+    k = universe.shape[0]
+    low = int(universe[0])
+    dense = int(universe[-1]) - low + 1 == k  # labels=range(k): no search
+    known = None if dense else fixed.on(dev)
+    codes, valid = [], keep
+    for y in arrays:
+        y = xp.astype(y, dev.index)
+        if known is None:
+            position = y - low if low else y
+            inside = (position >= 0) & (position < k)
+            position = xp.where(inside, position, xp.zeros_like(position))
+        else:
+            position = xp.clip(xp.searchsorted(known, y), 0, k - 1)
+            inside = xp.take(known, position) == y
+        valid = inside if valid is None else xp.logical_and(valid, inside)
+        codes.append(position)
+    true, pred = codes
+    outside = xp.logical_not(valid) if keep is None else keep & ~valid
+    tally_problems = [(message, count) for count, message in problems]
+    tally_problems.append((_OUTSIDE, xp.sum(xp.astype(outside, dev.index))))
+    if weights is not None:
+        finite = xp.isfinite(weights)
+        bad = xp.logical_not(finite) if keep is None else keep & ~finite
+        tally_problems.append((_BAD_WEIGHTS, xp.sum(xp.astype(bad, dev.index))))
+        weights = xp.where(valid & finite, weights, xp.zeros_like(weights))
+    if k <= MAX_CONFUSION_CLASSES:
+        trash = k * k
+        flat = xp.where(valid, true * k + pred, xp.full_like(true, trash))
+        table = bincount(xp, flat, weights, trash + 1)[:trash]
+    else:  # tp, true and pred in one bincount: row r's codes offset by r (k+1)
+        hit = xp.where(xp.logical_and(valid, true == pred), true, xp.full_like(true, k))
+        rows = [hit, xp.where(valid, true, xp.full_like(true, k))]
+        rows.append(xp.where(valid, pred, xp.full_like(pred, k)) + 2 * (k + 1))
+        rows[1] = rows[1] + (k + 1)
+        stacked = None if weights is None else xp.concat([weights] * 3)
+        table = bincount(xp, xp.concat(rows), stacked, 3 * (k + 1))
+        table = xp.reshape(table, (3, k + 1))[:, :k]
+    seen = None  # without weights, the table's own counts say which occur
+    if weights is not None:
+        both = xp.concat([xp.where(valid, c, xp.full_like(c, k)) for c in codes])
+        seen = bincount(xp, both, None, k + 1)[:k]
+    nonzero = xp.asarray(False, device=device)
+    if weights is not None:
+        nonzero = xp.any(weights != 0)
+    return DeviceTally(
+        xp,
+        device,
+        universe,
+        table,
+        seen,
+        xp.sum(xp.astype(valid, dev.index)),
+        nonzero,
+        weights is not None,
+        tuple(tally_problems),
+    )
 
 
 # ---------------------------------------------------------------- results
@@ -788,6 +1045,7 @@ def like_predictions(result: Any, y_pred: Any) -> Any:
 
 
 __all__ = [
+    "DeviceTally",
     "bincount",
     "counted_on_device",
     "dispatch_enabled",
@@ -796,5 +1054,7 @@ __all__ = [
     "like_predictions",
     "namespace_of",
     "on_device",
+    "tally_batch",
+    "tally_universe",
     "to_host",
 ]
