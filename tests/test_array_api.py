@@ -258,6 +258,50 @@ def test_intervals_and_comparisons(device: str) -> None:
             assert getattr(a, field) == pytest.approx(getattr(b, field), rel=1e-9)
 
 
+M_OTHER = np.where(RNG.random((N, 4)) < 0.6, M_TRUE, 1 - M_TRUE)
+
+
+def assert_same_comparison(got: Any, expected: Any, rtol: float) -> None:
+    for name in ("averaged_fbeta", "fbeta_of_averages"):
+        a, b = getattr(got, name), getattr(expected, name)
+        for field in ("difference", "low", "high", "p_value"):
+            assert getattr(a, field) == pytest.approx(getattr(b, field), rel=rtol)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_multilabel_comparisons_on_the_device(device: str) -> None:
+    t, p, q = (on(device, y) for y in (M_TRUE, M_PRED, M_OTHER))
+    w = weights_for(device)
+    rtol = 1e-9 if device == "device1" else 1e-4
+    for options in (
+        {"average": "macro"},
+        {"average": "micro", "sample_weight": w},
+        {"average": "weighted", "labels": [0, 2]},
+    ):
+        weights = options.pop("sample_weight", None)
+        got = compare_classifiers(
+            t,
+            p,
+            q,
+            sample_weight=None if weights is None else on(device, weights),
+            **options,
+        )
+        expected = compare_classifiers(
+            M_TRUE, M_PRED, M_OTHER, sample_weight=weights, **options
+        )
+        assert_same_comparison(got, expected, rtol)
+    many = compare_classifiers(t, p, q, p)  # three classifiers: every pair
+    expected = compare_classifiers(M_TRUE, M_PRED, M_OTHER, M_PRED)
+    for a, b in zip(many.comparisons, expected.comparisons, strict=True):
+        assert_same_comparison(a, b, rtol)
+    for options, message in (
+        ({"method": "bootstrap"}, "bootstrap redraws every sample"),
+        ({"average": "samples"}, "pairs each sample's own score"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            compare_classifiers(t, p, q, **options)
+
+
 @pytest.mark.parametrize("device", DEVICES)
 def test_accumulator_and_display(device: str) -> None:
     acc = MacroF1Accumulator()
@@ -375,6 +419,7 @@ def test_only_the_counts_cross_to_the_host() -> None:
         classification_report(T, P, sample_weight=W)
         fbeta_confidence_interval(T, P, method="bootstrap", n_resamples=20)
         compare_classifiers(T, P, Q, sample_weight=W)
+        compare_classifiers(MT, MP, MP, sample_weight=W)
         f1_of_averages_score(MT, MP, average="samples", sample_weight=W)
         fbeta_confidence_interval(MT, MP, method="delta")
         MacroF1Accumulator().update(T, P).update(T, Q)
@@ -595,6 +640,13 @@ def test_torch_kernels_on_the_device(monkeypatch: pytest.MonkeyPatch) -> None:
     assert got.averaged_fbeta.p_value == pytest.approx(
         expected.averaged_fbeta.p_value, rel=1e-9
     )
+    got = compare_classifiers(
+        mt, mp, torch.as_tensor(M_OTHER), sample_weight=w, average="micro"
+    )
+    expected = compare_classifiers(
+        M_TRUE, M_PRED, M_OTHER, sample_weight=WEIGHTS, average="micro"
+    )
+    assert_same_comparison(got, expected, 1e-9)
 
 
 def test_decision_rules_copy_device_scores_to_the_host() -> None:

@@ -39,6 +39,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -618,6 +619,45 @@ def _sample_histogram(
     return SampleCounts(tp, true_n, pred_n, weight, count, square)
 
 
+def _influence_sums(
+    dev: _Device,
+    arrays: Sequence[Any],
+    weights: Any,
+    gradients: Sequence[np.ndarray],
+    pairs: Sequence[tuple[int, int]],
+) -> dict[tuple[int, int], tuple[np.ndarray, np.ndarray]]:
+    """Paired delta method of multilabel targets on the device: each sample's
+    influence on both scores of prediction set ``j`` is ``w_i x_i . g_j``
+    (``x_i``: its tp | true | pred row, ``g_j``: ``gradients[j]``, shape
+    ``(2, 3 L)``, moved to the device), and each pair's variance needs only
+    the sums over the samples of the differences and of their squares: four
+    numbers per pair cross to the host, never the samples."""
+    xp = dev.xp
+    true = arrays[0] if xp.isdtype(arrays[0].dtype, "bool") else arrays[0] != 0
+    width = int(true.shape[1])
+    true_f = xp.astype(true, dev.float)
+    influences = []
+    for y_pred, g in zip(arrays[1:], gradients, strict=True):
+        pred = y_pred if xp.isdtype(y_pred.dtype, "bool") else y_pred != 0
+        g = xp.asarray(np.ascontiguousarray(g.T), dtype=dev.float, device=dev.device)
+        u = (
+            xp.matmul(xp.astype(true & pred, dev.float), g[:width, :])
+            + xp.matmul(true_f, g[width : 2 * width, :])
+            + xp.matmul(xp.astype(pred, dev.float), g[2 * width :, :])
+        )
+        if weights is not None:
+            u = u * xp.reshape(weights, (-1, 1))
+        influences.append(u)  # (n, 2): both scores
+    sums = {}
+    for i, j in pairs:
+        d = influences[i] - influences[j]
+        sums[i, j] = (
+            dev.host_float(xp.sum(d, axis=0)),
+            dev.host_float(xp.sum(d * d, axis=0)),
+        )
+    return sums
+
+
 def _pair_cells(
     dev: _Device, true: Any, a: Any, b: Any, labels: np.ndarray, weights: Any
 ) -> PairCells:
@@ -736,15 +776,17 @@ class _ArrayAPI:
                 },
             )
         arrays, weights = prepared
-        if arrays[0].ndim == 2:
-            raise ValueError(
-                f"{request.caller} compares multilabel targets from each sample's "
-                "per-label contributions, which stay on the device; device arrays "
-                "of 1-D labels are compared from the joint cells counted there. "
-                "Move multilabel arrays to the CPU yourself if they fit in memory."
-            )
         n = int(arrays[0].shape[0])
         weights, zero = _checked_weights(dev, weights, n, request.part)
+        if arrays[0].ndim == 2:
+            return JointCounts(
+                [
+                    _count_multilabel(dev, arrays[0], pred, weights, request, zero)
+                    for pred in arrays[1:]
+                ],
+                {},
+                influence_sums=partial(_influence_sums, dev, arrays, weights),
+            )
         codes, labels = _encode(dev, arrays)
         counts = []
         for pred in codes[1:]:
