@@ -213,6 +213,12 @@ def make_compute_metrics(
     ``batch_eval_metrics`` it is called once with every prediction and gives
     the same numbers.
 
+    An evaluation that stops early (an exception, an interrupt) never reaches
+    its last batch: add ``compute_metrics.callback`` to the Trainer
+    (``callbacks=[compute_metrics.callback]``) and the next evaluation starts
+    afresh all the same (a batch that ``compute_metrics`` itself refuses
+    empties the counts without it).
+
     Parameters
     ----------
     labels : array-like, default=None

@@ -615,6 +615,14 @@ shape (n_samples, n_labels)
     than two classifiers, and multilabel targets, would need every sample in
     one process: they raise ``ValueError`` (use ``method="delta"``).
 
+    Device arrays (``array_api_dispatch=True``) of 1-D labels are compared
+    from the joint cells counted on their device. Multilabel device arrays are
+    compared by the delta method: each sample's influence on both scores is
+    computed on the device from the gradients, and only the sums of each
+    pair's differences and of their squares cross to the host (the in-memory
+    result). Their bootstrap and ``average="samples"`` would need every
+    sample on the host: they raise ``ValueError``.
+
     Examples
     --------
     >>> import numpy as np
