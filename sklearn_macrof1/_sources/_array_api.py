@@ -960,11 +960,12 @@ def tally_universe(labels: np.ndarray | None) -> Universe | None:
     if labels is None or labels.dtype.kind not in "biuf":
         return None
     universe = np.unique(labels)
-    if universe.dtype.kind == "f":
-        if not bool(np.all(universe == np.round(universe))):
-            return None
     if universe.size == 0 or universe[0] < -(2**62) or universe[-1] > 2**62:
         return None
+    if universe.dtype.kind == "f":  # whole numbers: the integers they name
+        if not bool(np.all(universe == np.round(universe))):
+            return None
+        universe = universe.astype(np.int64)
     return Universe(universe)
 
 
