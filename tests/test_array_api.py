@@ -548,6 +548,7 @@ def test_device_tally_problems_raise_when_read_until_reset() -> None:
         with pytest.raises(ValueError, match=message.split("|")[-1]):
             _ = acc + acc
         assert "invalid batches" in repr(acc)
+        assert "invalid batches" in acc._repr_html_()
         acc.reset().update(Y_TRUE, xs.asarray(Y_PRED, device=device))
         assert acc.counts == MacroF1Counts.from_predictions(
             Y_TRUE, Y_PRED, labels=np.arange(5)

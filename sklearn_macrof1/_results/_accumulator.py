@@ -20,6 +20,7 @@ changed, by an update); a reader folds the tally into the host record.
 
 from __future__ import annotations
 
+import html
 import threading
 from dataclasses import replace
 from typing import Any
@@ -433,7 +434,10 @@ class MacroF1Accumulator:
 
     def _repr_html_(self) -> str:
         # A still copy: the view reads the state several times.
-        still = self._holding(self._state())
+        try:
+            still = self._holding(self._state())
+        except ValueError:  # a device batch failed a check: reading raises
+            return f"<pre>{html.escape(repr(self))}</pre>"
         return accumulator_html(still, fbeta_summary)
 
 
