@@ -563,6 +563,41 @@ def test_device_tally_problems_raise_when_read_until_reset() -> None:
         _ = acc.counts
 
 
+@pytest.mark.parametrize("device", DEVICES)
+def test_multilabel_logits_are_counted_on_the_device(device: str) -> None:
+    logits = RNG.normal(size=(N, 4)) + 2.0 * (M_TRUE - 0.5)
+    w = weights_for(device)
+    for labels, weighted in ((None, False), ([0, 3], True)):
+        acc = MacroF1Accumulator(threshold=0.0, labels=labels)
+        host = MacroF1Accumulator(threshold=0.0, labels=labels)
+        with no_reads() as reads:
+            for start in range(0, N, 128):
+                part = slice(start, start + 128)
+                weights = w[part] if weighted else None
+                acc.update(
+                    on(device, M_TRUE[part].astype(np.float32)),  # as transformers
+                    on(device, logits[part]),
+                    sample_weight=None if weights is None else on(device, weights),
+                )
+                host.update(M_TRUE[part], logits[part], sample_weight=weights)
+            assert reads == []  # nothing read back while updating
+        assert acc.n_samples == N and acc._tally is not None
+        for average in ("macro", "samples", "micro"):
+            assert_same_summary(
+                fbeta_summary(acc.counts, average=average),
+                fbeta_summary(host.counts, average=average),
+                tolerance(device),
+            )
+    bad = M_TRUE.astype(np.float64)
+    bad[0, 0] = 0.5
+    acc = MacroF1Accumulator(threshold=0.0).update(
+        xs.asarray(bad, device=xs.Device("device1")),
+        xs.asarray(logits, device=xs.Device("device1")),
+    )
+    with pytest.raises(ValueError, match="neither 0 nor 1"):
+        _ = acc.counts
+
+
 def test_device_tally_on_torch_tensors() -> None:
     torch = pytest.importorskip("torch")
     acc = MacroF1Accumulator(labels=np.arange(5), ignore_index=-100)

@@ -31,10 +31,12 @@ from .._counting._record import MacroF1Counts, fixed_labels, merge_counts, union
 from .._options import check_array_like
 from .._sklearn_private import InvalidParameterError
 from .._sources._array_api import (
+    DeviceMultilabelTally,
     DeviceTally,
     counted_on_device,
     is_device_array,
     tally_batch,
+    tally_multilabel,
     tally_universe,
     to_host,
 )
@@ -130,18 +132,21 @@ class MacroF1Accumulator:
     scores of each class and the prediction is their argmax.
 
     With integer ``labels`` given, batches of integer class labels (or class
-    scores) keep their counts on the device: an update adds the batch's
-    counts there and reads nothing back, so a GPU never waits for it. The
-    counts cross to the host when they are read (:attr:`counts`,
-    :attr:`n_samples`, a merge, a copy, a pickle, the repr): at most the
-    occupied cells of the ``k x k`` confusion matrix (three vectors of ``k``
-    counts beyond 2048 classes) and ``k`` occurrence counts. Checks that would
-    read values back are made then too: a batch with labels outside
-    ``labels``, class scores with NaN or non-finite weights makes that read
-    raise ``ValueError`` (until :meth:`reset`) instead of the update.
-    Otherwise (labels discovered, multilabel targets, labels of floats), each
-    batch's count record (a few numbers per class, or the occupied cells of
-    its confusion matrix) reaches the host at its update.
+    scores) keep their counts on the device, and so do multilabel batches (0/1
+    labels, or scores with ``threshold``) of up to 160 columns counted: an
+    update adds the batch's counts there and reads nothing back, so a GPU
+    never waits for it. The counts cross to the host when they are read
+    (:attr:`counts`, :attr:`n_samples`, a merge, a copy, a pickle, the repr):
+    at most the occupied cells of the ``k x k`` confusion matrix (three
+    vectors of ``k`` counts beyond 2048 classes, and no confusion matrix in
+    the record) and ``k`` occurrence counts; for multilabel targets the column
+    sums and the occupied cells of the per-sample histogram. Checks that would
+    read values back are made then too: labels outside ``labels``, indicator
+    entries other than 0 and 1, scores with NaN or non-finite weights in any
+    batch make that read raise ``ValueError`` (until :meth:`reset`) instead of
+    the update. Otherwise (labels discovered, labels of floats), each batch's
+    count record (a few numbers per class, or the occupied cells of its
+    confusion matrix) reaches the host at its update.
 
     See Also
     --------
@@ -174,7 +179,8 @@ class MacroF1Accumulator:
         self.ignore_index = _check_number(ignore_index, "ignore_index", int)
         self.threshold = _check_number(threshold, "threshold", float)
         self._counts: MacroF1Counts | None = None
-        self._tally: DeviceTally | None = None  # device batches' counts
+        # device batches' counts
+        self._tally: DeviceTally | DeviceMultilabelTally | None = None
         self._universe = tally_universe(self.labels)
         # Reentrant: a signal handler or finalizer reading the accumulator in
         # the thread that holds the lock reads the state before the merge.
@@ -296,24 +302,35 @@ class MacroF1Accumulator:
         return self
 
     def _tallied(self, y_true: Any, y_pred: Any, sample_weight: Any) -> bool:
-        """Count a device batch into the device tally (fixed integer labels,
-        1-D integer targets); False when the batch is not one it counts."""
-        if self._universe is None or self.threshold is not None:
-            return False
+        """Count a device batch into the device tally (1-D integer targets
+        with fixed integer labels, multilabel targets); False when the batch is
+        not one it counts."""
         if not is_device_array(y_pred):
             return False
+        multilabel = self.threshold is not None or (
+            self.ignore_index is None and _columns(y_true) > 1 and _columns(y_pred) > 1
+        )
+        if not multilabel and self._universe is None:
+            return False  # discovering the labels reads the batch's values
         problems: list[tuple[Any, str]] = []
+        tally: Any
         with counted_on_device():
             y_true, y_pred, sample_weight, keep = padded_batch(
                 y_true,
                 y_pred,
                 sample_weight,
                 ignore_index=self.ignore_index,
+                threshold=self.threshold,
                 deferred=problems,
             )
-            tally = tally_batch(
-                y_true, y_pred, sample_weight, keep, self._universe, problems
-            )
+            if multilabel:
+                tally = tally_multilabel(
+                    y_true, y_pred, sample_weight, self.labels, problems
+                )
+            elif self._universe is not None:
+                tally = tally_batch(
+                    y_true, y_pred, sample_weight, keep, self._universe, problems
+                )
         if tally is None:
             return False
         with self._lock:  # counted above in parallel; only the sum is serial
@@ -439,6 +456,12 @@ class MacroF1Accumulator:
         except ValueError:  # a device batch failed a check: reading raises
             return f"<pre>{html.escape(repr(self))}</pre>"
         return accumulator_html(still, fbeta_summary)
+
+
+def _columns(y: Any) -> int:
+    """The number of columns of a 2-D array (0 for anything else)."""
+    shape = getattr(y, "shape", None)
+    return int(shape[1]) if shape is not None and len(shape) == 2 else 0
 
 
 def _label_type(labels: np.ndarray) -> Any:

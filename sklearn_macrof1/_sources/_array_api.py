@@ -854,9 +854,10 @@ class DeviceTally:
     weighted: bool
     problems: tuple[tuple[str, Any], ...] = ()
 
-    def same_place(self, other: DeviceTally) -> bool:
+    def same_place(self, other: Any) -> bool:
         return (
-            self.xp is other.xp
+            isinstance(other, DeviceTally)
+            and self.xp is other.xp
             and self.device == other.device
             and self.weighted == other.weighted
             and self.universe.shape == other.universe.shape
@@ -864,32 +865,19 @@ class DeviceTally:
         )
 
     def __add__(self, other: DeviceTally) -> DeviceTally:
-        problems = dict(self.problems)
-        for message, count in other.problems:
-            problems[message] = (
-                count if message not in problems else problems[message] + count
-            )
         return replace(
             self,
             table=self.table + other.table,
             seen=None if self.seen is None else self.seen + other.seen,
             n_samples=self.n_samples + other.n_samples,
             nonzero=self.xp.logical_or(self.nonzero, other.nonzero),
-            problems=tuple(problems.items()),
+            problems=_added(self.problems, other.problems),
         )
-
-    def check(self) -> None:
-        """Raise the first problem counted (each a scalar read from the device)."""
-        for message, count in self.problems:
-            number = int(count)
-            if number:
-                labels = _shown(self.universe)
-                raise ValueError(message.format(count=number, labels=labels))
 
     def record(self) -> MacroF1Counts | None:
         """The host record of the samples counted (None: none), as the
         batches' own records merged give it; raises the problems counted."""
-        self.check()
+        _check_problems(self.problems, _shown(self.universe))
         n = int(self.n_samples)
         if n == 0:
             return None
@@ -932,6 +920,216 @@ class DeviceTally:
 def _shown(labels: np.ndarray) -> str:
     values = labels.tolist()
     return repr(values) if len(values) <= 10 else f"{values[:10]!r} (of {len(values)})"
+
+
+_NOT_INDICATOR = (
+    "{count} entries of the multilabel batches counted since the last reset are "
+    "neither 0 nor 1 (a multilabel indicator matrix holds 0/1 or bools); they "
+    "were not counted as labels. reset() the accumulator."
+)
+
+
+@dataclass(frozen=True)
+class DeviceMultilabelTally:
+    """The counts of multilabel batches kept on their device: the (tp, true,
+    pred) sums of each of the ``width`` columns and the histogram of the
+    per-sample triples over ``columns`` (all: None), dense over its ``c**3``
+    cells (``c``: the number of columns counted plus one), as
+    :class:`DeviceTally` keeps those of 1-D labels."""
+
+    xp: Any
+    device: Any
+    width: int
+    columns: np.ndarray | None
+    table: Any  # (3, width): tp, true and pred of each column
+    seen: Any  # (c**3,) samples of each per-sample triple
+    sums: Any  # weighted: the weights of each triple, and their squares
+    squares: Any
+    n_samples: int
+    nonzero: Any
+    weighted: bool
+    problems: tuple[tuple[str, Any], ...] = ()
+
+    def same_place(self, other: Any) -> bool:
+        return (
+            isinstance(other, DeviceMultilabelTally)
+            and self.xp is other.xp
+            and self.device == other.device
+            and self.weighted == other.weighted
+            and self.width == other.width
+        )
+
+    def __add__(self, other: DeviceMultilabelTally) -> DeviceMultilabelTally:
+        return replace(
+            self,
+            table=self.table + other.table,
+            seen=self.seen + other.seen,
+            sums=None if self.sums is None else self.sums + other.sums,
+            squares=None if self.squares is None else self.squares + other.squares,
+            n_samples=self.n_samples + other.n_samples,
+            nonzero=self.xp.logical_or(self.nonzero, other.nonzero),
+            problems=_added(self.problems, other.problems),
+        )
+
+    def record(self) -> MacroF1Counts | None:
+        """The host record of the samples counted; raises the problems counted."""
+        _check_problems(self.problems, "")
+        if self.n_samples == 0:
+            return None
+        dev = _Device(self.xp, self.device, "MacroF1Accumulator")
+        c = (self.width if self.columns is None else self.columns.shape[0]) + 1
+        cells, count, weight, square = dev.nonzero_cells(
+            self.seen, self.sums, self.squares
+        )
+        if weight is None:
+            weight = count.astype(np.float64)
+            square = weight.copy()
+        tp_n, rest = np.divmod(cells, c * c)
+        true_n, pred_n = np.divmod(rest, c)
+        host = dev.host_float if self.weighted else dev.host_int
+        tp, true_sum, pred_sum = host(self.table)
+        return MacroF1Counts(
+            _MULTILABEL,
+            np.arange(self.width),
+            tp,
+            true_sum,
+            pred_sum,
+            None,
+            SampleCounts(tp_n, true_n, pred_n, weight, count, square),
+            True,
+            self.n_samples,
+            self.columns,
+            zero_weight=self.weighted and not bool(self.nonzero),
+            weighted=self.weighted,
+        )
+
+
+def _added(
+    a: tuple[tuple[str, Any], ...], b: tuple[tuple[str, Any], ...]
+) -> tuple[tuple[str, Any], ...]:
+    problems = dict(a)
+    for message, count in b:
+        problems[message] = (
+            count if message not in problems else problems[message] + count
+        )
+    return tuple(problems.items())
+
+
+def _check_problems(problems: tuple[tuple[str, Any], ...], labels: str) -> None:
+    """Raise the first problem counted (each a scalar read from the device)."""
+    for message, count in problems:
+        number = int(count)
+        if number:
+            raise ValueError(message.format(count=number, labels=labels))
+
+
+def tally_multilabel(
+    y_true: Any,
+    y_pred: Any,
+    weights: Any,
+    labels: np.ndarray | None,
+    problems: list[tuple[Any, str]],
+) -> DeviceMultilabelTally | None:
+    """The :class:`DeviceMultilabelTally` of one batch of indicator matrices
+    (``labels``: the columns of the per-sample counts), or None when the batch
+    is not one it counts (the caller counts it as any other). Nothing is read
+    back from the device."""
+    if not is_device_array(y_pred):
+        return None
+    xp, device = namespace_of(_detached(y_pred))
+    try:
+        y_true = _moved(y_true, xp, device)
+    except (TypeError, ValueError):
+        return None
+    kinds = ("bool", "integral", "real floating")
+    if (
+        y_true.ndim != 2
+        or tuple(y_true.shape) != tuple(y_pred.shape)
+        or int(y_true.shape[0]) == 0
+        or not all(xp.isdtype(y.dtype, kinds) for y in (y_true, y_pred))
+    ):
+        return None
+    n, width = int(y_true.shape[0]), int(y_true.shape[1])
+    columns = None if labels is None else _multilabel_columns(labels, width)
+    c = (width if columns is None else columns.shape[0]) + 1
+    if c**3 > _DENSE_RANGE:
+        return None  # the histogram's cells are found by a sort, per batch
+    dev = _Device(xp, device, "MacroF1Accumulator.update")
+    weights = _tally_weights(dev, weights, n)
+    if weights is False:
+        return None
+    tally_problems = [(message, count) for count, message in problems]
+    indicators = []
+    for y in (y_true, y_pred):
+        if xp.isdtype(y.dtype, "bool"):
+            indicators.append(y)
+            continue
+        other = xp.logical_and(y != 0, y != 1)
+        tally_problems.append((_NOT_INDICATOR, xp.sum(xp.astype(other, dev.index))))
+        indicators.append(y == 1)
+    true, pred = indicators
+    hit = true & pred
+    if weights is None:
+        table = xp.stack(
+            [xp.sum(xp.astype(y, dev.index), axis=0) for y in (hit, true, pred)]
+        )
+    else:
+        finite = xp.isfinite(weights)
+        bad = xp.sum(xp.astype(xp.logical_not(finite), dev.index))
+        tally_problems.append((_BAD_WEIGHTS, bad))
+        weights = xp.where(finite, weights, xp.zeros_like(weights))
+        column = xp.reshape(weights, (-1, 1))
+        table = xp.stack(
+            [
+                xp.sum(xp.astype(y, dev.float) * column, axis=0)
+                for y in (hit, true, pred)
+            ]
+        )
+    if columns is not None:
+        index = xp.asarray(columns, dtype=dev.index, device=device)
+        hit, true, pred = (xp.take(y, index, axis=1) for y in (hit, true, pred))
+    tp_i, true_i, pred_i = (
+        xp.sum(xp.astype(y, dev.index), axis=1) for y in (hit, true, pred)
+    )
+    code = (tp_i * c + true_i) * c + pred_i
+    sums = squares = None
+    nonzero = xp.asarray(False, device=device)
+    if weights is not None:  # zero-weight samples count as (0, 0, 0)
+        code = xp.where(weights == 0, xp.zeros_like(code), code)
+        sums = bincount(xp, code, weights, c**3)
+        squares = bincount(xp, code, weights * weights, c**3)
+        nonzero = xp.any(weights != 0)
+    return DeviceMultilabelTally(
+        xp,
+        device,
+        width,
+        columns,
+        table,
+        bincount(xp, code, None, c**3),
+        sums,
+        squares,
+        n,
+        nonzero,
+        weights is not None,
+        tuple(tally_problems),
+    )
+
+
+def _tally_weights(dev: _Device, weights: Any, n: int) -> Any:
+    """The weights of a tallied batch as floats of its device (None: none;
+    False: not weights the tally takes, which the usual path refuses)."""
+    if weights is None:
+        return None
+    xp = dev.xp
+    if not is_device_array(weights):
+        weights = np.asarray(check_sample_weight(weights, n))
+    weights = _moved(weights, xp, dev.device)
+    kinds = ("bool", "integral", "real floating")
+    if weights.ndim != 1 or int(weights.shape[0]) != n:
+        return False
+    if not xp.isdtype(weights.dtype, kinds):
+        return False
+    return xp.astype(weights, dev.float)
 
 
 class Universe:
@@ -1000,17 +1198,9 @@ def tally_batch(
     if int(arrays[1].shape[0]) != n or n == 0:
         return None
     dev = _Device(xp, device, "MacroF1Accumulator.update")
-    if weights is not None:
-        if not is_device_array(weights):
-            weights = np.asarray(check_sample_weight(weights, n))
-        weights = _moved(weights, xp, device)
-        if (
-            weights.ndim != 1
-            or int(weights.shape[0]) != n
-            or not xp.isdtype(weights.dtype, ("bool", "integral", "real floating"))
-        ):
-            return None  # refused with the usual message by the usual path
-        weights = xp.astype(weights, dev.float)
+    weights = _tally_weights(dev, weights, n)
+    if weights is False:
+        return None  # refused with the usual message by the usual path
     universe = fixed.labels
     k = universe.shape[0]
     low = int(universe[0])
@@ -1088,6 +1278,7 @@ def like_predictions(result: Any, y_pred: Any) -> Any:
 
 
 __all__ = [
+    "DeviceMultilabelTally",
     "DeviceTally",
     "bincount",
     "counted_on_device",
@@ -1098,6 +1289,7 @@ __all__ = [
     "namespace_of",
     "on_device",
     "tally_batch",
+    "tally_multilabel",
     "tally_universe",
     "to_host",
 ]
