@@ -5,6 +5,7 @@ Usage::
     python benchmarks/bench_devices.py                   # PyTorch CPU tensors
     python benchmarks/bench_devices.py --device cuda     # on a GPU
     python benchmarks/bench_devices.py --quick           # n = 1e6
+    python benchmarks/bench_devices.py --accumulator     # per-batch updates
 
 Integer labels (k = 10 and k = 100,000 classes, 70 % of the predictions
 correct) are scored by ``averaged_f1_score`` with scikit-learn's
@@ -21,6 +22,22 @@ correct) are scored by ``averaged_f1_score`` with scikit-learn's
 The call returns a Python float, which waits for the device, so the times
 include every kernel (and the transfer of the counts). Ratio: numpy's time
 divided by the contender's (above 1: faster than NumPy on the CPU).
+
+``--accumulator`` times one ``MacroF1Accumulator.update`` of a batch of 4,096
+labels (tensors on ``--device``), k = 10 and k = 100,000, with the labels fixed
+(``labels=range(k)``) and discovered (``labels=None``):
+
+- ``host record``: each batch's count record crosses to the host and is merged
+  there (what every update did before the counts stayed on the device; forced
+  here by disabling the device tally);
+- ``device tally``: the batch's counts are added on the device and nothing is
+  read back (fixed labels only);
+- ``numpy``: the same batch as NumPy arrays, for scale.
+
+On a GPU an update that reads nothing back returns before the kernels finish:
+the times there are taken after a synchronisation, once per measurement of
+many updates, so they include the kernels. PyTorch runs on one CPU thread
+here (its multi-threaded kernels on a loaded shared machine measure the load).
 """
 
 from __future__ import annotations
@@ -44,7 +61,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _timing import fmt_ratio, fmt_time, interleaved, machine, table
 
-from sklearn_macrof1 import averaged_f1_score
+from sklearn_macrof1 import MacroF1Accumulator, averaged_f1_score
 from sklearn_macrof1._sources import _array_api
 
 
@@ -79,10 +96,78 @@ def contenders_of(
     return contenders
 
 
+BATCH = 4096
+
+
+def accumulator_contenders(
+    k: int, fixed: bool, torch: Any, device: Any
+) -> dict[str, Callable[[], Any]]:
+    """One update of a batch of ``BATCH`` labels, each way (the accumulators
+    keep growing: the state of a long evaluation is what an update adds to)."""
+    y_true, y_pred = labels(BATCH, k)
+    t_true = torch.as_tensor(y_true).to(device)
+    t_pred = torch.as_tensor(y_pred).to(device)
+    given = np.arange(k) if fixed else None
+    host = MacroF1Accumulator(labels=given)
+    host._universe = None  # the device tally disabled: records cross per batch
+    tally = MacroF1Accumulator(labels=given)
+    in_memory = MacroF1Accumulator(labels=given)
+    for acc in (host, tally):  # a state over every class, as late in an epoch
+        acc.update(torch.as_tensor(np.arange(k)).to(device), torch.arange(k).to(device))
+    in_memory.update(np.arange(k), np.arange(k))
+    synchronize = torch.cuda.synchronize if device.type == "cuda" else lambda: None
+
+    def update(acc: MacroF1Accumulator, t: Any, p: Any) -> Callable[[], Any]:
+        def call() -> Any:
+            acc.update(t, p)
+            synchronize()
+
+        return call
+
+    contenders = {
+        "numpy": update(in_memory, y_true, y_pred),
+        "host record": update(host, t_true, t_pred),
+    }
+    if fixed:
+        contenders["device tally"] = update(tally, t_true, t_pred)
+    return contenders
+
+
+def accumulator_main(torch: Any, device: Any) -> None:
+    # One thread: on a shared machine PyTorch's two-thread CPU kernels wait
+    # for a descheduled thread (~16 ms each at load 7 on 2 CPUs), which would
+    # measure the machine's load, not the update.
+    torch.set_num_threads(1)
+    rows = []
+    for k in (10, 100_000):
+        for fixed in (True, False):
+            contenders = accumulator_contenders(k, fixed, torch, device)
+            times = interleaved(contenders, repeats=9, budget=0.1)
+            for contender, seconds in times.items():
+                rows.append(
+                    [
+                        f"{k:,}",
+                        "fixed" if fixed else "discovered",
+                        contender,
+                        fmt_time(seconds),
+                        fmt_ratio(times["host record"] / seconds),
+                    ]
+                )
+    print(
+        table(
+            ["k", "labels", "update", "time per batch", "vs host record"],
+            rows,
+        )
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="n = 1e6")
     parser.add_argument("--device", default="cpu", help="PyTorch device (cpu, cuda)")
+    parser.add_argument(
+        "--accumulator", action="store_true", help="per-batch accumulator updates"
+    )
     args = parser.parse_args()
     warnings.simplefilter("ignore")
     import torch
@@ -94,6 +179,12 @@ def main() -> None:
         ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True
     ).stdout.strip()
     print(f"{machine()}; PyTorch {torch.__version__}; device {device} ({name})")
+    if args.accumulator:
+        print(f"commit {commit or 'unknown'}, {time.strftime('%Y-%m-%d')}, ", end="")
+        print(f"batches of {BATCH:,}")
+        print()
+        accumulator_main(torch, device)
+        return
     print(f"commit {commit or 'unknown'}, {time.strftime('%Y-%m-%d')}, n = {n:,}")
     print()
     rows = []

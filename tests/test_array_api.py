@@ -16,6 +16,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -257,6 +258,50 @@ def test_intervals_and_comparisons(device: str) -> None:
             assert getattr(a, field) == pytest.approx(getattr(b, field), rel=1e-9)
 
 
+M_OTHER = np.where(RNG.random((N, 4)) < 0.6, M_TRUE, 1 - M_TRUE)
+
+
+def assert_same_comparison(got: Any, expected: Any, rtol: float) -> None:
+    for name in ("averaged_fbeta", "fbeta_of_averages"):
+        a, b = getattr(got, name), getattr(expected, name)
+        for field in ("difference", "low", "high", "p_value"):
+            assert getattr(a, field) == pytest.approx(getattr(b, field), rel=rtol)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_multilabel_comparisons_on_the_device(device: str) -> None:
+    t, p, q = (on(device, y) for y in (M_TRUE, M_PRED, M_OTHER))
+    w = weights_for(device)
+    rtol = 1e-9 if device == "device1" else 1e-4
+    for options in (
+        {"average": "macro"},
+        {"average": "micro", "sample_weight": w},
+        {"average": "weighted", "labels": [0, 2]},
+    ):
+        weights = options.pop("sample_weight", None)
+        got = compare_classifiers(
+            t,
+            p,
+            q,
+            sample_weight=None if weights is None else on(device, weights),
+            **options,
+        )
+        expected = compare_classifiers(
+            M_TRUE, M_PRED, M_OTHER, sample_weight=weights, **options
+        )
+        assert_same_comparison(got, expected, rtol)
+    many = compare_classifiers(t, p, q, p)  # three classifiers: every pair
+    expected = compare_classifiers(M_TRUE, M_PRED, M_OTHER, M_PRED)
+    for a, b in zip(many.comparisons, expected.comparisons, strict=True):
+        assert_same_comparison(a, b, rtol)
+    for options, message in (
+        ({"method": "bootstrap"}, "bootstrap redraws every sample"),
+        ({"average": "samples"}, "pairs each sample's own score"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            compare_classifiers(t, p, q, **options)
+
+
 @pytest.mark.parametrize("device", DEVICES)
 def test_accumulator_and_display(device: str) -> None:
     acc = MacroF1Accumulator()
@@ -374,6 +419,7 @@ def test_only_the_counts_cross_to_the_host() -> None:
         classification_report(T, P, sample_weight=W)
         fbeta_confidence_interval(T, P, method="bootstrap", n_resamples=20)
         compare_classifiers(T, P, Q, sample_weight=W)
+        compare_classifiers(MT, MP, MP, sample_weight=W)
         f1_of_averages_score(MT, MP, average="samples", sample_weight=W)
         fbeta_confidence_interval(MT, MP, method="delta")
         MacroF1Accumulator().update(T, P).update(T, Q)
@@ -381,6 +427,190 @@ def test_only_the_counts_cross_to_the_host() -> None:
         averaged_f1_score(T * 10**12, P * 10**12)
     # the cells (at most 4**3 of a pair) and the multilabel moments (9 x 9)
     assert moved and max(moved) <= 81
+
+
+@contextmanager
+def no_reads() -> Iterator[list[str]]:
+    """Record every value read back from a non-CPU device of array-api-strict:
+    arrays (as :func:`no_transfer_of`) and scalars (``bool``, ``int``,
+    ``float``: a GPU waits for each)."""
+    cpu = xs.Device("CPU_DEVICE")
+    names = ("__array__", "__dlpack__", "to_device", "__bool__", "__int__")
+    names += ("__float__", "__index__")
+    originals = {name: getattr(Array, name) for name in names}
+    reads: list[str] = []
+
+    def guarded(name: str) -> Any:
+        def method(self: Any, *args: Any, **kwargs: Any) -> Any:
+            if self.device != cpu and (name != "to_device" or args[0] == cpu):
+                reads.append(f"{name} of {int(np.prod(self.shape))}")
+            return originals[name](self, *args, **kwargs)
+
+        return method
+
+    try:
+        for name in originals:
+            setattr(Array, name, guarded(name))
+        yield reads
+    finally:
+        for name, method in originals.items():
+            setattr(Array, name, method)
+
+
+def test_accumulator_with_fixed_labels_reads_nothing_back_per_batch() -> None:
+    rng = np.random.default_rng(5)
+    k, batches, size, tokens = 7, 6, 64, 9
+    t = rng.integers(0, k, (batches, size, tokens))
+    t[rng.random(t.shape) < 0.2] = -100  # padding
+    logits = rng.normal(size=(batches, size, tokens, k))
+    w = rng.random((batches, size))
+    acc = MacroF1Accumulator(labels=np.arange(k), ignore_index=-100)
+    weighted = MacroF1Accumulator(labels=np.arange(k))
+    with no_reads() as reads:
+        for b in range(batches):
+            acc.update(on("device1", t[b]), on("device1", logits[b]))
+            weighted.update(
+                on("device1", t[b, :, 0] % k),
+                on("device1", logits[b, :, 0]),
+                sample_weight=on("device1", w[b]),
+            )
+        assert reads == []  # no sync, no transfer of any size during updates
+        got = acc.counts
+        read_at_end = list(reads)
+    assert read_at_end and max(int(r.split()[-1]) for r in read_at_end) <= k * k
+    kept = t != -100
+    expected = MacroF1Counts.from_predictions(
+        t[kept], logits.argmax(-1)[kept], labels=np.arange(k)
+    )
+    assert got == expected
+    assert acc.n_samples == int(kept.sum())
+    expected = MacroF1Counts.from_predictions(
+        t[:, :, 0].ravel() % k,
+        logits[:, :, 0].argmax(-1).ravel(),
+        sample_weight=w.ravel(),
+        labels=np.arange(k),
+    )
+    got = weighted.counts
+    assert got.classes.tolist() == expected.classes.tolist()
+    np.testing.assert_allclose(got.confusion, expected.confusion, rtol=1e-12)
+    assert got.n_samples == expected.n_samples and got.weighted
+    # merges, copies and pickles are host records, equal to the one-pass one
+    import pickle
+
+    again = pickle.loads(pickle.dumps(acc))
+    assert again.counts == acc.counts
+    assert (acc + again).counts == acc.counts + acc.counts
+    assert repr(acc).startswith("MacroF1Accumulator(labels=[0, 1, 2")
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_device_tally_equals_batches_counted_on_the_host(device: str) -> None:
+    # labels given in any order, some never seen; many labels drop the table
+    for labels in (np.array([9, 4, 3, 2, 1, 0]), np.arange(3000)):
+        acc = MacroF1Accumulator(labels=labels)
+        host = MacroF1Accumulator(labels=labels)
+        for start in range(0, N, 200):
+            part = slice(start, start + 200)
+            acc.update(on(device, Y_TRUE[part]), on(device, Y_PRED[part]))
+            host.update(Y_TRUE[part], Y_PRED[part])
+        assert acc._tally is not None
+        expected = host.counts
+        if labels.shape[0] > 2048:  # k x k cells would not fit: no matrix
+            expected = replace(expected, confusion=None)
+        assert acc.counts == expected
+    # an empty accumulator and one of all-zero weights read as on the host
+    acc = MacroF1Accumulator(labels=np.arange(5))
+    zero = np.zeros(N, dtype=weights_for(device).dtype)
+    acc.update(on(device, Y_TRUE), on(device, Y_PRED), sample_weight=on(device, zero))
+    assert acc.n_samples == N
+    with pytest.raises(ValueError, match="weights are zero"):
+        _ = acc.counts  # as a one-shot call with these weights
+    acc.update(on(device, Y_TRUE), on(device, Y_PRED))
+    assert acc.counts.n_samples == 2 * N
+
+
+def test_device_tally_problems_raise_when_read_until_reset() -> None:
+    device = xs.Device("device1")
+    logits = RNG.normal(size=(N, 5))
+    logits[3, 2] = np.nan
+    cases = [
+        ((xs.asarray(Y_TRUE + 1, device=device), xs.asarray(Y_PRED, device=device))),
+        ((xs.asarray(Y_TRUE, device=device), xs.asarray(logits, device=device))),
+    ]
+    weights = np.where(Y_TRUE == 0, np.inf, 1.0)
+    for (y_true, y_pred), message in zip(
+        cases, ["1 samples|outside|not among", "NaN"], strict=True
+    ):
+        acc = MacroF1Accumulator(labels=np.arange(5))
+        acc.update(y_true, y_pred)  # not checked here: a check would wait
+        with pytest.raises(ValueError, match=message.split("|")[-1]):
+            _ = acc.counts
+        with pytest.raises(ValueError, match=message.split("|")[-1]):
+            _ = acc + acc
+        assert "invalid batches" in repr(acc)
+        assert "invalid batches" in acc._repr_html_()
+        acc.reset().update(Y_TRUE, xs.asarray(Y_PRED, device=device))
+        assert acc.counts == MacroF1Counts.from_predictions(
+            Y_TRUE, Y_PRED, labels=np.arange(5)
+        )
+    acc = MacroF1Accumulator(labels=np.arange(5))
+    acc.update(
+        xs.asarray(Y_TRUE, device=device),
+        xs.asarray(Y_PRED, device=device),
+        sample_weight=xs.asarray(weights, device=device),
+    )
+    with pytest.raises(ValueError, match="NaN or infinite"):
+        _ = acc.counts
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_multilabel_logits_are_counted_on_the_device(device: str) -> None:
+    logits = RNG.normal(size=(N, 4)) + 2.0 * (M_TRUE - 0.5)
+    w = weights_for(device)
+    for labels, weighted in ((None, False), ([0, 3], True)):
+        acc = MacroF1Accumulator(threshold=0.0, labels=labels)
+        host = MacroF1Accumulator(threshold=0.0, labels=labels)
+        with no_reads() as reads:
+            for start in range(0, N, 128):
+                part = slice(start, start + 128)
+                weights = w[part] if weighted else None
+                acc.update(
+                    on(device, M_TRUE[part].astype(np.float32)),  # as transformers
+                    on(device, logits[part]),
+                    sample_weight=None if weights is None else on(device, weights),
+                )
+                host.update(M_TRUE[part], logits[part], sample_weight=weights)
+            assert reads == []  # nothing read back while updating
+        assert acc.n_samples == N and acc._tally is not None
+        for average in ("macro", "samples", "micro"):
+            assert_same_summary(
+                fbeta_summary(acc.counts, average=average),
+                fbeta_summary(host.counts, average=average),
+                tolerance(device),
+            )
+    bad = M_TRUE.astype(np.float64)
+    bad[0, 0] = 0.5
+    acc = MacroF1Accumulator(threshold=0.0).update(
+        xs.asarray(bad, device=xs.Device("device1")),
+        xs.asarray(logits, device=xs.Device("device1")),
+    )
+    with pytest.raises(ValueError, match="neither 0 nor 1"):
+        _ = acc.counts
+
+
+def test_device_tally_on_torch_tensors() -> None:
+    torch = pytest.importorskip("torch")
+    acc = MacroF1Accumulator(labels=np.arange(5), ignore_index=-100)
+    t = np.where(RNG.random(N) < 0.1, -100, Y_TRUE)
+    logits = RNG.normal(size=(N, 5))
+    for start in range(0, N, 128):
+        part = slice(start, start + 128)
+        acc.update(torch.as_tensor(t[part]), torch.as_tensor(logits[part]))
+    assert acc._tally is not None and acc._tally.xp.__name__.endswith("torch")
+    kept = t != -100
+    assert acc.counts == MacroF1Counts.from_predictions(
+        t[kept], logits.argmax(1)[kept], labels=np.arange(5)
+    )
 
 
 def test_fallback_bincount_equals_numpy() -> None:
@@ -446,6 +676,13 @@ def test_torch_kernels_on_the_device(monkeypatch: pytest.MonkeyPatch) -> None:
     assert got.averaged_fbeta.p_value == pytest.approx(
         expected.averaged_fbeta.p_value, rel=1e-9
     )
+    got = compare_classifiers(
+        mt, mp, torch.as_tensor(M_OTHER), sample_weight=w, average="micro"
+    )
+    expected = compare_classifiers(
+        M_TRUE, M_PRED, M_OTHER, sample_weight=WEIGHTS, average="micro"
+    )
+    assert_same_comparison(got, expected, 1e-9)
 
 
 def test_decision_rules_copy_device_scores_to_the_host() -> None:

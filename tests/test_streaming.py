@@ -701,6 +701,7 @@ def _concatenated(batches: list[tuple], labels: Any = None) -> MacroF1Accumulato
         ("strings", True),
         ("multilabel", False),
         ("multilabel", True),
+        ("device tally", True),
     ],
 )
 def test_threads_sharing_one_accumulator_lose_no_sample(
@@ -708,8 +709,19 @@ def test_threads_sharing_one_accumulator_lose_no_sample(
 ) -> None:
     batches = _thread_batches(kind, weighted)
     labels = np.arange(12) if kind == "multilabel" else None  # samples: columns
-    acc = MacroF1Accumulator(labels=labels)
-    _update_in_threads(acc, batches)
+    if kind == "device tally":  # counts kept on the tensors' device
+        torch = pytest.importorskip("torch")
+        labels = np.arange(300)
+        acc = MacroF1Accumulator(labels=labels)
+        tensors = [
+            (torch.as_tensor(t), torch.as_tensor(p), torch.as_tensor(w))
+            for t, p, w in batches
+        ]
+        _update_in_threads(acc, tensors)
+        assert acc._tally is not None
+    else:
+        acc = MacroF1Accumulator(labels=labels)
+        _update_in_threads(acc, batches)
     assert acc.n_samples == N_BATCHES * BATCH_SIZE
     assert _state(acc) == _state(_concatenated(batches, labels))
 

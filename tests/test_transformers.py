@@ -160,3 +160,76 @@ def test_multilabel_threshold(tmp_path: Any) -> None:
         summary.averaged_fbeta, abs=1e-12
     )
     assert metrics["eval_f1_gap"] == pytest.approx(summary.gap, abs=1e-12)
+
+
+class _Failing(_Rows):
+    """Rows whose ``fail_at``-th row raises while ``fail`` is set (a
+    corrupt record, a keyboard interrupt: the evaluation stops mid-way)."""
+
+    fail = True
+
+    def __getitem__(self, i: int) -> dict[str, Any]:
+        if _Failing.fail and i >= 15:
+            raise RuntimeError("a corrupt row")
+        return self.rows[i]
+
+
+@pytest.mark.parametrize("fixed_labels", [False, True])
+def test_an_interrupted_evaluation_is_forgotten(tmp_path: Any, fixed_labels) -> None:
+    torch.manual_seed(0)
+    model = transformers.BertForSequenceClassification(_config()).eval()
+    rng = np.random.default_rng(2)
+    rows = [
+        {
+            "input_ids": torch.as_tensor(rng.integers(1, 40, 6)),
+            "labels": torch.as_tensor(int(rng.integers(0, K))),
+        }
+        for _ in range(30)
+    ]
+    args = transformers.TrainingArguments(
+        output_dir=str(tmp_path),
+        per_device_eval_batch_size=7,
+        batch_eval_metrics=True,
+        report_to=[],
+        use_cpu=True,
+    )
+    compute_metrics = make_compute_metrics(
+        labels=np.arange(K) if fixed_labels else None
+    )
+    trainer = transformers.Trainer(
+        model=model,
+        args=args,
+        eval_dataset=_Failing(rows),
+        compute_metrics=compute_metrics,
+        callbacks=[compute_metrics.callback],
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        _Failing.fail = True
+        with pytest.raises(RuntimeError, match="a corrupt row"):
+            trainer.evaluate()
+        assert compute_metrics.accumulator.n_samples > 0  # batches left counted
+        _Failing.fail = False
+        metrics = trainer.evaluate()
+        output = trainer.predict(_Rows(rows))
+    summary = fbeta_summary(output.label_ids, output.predictions.argmax(-1))
+    assert metrics["eval_averaged_f1"] == pytest.approx(
+        summary.averaged_fbeta, abs=1e-12
+    )
+    assert metrics["eval_f1_of_averages"] == pytest.approx(
+        summary.fbeta_of_averages, abs=1e-12
+    )
+
+
+def test_a_batch_that_raises_empties_the_counts() -> None:
+    compute_metrics = make_compute_metrics()
+    logits = np.array([[2.0, 0.1], [0.0, 1.0]])
+    compute_metrics((logits, np.array([0, 1])), compute_result=False)
+    with pytest.raises(ValueError, match="NaN"):
+        compute_metrics((np.full((2, 2), np.nan), np.array([0, 1])), False)
+    assert compute_metrics.accumulator.n_samples == 0
+    import pickle
+
+    compute_metrics.callback  # noqa: B018 - made, then left out of the pickle
+    again = pickle.loads(pickle.dumps(compute_metrics))
+    assert again.accumulator.labels is None and again.callback is not None

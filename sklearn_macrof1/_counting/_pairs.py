@@ -142,6 +142,11 @@ class JointCounts:
     counts: list[MacroF1Counts]
     pairs: dict[tuple[int, int], PairCells]
     readings: list[Reading] | None = None
+    #: Multilabel targets counted where they live (device arrays): given each
+    #: prediction set's ``(2, 3 L)`` gradients (two scores; tp | true | pred of
+    #: L columns) and the pairs, the sums over the samples of each pair's
+    #: influence differences and of their squares, ``{pair: (s1, s2)}``.
+    influence_sums: Any = None
 
     def merge(self, other: JointCounts) -> JointCounts:
         counts = [a.merge(b) for a, b in zip(self.counts, other.counts, strict=True)]

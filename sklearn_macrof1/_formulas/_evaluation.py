@@ -113,6 +113,7 @@ class JointReading:
 
     readings: list[Reading]
     pairs: dict[tuple[int, int], PairCells] | None = None
+    influence_sums: Any = None  # multilabel targets counted where they live
 
     @property
     def n_samples(self) -> int:
@@ -165,6 +166,7 @@ def read_jointly(
         return JointReading(
             [Reading(counts, weighted=weighted) for counts in joint.counts],
             joint.pairs,
+            joint.influence_sums,
         )
     try:
         targets = read_joint_targets(y_true, y_preds, names)

@@ -11,10 +11,16 @@ One accumulator may be shared by threads: each batch is counted outside the lock
 in parallel, and only the merge into the state holds it; every reader takes the
 state once, under the lock, and works on that record (records are never changed
 in place: a merge makes a new one).
+
+Device batches of 1-D integer labels with fixed ``labels`` are counted into a
+:class:`~sklearn_macrof1._sources._array_api.DeviceTally` that stays on their
+device (the state is then the host record plus that tally, both replaced, never
+changed, by an update); a reader folds the tally into the host record.
 """
 
 from __future__ import annotations
 
+import html
 import threading
 from dataclasses import replace
 from typing import Any
@@ -24,9 +30,18 @@ import numpy as np
 from .._counting._record import MacroF1Counts, fixed_labels, merge_counts, union_labels
 from .._options import check_array_like
 from .._sklearn_private import InvalidParameterError
-from .._sources._array_api import counted_on_device, to_host
+from .._sources._array_api import (
+    DeviceMultilabelTally,
+    DeviceTally,
+    counted_on_device,
+    is_device_array,
+    tally_batch,
+    tally_multilabel,
+    tally_universe,
+    to_host,
+)
 from .._sources._dask import counts_from_dask, is_dask_collection
-from .._sources._stream import batch_labels, count_batch
+from .._sources._stream import batch_labels, count_batch, padded_batch
 from ._scores import fbeta_summary
 from ._views import accumulator_html
 
@@ -112,11 +127,26 @@ class MacroF1Accumulator:
     **Device arrays.** Batches of PyTorch, CuPy, JAX or array-api-strict
     arrays are counted on their device (with or without scikit-learn's
     ``array_api_dispatch``: the accumulator returns no arrays): the argmax of
-    class scores, the threshold and the ``ignore_index`` mask run there too,
-    and only each batch's count record (a few numbers per class, or the
-    occupied cells of its confusion matrix) reaches the host. When ``y_pred``
-    has one more axis than ``y_true``, the last axis holds the scores of each
-    class and the prediction is their argmax.
+    class scores, the threshold and the ``ignore_index`` mask run there too.
+    When ``y_pred`` has one more axis than ``y_true``, the last axis holds the
+    scores of each class and the prediction is their argmax.
+
+    With integer ``labels`` given, batches of integer class labels (or class
+    scores) keep their counts on the device, and so do multilabel batches (0/1
+    labels, or scores with ``threshold``) of up to 160 columns counted: an
+    update adds the batch's counts there and reads nothing back, so a GPU
+    never waits for it. The counts cross to the host when they are read
+    (:attr:`counts`, :attr:`n_samples`, a merge, a copy, a pickle, the repr):
+    at most the occupied cells of the ``k x k`` confusion matrix (three
+    vectors of ``k`` counts beyond 2048 classes, and no confusion matrix in
+    the record) and ``k`` occurrence counts; for multilabel targets the column
+    sums and the occupied cells of the per-sample histogram. Checks that would
+    read values back are made then too: labels outside ``labels``, indicator
+    entries other than 0 and 1, scores with NaN or non-finite weights in any
+    batch make that read raise ``ValueError`` (until :meth:`reset`) instead of
+    the update. Otherwise (labels discovered, labels of floats), each batch's
+    count record (a few numbers per class, or the occupied cells of its
+    confusion matrix) reaches the host at its update.
 
     See Also
     --------
@@ -149,6 +179,9 @@ class MacroF1Accumulator:
         self.ignore_index = _check_number(ignore_index, "ignore_index", int)
         self.threshold = _check_number(threshold, "threshold", float)
         self._counts: MacroF1Counts | None = None
+        # device batches' counts
+        self._tally: DeviceTally | DeviceMultilabelTally | None = None
+        self._universe = tally_universe(self.labels)
         # Reentrant: a signal handler or finalizer reading the accumulator in
         # the thread that holds the lock reads the state before the merge.
         self._lock = threading.RLock()
@@ -160,23 +193,35 @@ class MacroF1Accumulator:
         accumulator.ignore_index = self.ignore_index
         accumulator.threshold = self.threshold
         accumulator._counts = counts
+        accumulator._tally = None
+        accumulator._universe = self._universe
         accumulator._lock = threading.RLock()
         return accumulator
 
     def _state(self) -> MacroF1Counts | None:
         """The accumulated record, read once under the lock (never changed in
-        place: a merge replaces it)."""
+        place: a merge replaces it), with the device tally folded in (its
+        counts cross to the host here)."""
         with self._lock:
-            return self._counts
+            counts, tally = self._counts, self._tally
+        if tally is None:
+            return counts
+        return merge_counts(counts, tally.record())
 
     def __getstate__(self) -> dict[str, Any]:
-        state = {k: v for k, v in self.__dict__.items() if k != "_lock"}
+        state = {
+            k: v
+            for k, v in self.__dict__.items()
+            if k not in ("_lock", "_tally", "_universe")
+        }
         state["_counts"] = self._state()
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         state = {"ignore_index": None, "threshold": None, **state}  # older pickles
         self.__dict__.update(state)
+        self._tally = None
+        self._universe = tally_universe(self.labels)
         self._lock = threading.RLock()
 
     # -- accumulating -------------------------------------------------------
@@ -231,6 +276,8 @@ class MacroF1Accumulator:
         self : MacroF1Accumulator
         """
         dask = any(is_dask_collection(v) for v in (y_true, y_pred, sample_weight))
+        if not dask and self._tallied(y_true, y_pred, sample_weight):
+            return self
         with counted_on_device():  # only the batch's record leaves the device
             if not dask:
                 y_true, y_pred, sample_weight = batch_labels(
@@ -253,6 +300,48 @@ class MacroF1Accumulator:
         with self._lock:  # counted above in parallel; only the merge is serial
             self._counts = merge_counts(self._counts, batch)
         return self
+
+    def _tallied(self, y_true: Any, y_pred: Any, sample_weight: Any) -> bool:
+        """Count a device batch into the device tally (1-D integer targets
+        with fixed integer labels, multilabel targets); False when the batch is
+        not one it counts."""
+        if not is_device_array(y_pred):
+            return False
+        multilabel = self.threshold is not None or (
+            self.ignore_index is None and _columns(y_true) > 1 and _columns(y_pred) > 1
+        )
+        if not multilabel and self._universe is None:
+            return False  # discovering the labels reads the batch's values
+        problems: list[tuple[Any, str]] = []
+        tally: Any
+        with counted_on_device():
+            y_true, y_pred, sample_weight, keep = padded_batch(
+                y_true,
+                y_pred,
+                sample_weight,
+                ignore_index=self.ignore_index,
+                threshold=self.threshold,
+                deferred=problems,
+            )
+            if multilabel:
+                tally = tally_multilabel(
+                    y_true, y_pred, sample_weight, self.labels, problems
+                )
+            elif self._universe is not None:
+                tally = tally_batch(
+                    y_true, y_pred, sample_weight, keep, self._universe, problems
+                )
+        if tally is None:
+            return False
+        with self._lock:  # counted above in parallel; only the sum is serial
+            if self._tally is None:
+                self._tally = tally
+            elif self._tally.same_place(tally):
+                self._tally = self._tally + tally
+            else:  # another device: the counts so far cross to the host
+                self._counts = merge_counts(self._counts, self._tally.record())
+                self._tally = tally
+        return True
 
     def reset(self) -> MacroF1Accumulator:
         """Forget every batch counted so far; keep the ``labels``.
@@ -279,6 +368,7 @@ class MacroF1Accumulator:
         """
         with self._lock:
             self._counts = None
+            self._tally = None
         return self
 
     def merge(self, other: MacroF1Accumulator) -> MacroF1Accumulator:
@@ -317,8 +407,10 @@ class MacroF1Accumulator:
     @property
     def n_samples(self) -> int:
         """Number of samples counted so far."""
-        counts = self._state()
-        return 0 if counts is None else int(counts.n_samples or 0)
+        with self._lock:
+            counts, tally = self._counts, self._tally
+        n = 0 if counts is None else int(counts.n_samples or 0)
+        return n if tally is None else n + int(tally.n_samples)
 
     @property
     def counts(self) -> MacroF1Counts:
@@ -333,7 +425,7 @@ class MacroF1Accumulator:
         return replace(counts.check_weights(), labels=self.labels)
 
     def __repr__(self) -> str:
-        labels, counts = _plain(self.labels), self._state()
+        labels = _plain(self.labels)
         options = "".join(
             f", {name}={value!r}"
             for name, value in (
@@ -342,6 +434,13 @@ class MacroF1Accumulator:
             )
             if value is not None
         )
+        try:
+            counts = self._state()
+        except ValueError:  # a device batch failed a check: reading raises
+            return (
+                f"MacroF1Accumulator(labels={labels!r}{options}, "
+                "invalid batches: reading counts raises)"
+            )
         if counts is None:
             return f"MacroF1Accumulator(labels={labels!r}{options}, n_samples=0)"
         return (  # all weights zero so far is no reason for a repr to raise
@@ -352,8 +451,17 @@ class MacroF1Accumulator:
 
     def _repr_html_(self) -> str:
         # A still copy: the view reads the state several times.
-        still = self._holding(self._state())
+        try:
+            still = self._holding(self._state())
+        except ValueError:  # a device batch failed a check: reading raises
+            return f"<pre>{html.escape(repr(self))}</pre>"
         return accumulator_html(still, fbeta_summary)
+
+
+def _columns(y: Any) -> int:
+    """The number of columns of a 2-D array (0 for anything else)."""
+    shape = getattr(y, "shape", None)
+    return int(shape[1]) if shape is not None and len(shape) == 2 else 0
 
 
 def _label_type(labels: np.ndarray) -> Any:

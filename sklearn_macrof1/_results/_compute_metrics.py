@@ -13,6 +13,7 @@ processes before calling it, so nothing is reduced twice.
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 from .._options import check_options_of
@@ -31,7 +32,10 @@ class MacroF1ComputeMetrics:
     ----------
     accumulator : MacroF1Accumulator
         The counts of the evaluation in progress (emptied when a result is
-        computed).
+        computed, and when an evaluation is found to have stopped early).
+    callback : transformers.TrainerCallback
+        Add it to the Trainer (``callbacks=[compute_metrics.callback]``) to
+        start every evaluation afresh even after one that stopped early.
     """
 
     def __init__(
@@ -50,18 +54,64 @@ class MacroF1ComputeMetrics:
         self.beta, self.average, self.zero_division = beta, average, zero_division
         self.interval, self.confidence = interval, confidence
         self.n_resamples, self.random_state = n_resamples, random_state
+        self._callback: Any = None
+        self._loader: Any = None  # a weak reference to the evaluation's batches
 
     def __call__(self, eval_pred: Any, compute_result: bool = True) -> dict[str, float]:
         """Count one batch; with ``compute_result``, return the metrics of
-        every batch counted since the last result, and start afresh."""
+        every batch counted since the last result, and start afresh.
+
+        A batch that raises (an invalid batch ends the Trainer's evaluation)
+        empties the counts too: the next evaluation starts afresh."""
         predictions, label_ids = _unpacked(eval_pred)
-        self.accumulator.update(label_ids, predictions)
+        try:
+            self.accumulator.update(label_ids, predictions)
+        except BaseException:
+            self.accumulator.reset()
+            raise
         if not compute_result:
             return {}
         try:
             return self.metrics()
         finally:
             self.accumulator.reset()
+
+    def evaluation_step(self, loader: Any) -> None:
+        """Note that the Trainer is about to count a batch of ``loader`` (its
+        evaluation dataloader): a loader other than the last one starts a new
+        evaluation, so the batches of an evaluation that stopped early (an
+        exception, an interrupt) are forgotten. What :attr:`callback` calls."""
+        last = None if self._loader is None else self._loader()
+        if loader is None or last is loader:
+            return
+        if self._loader is not None:  # the first loader seen: nothing before
+            self.accumulator.reset()
+        try:
+            self._loader = weakref.ref(loader)
+        except TypeError:  # pragma: no cover - a loader without weak references
+            self._loader = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        # weak references and the callback class do not pickle: made anew
+        return {**self.__dict__, "_callback": None, "_loader": None}
+
+    @property
+    def callback(self) -> Any:
+        """A ``transformers.TrainerCallback`` that starts each evaluation
+        afresh: ``Trainer(..., callbacks=[compute_metrics.callback])``.
+
+        Without it, an evaluation that stops early (an exception in the
+        model, a keyboard interrupt) leaves its batches counted, and the next
+        evaluation would add to them. The callback sees each prediction step's
+        dataloader (the Trainer makes one per evaluation) and empties the
+        counts when a new one begins. With
+        ``TrainingArguments(dataloader_persistent_workers=True)`` the Trainer
+        reuses one dataloader: call ``compute_metrics.accumulator.reset()``
+        after an evaluation that stopped early.
+        """
+        if self._callback is None:
+            self._callback = _callback_for(self)
+        return self._callback
 
     def metrics(self) -> dict[str, float]:
         """The metrics of the batches counted so far (nothing is reset)."""
@@ -98,6 +148,29 @@ class MacroF1ComputeMetrics:
             f"MacroF1ComputeMetrics(average={self.average!r}, beta={self.beta!r}, "
             f"interval={self.interval!r}, accumulator={self.accumulator!r})"
         )
+
+
+def _callback_for(compute_metrics: MacroF1ComputeMetrics) -> Any:
+    try:
+        from transformers import TrainerCallback
+    except ImportError as exc:  # pragma: no cover - transformers missing
+        raise ImportError(
+            "compute_metrics.callback is a transformers.TrainerCallback: pip "
+            "install transformers."
+        ) from exc
+    owner = weakref.ref(compute_metrics)
+
+    class MacroF1EvaluationCallback(TrainerCallback):
+        """Starts each evaluation of ``make_compute_metrics`` afresh."""
+
+        def on_prediction_step(
+            self, args: Any, state: Any, control: Any, **kwargs: Any
+        ) -> None:
+            target = owner()
+            if target is not None:
+                target.evaluation_step(kwargs.get("eval_dataloader"))
+
+    return MacroF1EvaluationCallback()
 
 
 def _unpacked(eval_pred: Any) -> tuple[Any, Any]:
@@ -139,6 +212,12 @@ def make_compute_metrics(
     ``eval_``) and empties its counts for the next evaluation. Without
     ``batch_eval_metrics`` it is called once with every prediction and gives
     the same numbers.
+
+    An evaluation that stops early (an exception, an interrupt) never reaches
+    its last batch: add ``compute_metrics.callback`` to the Trainer
+    (``callbacks=[compute_metrics.callback]``) and the next evaluation starts
+    afresh all the same (a batch that ``compute_metrics`` itself refuses
+    empties the counts without it).
 
     Parameters
     ----------

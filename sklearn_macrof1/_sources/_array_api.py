@@ -38,6 +38,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -383,16 +385,19 @@ def _checked_targets(
     return arrays
 
 
-def _checked_weights(dev: _Device, weights: Any, n: int, part: bool) -> Any:
+def _checked_weights(
+    dev: _Device, weights: Any, n: int, part: bool
+) -> tuple[Any, bool]:
     """The weights as floats of the device (float64 where it has them),
-    checked as :func:`~.._options.check_sample_weight` checks them."""
+    checked as :func:`~.._options.check_sample_weight` checks them, and
+    whether they are all zero (read from the device once)."""
     if weights is None:
-        return None
+        return None, False
     xp = dev.xp
     if not is_device_array(weights):  # a host array: checked there, then moved
         host = np.asarray(check_sample_weight(weights, n))
-        zero_weight_rule(n > 0 and not host.any(), n, part=part)
-        return xp.asarray(host, dtype=dev.float, device=dev.device)
+        zero = zero_weight_rule(n > 0 and not host.any(), n, part=part)
+        return xp.asarray(host, dtype=dev.float, device=dev.device), zero
     if not xp.isdtype(weights.dtype, ("bool", "integral", "real floating")):
         raise TypeError(
             "sample_weight must be a 1-D array of numbers (int or float); got "
@@ -414,8 +419,8 @@ def _checked_weights(dev: _Device, weights: Any, n: int, part: bool) -> Any:
         raise ValueError(
             f"Input sample_weight contains {bad}; sample weights must be finite."
         )
-    zero_weight_rule(n > 0 and not bool(xp.any(weights != 0)), n, part=part)
-    return weights
+    zero = zero_weight_rule(n > 0 and not bool(xp.any(weights != 0)), n, part=part)
+    return weights, zero
 
 
 def _encode(dev: _Device, arrays: Sequence[Any]) -> tuple[list[Any], np.ndarray]:
@@ -470,6 +475,7 @@ def _count_1d(
     labels: np.ndarray,
     weights: Any,
     moments: bool,
+    zero: bool,
 ) -> MacroF1Counts:
     """The record of 1-D codes ``true`` and ``pred`` over ``labels`` (every
     class present in either)."""
@@ -508,7 +514,7 @@ def _count_1d(
         pred_sum,
         confusion,
         n_samples=int(true.shape[0]),
-        zero_weight=weights is not None and not bool(xp.any(weights != 0)),
+        zero_weight=zero,
         moments=second,
         weighted=weights is not None,
     )
@@ -520,6 +526,7 @@ def _count_multilabel(
     y_pred: Any,
     weights: Any,
     request: CountRequest,
+    zero: bool,
 ) -> MacroF1Counts:
     xp = dev.xp
     n, width = int(y_true.shape[0]), int(y_true.shape[1])
@@ -544,7 +551,6 @@ def _count_multilabel(
             )
     samples = columns = None
     if request.samplewise:
-        columns = None
         if request.labels is not None:
             columns = _multilabel_columns(request.labels, width)
         samples = _sample_histogram(dev, hit, true, pred, weights, columns)
@@ -564,7 +570,7 @@ def _count_multilabel(
         class_counts,
         n,
         columns if request.samplewise else None,
-        zero_weight=weights is not None and not bool(xp.any(weights != 0)),
+        zero_weight=zero,
         moments=second,
         weighted=weights is not None,
     )
@@ -611,6 +617,45 @@ def _sample_histogram(
     tp, rest = np.divmod(cells, c * c)
     true_n, pred_n = np.divmod(rest, c)
     return SampleCounts(tp, true_n, pred_n, weight, count, square)
+
+
+def _influence_sums(
+    dev: _Device,
+    arrays: Sequence[Any],
+    weights: Any,
+    gradients: Sequence[np.ndarray],
+    pairs: Sequence[tuple[int, int]],
+) -> dict[tuple[int, int], tuple[np.ndarray, np.ndarray]]:
+    """Paired delta method of multilabel targets on the device: each sample's
+    influence on both scores of prediction set ``j`` is ``w_i x_i . g_j``
+    (``x_i``: its tp | true | pred row, ``g_j``: ``gradients[j]``, shape
+    ``(2, 3 L)``, moved to the device), and each pair's variance needs only
+    the sums over the samples of the differences and of their squares: four
+    numbers per pair cross to the host, never the samples."""
+    xp = dev.xp
+    true = arrays[0] if xp.isdtype(arrays[0].dtype, "bool") else arrays[0] != 0
+    width = int(true.shape[1])
+    true_f = xp.astype(true, dev.float)
+    influences = []
+    for y_pred, g in zip(arrays[1:], gradients, strict=True):
+        pred = y_pred if xp.isdtype(y_pred.dtype, "bool") else y_pred != 0
+        g = xp.asarray(np.ascontiguousarray(g.T), dtype=dev.float, device=dev.device)
+        u = (
+            xp.matmul(xp.astype(true & pred, dev.float), g[:width, :])
+            + xp.matmul(true_f, g[width : 2 * width, :])
+            + xp.matmul(xp.astype(pred, dev.float), g[2 * width :, :])
+        )
+        if weights is not None:
+            u = u * xp.reshape(weights, (-1, 1))
+        influences.append(u)  # (n, 2): both scores
+    sums = {}
+    for i, j in pairs:
+        d = influences[i] - influences[j]
+        sums[i, j] = (
+            dev.host_float(xp.sum(d, axis=0)),
+            dev.host_float(xp.sum(d * d, axis=0)),
+        )
+    return sums
 
 
 def _pair_cells(
@@ -694,12 +739,12 @@ class _ArrayAPI:
             )
         (y_true, y_pred), weights = prepared
         n = int(y_true.shape[0])
-        weights = _checked_weights(dev, weights, n, request.part)
+        weights, zero = _checked_weights(dev, weights, n, request.part)
         if y_true.ndim == 2:
-            counts = _count_multilabel(dev, y_true, y_pred, weights, request)
+            counts = _count_multilabel(dev, y_true, y_pred, weights, request, zero)
         else:
             (true, pred), labels = _encode(dev, [y_true, y_pred])
-            counts = _count_1d(dev, true, pred, labels, weights, request.moments)
+            counts = _count_1d(dev, true, pred, labels, weights, request.moments, zero)
         return Reading(counts, weighted=weights is not None)
 
     def count_jointly(
@@ -731,15 +776,17 @@ class _ArrayAPI:
                 },
             )
         arrays, weights = prepared
-        if arrays[0].ndim == 2:
-            raise ValueError(
-                f"{request.caller} compares multilabel targets from each sample's "
-                "per-label contributions, which stay on the device; device arrays "
-                "of 1-D labels are compared from the joint cells counted there. "
-                "Move multilabel arrays to the CPU yourself if they fit in memory."
-            )
         n = int(arrays[0].shape[0])
-        weights = _checked_weights(dev, weights, n, request.part)
+        weights, zero = _checked_weights(dev, weights, n, request.part)
+        if arrays[0].ndim == 2:
+            return JointCounts(
+                [
+                    _count_multilabel(dev, arrays[0], pred, weights, request, zero)
+                    for pred in arrays[1:]
+                ],
+                {},
+                influence_sums=partial(_influence_sums, dev, arrays, weights),
+            )
         codes, labels = _encode(dev, arrays)
         counts = []
         for pred in codes[1:]:
@@ -753,7 +800,7 @@ class _ArrayAPI:
             position = xp.cumulative_sum(xp.astype(present, dev.index)) - 1
             true, own = xp.take(position, codes[0]), xp.take(position, pred)
             counts.append(
-                _count_1d(dev, true, own, labels[mine], weights, request.moments)
+                _count_1d(dev, true, own, labels[mine], weights, request.moments, zero)
             )
         m = len(codes) - 1
         pairs = {
@@ -767,6 +814,449 @@ class _ArrayAPI:
 
 
 register_source(_ArrayAPI())
+
+
+# ---------------------------------------------------------------- kept on the device
+
+_OUTSIDE = (
+    "{count} samples of the batches counted since the last reset hold labels "
+    "that are not among the accumulator's labels {labels}; they were not "
+    "counted. Pass every label to MacroF1Accumulator(labels=...) or leave "
+    "labels=None to discover them, then reset() the accumulator."
+)
+_BAD_WEIGHTS = (
+    "{count} sample weights of the batches counted since the last reset are NaN "
+    "or infinite; sample weights must be finite. reset() the accumulator."
+)
+
+
+@dataclass(frozen=True)
+class DeviceTally:
+    """The counts of 1-D batches over fixed labels, kept on the batches' device.
+
+    Adding a batch is a few ``bincount`` calls and one vector addition on the
+    device; nothing is read back, so a GPU is never made to wait. The checks
+    of the values that would need a read are counted instead (``problems``:
+    labels outside ``universe``, NaN scores, non-finite weights) and raised
+    when the record is read (:meth:`record`), the only moment anything
+    crosses to the host: the occupied cells of the ``k x k`` table (up to
+    :data:`MAX_CONFUSION_CLASSES` labels; beyond, the three vectors of
+    ``k`` counts) and ``k`` occurrence counts.
+    """
+
+    xp: Any
+    device: Any
+    universe: np.ndarray  # the fixed labels, sorted, on the host
+    table: Any  # the k*k cells (flat), or the (3, k) tp, true and pred counts
+    seen: Any  # weighted: how often each label occurs in y_true or y_pred
+    n_samples: Any  # a device scalar
+    nonzero: Any  # a device bool: some counted sample has a nonzero weight
+    weighted: bool
+    problems: tuple[tuple[str, Any], ...] = ()
+
+    def same_place(self, other: Any) -> bool:
+        return (
+            isinstance(other, DeviceTally)
+            and self.xp is other.xp
+            and self.device == other.device
+            and self.weighted == other.weighted
+            and self.universe.shape == other.universe.shape
+            and bool(np.all(self.universe == other.universe))
+        )
+
+    def __add__(self, other: DeviceTally) -> DeviceTally:
+        return replace(
+            self,
+            table=self.table + other.table,
+            seen=None if self.seen is None else self.seen + other.seen,
+            n_samples=self.n_samples + other.n_samples,
+            nonzero=self.xp.logical_or(self.nonzero, other.nonzero),
+            problems=_added(self.problems, other.problems),
+        )
+
+    def record(self) -> MacroF1Counts | None:
+        """The host record of the samples counted (None: none), as the
+        batches' own records merged give it; raises the problems counted."""
+        _check_problems(self.problems, _shown(self.universe))
+        n = int(self.n_samples)
+        if n == 0:
+            return None
+        dev = _Device(self.xp, self.device, "MacroF1Accumulator")
+        k = self.universe.shape[0]
+        host = dev.host_float if self.weighted else dev.host_int
+        if self.table.ndim == 1:  # the k*k cells: only the occupied ones cross
+            cells, count, weight = dev.nonzero_cells(
+                self.table, self.table if self.weighted else None
+            )
+            table = np.zeros(k * k, np.float64 if self.weighted else np.int64)
+            table[cells] = weight if self.weighted else count
+            counts = table_counts(table.reshape(k, k))
+        else:
+            counts = tuple(host(self.table))
+        if self.seen is None:  # unweighted: a label occurs where it is counted
+            present = np.flatnonzero((counts[1] > 0) | (counts[2] > 0))
+        else:
+            present = np.flatnonzero(dev.host_int(self.seen))
+        classes = self.universe[present]
+        confusion = None
+        if self.table.ndim == 1:
+            confusion = table.reshape(k, k)[np.ix_(present, present)]
+            tp, true_sum, pred_sum = table_counts(confusion)
+        else:
+            tp, true_sum, pred_sum = (c[present] for c in counts)
+        return MacroF1Counts(
+            "binary" if classes.shape[0] <= 2 else "multiclass",
+            classes,
+            tp,
+            true_sum,
+            pred_sum,
+            confusion,
+            n_samples=n,
+            zero_weight=self.weighted and not bool(self.nonzero),
+            weighted=self.weighted,
+        )
+
+
+def _shown(labels: np.ndarray) -> str:
+    values = labels.tolist()
+    return repr(values) if len(values) <= 10 else f"{values[:10]!r} (of {len(values)})"
+
+
+_NOT_INDICATOR = (
+    "{count} entries of the multilabel batches counted since the last reset are "
+    "neither 0 nor 1 (a multilabel indicator matrix holds 0/1 or bools); they "
+    "were not counted as labels. reset() the accumulator."
+)
+
+
+@dataclass(frozen=True)
+class DeviceMultilabelTally:
+    """The counts of multilabel batches kept on their device: the (tp, true,
+    pred) sums of each of the ``width`` columns and the histogram of the
+    per-sample triples over ``columns`` (all: None), dense over its ``c**3``
+    cells (``c``: the number of columns counted plus one), as
+    :class:`DeviceTally` keeps those of 1-D labels."""
+
+    xp: Any
+    device: Any
+    width: int
+    columns: np.ndarray | None
+    table: Any  # (3, width): tp, true and pred of each column
+    seen: Any  # (c**3,) samples of each per-sample triple
+    sums: Any  # weighted: the weights of each triple, and their squares
+    squares: Any
+    n_samples: int
+    nonzero: Any
+    weighted: bool
+    problems: tuple[tuple[str, Any], ...] = ()
+
+    def same_place(self, other: Any) -> bool:
+        return (
+            isinstance(other, DeviceMultilabelTally)
+            and self.xp is other.xp
+            and self.device == other.device
+            and self.weighted == other.weighted
+            and self.width == other.width
+        )
+
+    def __add__(self, other: DeviceMultilabelTally) -> DeviceMultilabelTally:
+        return replace(
+            self,
+            table=self.table + other.table,
+            seen=self.seen + other.seen,
+            sums=None if self.sums is None else self.sums + other.sums,
+            squares=None if self.squares is None else self.squares + other.squares,
+            n_samples=self.n_samples + other.n_samples,
+            nonzero=self.xp.logical_or(self.nonzero, other.nonzero),
+            problems=_added(self.problems, other.problems),
+        )
+
+    def record(self) -> MacroF1Counts | None:
+        """The host record of the samples counted; raises the problems counted."""
+        _check_problems(self.problems, "")
+        if self.n_samples == 0:
+            return None
+        dev = _Device(self.xp, self.device, "MacroF1Accumulator")
+        c = (self.width if self.columns is None else self.columns.shape[0]) + 1
+        cells, count, weight, square = dev.nonzero_cells(
+            self.seen, self.sums, self.squares
+        )
+        if weight is None:
+            weight = count.astype(np.float64)
+            square = weight.copy()
+        tp_n, rest = np.divmod(cells, c * c)
+        true_n, pred_n = np.divmod(rest, c)
+        host = dev.host_float if self.weighted else dev.host_int
+        tp, true_sum, pred_sum = host(self.table)
+        return MacroF1Counts(
+            _MULTILABEL,
+            np.arange(self.width),
+            tp,
+            true_sum,
+            pred_sum,
+            None,
+            SampleCounts(tp_n, true_n, pred_n, weight, count, square),
+            True,
+            self.n_samples,
+            self.columns,
+            zero_weight=self.weighted and not bool(self.nonzero),
+            weighted=self.weighted,
+        )
+
+
+def _added(
+    a: tuple[tuple[str, Any], ...], b: tuple[tuple[str, Any], ...]
+) -> tuple[tuple[str, Any], ...]:
+    problems = dict(a)
+    for message, count in b:
+        problems[message] = (
+            count if message not in problems else problems[message] + count
+        )
+    return tuple(problems.items())
+
+
+def _check_problems(problems: tuple[tuple[str, Any], ...], labels: str) -> None:
+    """Raise the first problem counted (each a scalar read from the device)."""
+    for message, count in problems:
+        number = int(count)
+        if number:
+            raise ValueError(message.format(count=number, labels=labels))
+
+
+def tally_multilabel(
+    y_true: Any,
+    y_pred: Any,
+    weights: Any,
+    labels: np.ndarray | None,
+    problems: list[tuple[Any, str]],
+) -> DeviceMultilabelTally | None:
+    """The :class:`DeviceMultilabelTally` of one batch of indicator matrices
+    (``labels``: the columns of the per-sample counts), or None when the batch
+    is not one it counts (the caller counts it as any other). Nothing is read
+    back from the device."""
+    if not is_device_array(y_pred):
+        return None
+    xp, device = namespace_of(_detached(y_pred))
+    try:
+        y_true = _moved(y_true, xp, device)
+    except (TypeError, ValueError):
+        return None
+    kinds = ("bool", "integral", "real floating")
+    if (
+        y_true.ndim != 2
+        or tuple(y_true.shape) != tuple(y_pred.shape)
+        or int(y_true.shape[0]) == 0
+        or not all(xp.isdtype(y.dtype, kinds) for y in (y_true, y_pred))
+    ):
+        return None
+    n, width = int(y_true.shape[0]), int(y_true.shape[1])
+    columns = None if labels is None else _multilabel_columns(labels, width)
+    c = (width if columns is None else columns.shape[0]) + 1
+    if c**3 > _DENSE_RANGE:
+        return None  # the histogram's cells are found by a sort, per batch
+    dev = _Device(xp, device, "MacroF1Accumulator.update")
+    weights = _tally_weights(dev, weights, n)
+    if weights is False:
+        return None
+    tally_problems = [(message, count) for count, message in problems]
+    indicators = []
+    for y in (y_true, y_pred):
+        if xp.isdtype(y.dtype, "bool"):
+            indicators.append(y)
+            continue
+        other = xp.logical_and(y != 0, y != 1)
+        tally_problems.append((_NOT_INDICATOR, xp.sum(xp.astype(other, dev.index))))
+        indicators.append(y == 1)
+    true, pred = indicators
+    hit = true & pred
+    if weights is None:
+        table = xp.stack(
+            [xp.sum(xp.astype(y, dev.index), axis=0) for y in (hit, true, pred)]
+        )
+    else:
+        finite = xp.isfinite(weights)
+        bad = xp.sum(xp.astype(xp.logical_not(finite), dev.index))
+        tally_problems.append((_BAD_WEIGHTS, bad))
+        weights = xp.where(finite, weights, xp.zeros_like(weights))
+        column = xp.reshape(weights, (-1, 1))
+        table = xp.stack(
+            [
+                xp.sum(xp.astype(y, dev.float) * column, axis=0)
+                for y in (hit, true, pred)
+            ]
+        )
+    if columns is not None:
+        index = xp.asarray(columns, dtype=dev.index, device=device)
+        hit, true, pred = (xp.take(y, index, axis=1) for y in (hit, true, pred))
+    tp_i, true_i, pred_i = (
+        xp.sum(xp.astype(y, dev.index), axis=1) for y in (hit, true, pred)
+    )
+    code = (tp_i * c + true_i) * c + pred_i
+    sums = squares = None
+    nonzero = xp.asarray(False, device=device)
+    if weights is not None:  # zero-weight samples count as (0, 0, 0)
+        code = xp.where(weights == 0, xp.zeros_like(code), code)
+        sums = bincount(xp, code, weights, c**3)
+        squares = bincount(xp, code, weights * weights, c**3)
+        nonzero = xp.any(weights != 0)
+    return DeviceMultilabelTally(
+        xp,
+        device,
+        width,
+        columns,
+        table,
+        bincount(xp, code, None, c**3),
+        sums,
+        squares,
+        n,
+        nonzero,
+        weights is not None,
+        tuple(tally_problems),
+    )
+
+
+def _tally_weights(dev: _Device, weights: Any, n: int) -> Any:
+    """The weights of a tallied batch as floats of its device (None: none;
+    False: not weights the tally takes, which the usual path refuses)."""
+    if weights is None:
+        return None
+    xp = dev.xp
+    if not is_device_array(weights):
+        weights = np.asarray(check_sample_weight(weights, n))
+    weights = _moved(weights, xp, dev.device)
+    kinds = ("bool", "integral", "real floating")
+    if weights.ndim != 1 or int(weights.shape[0]) != n:
+        return False
+    if not xp.isdtype(weights.dtype, kinds):
+        return False
+    return xp.astype(weights, dev.float)
+
+
+class Universe:
+    """The fixed labels of a device tally: sorted on the host, and copied once
+    to each device that counts batches (a copy per batch would move ``k``
+    numbers per batch)."""
+
+    def __init__(self, labels: np.ndarray) -> None:
+        self.labels = labels
+        self._copies: dict[tuple[int, str], Any] = {}
+
+    def on(self, dev: _Device) -> Any:
+        key = (id(dev.xp), str(dev.device))
+        copy = self._copies.get(key)
+        if copy is None:  # two threads may both copy: either copy serves
+            copy = dev.xp.asarray(
+                self.labels.astype(np.int64), dtype=dev.index, device=dev.device
+            )
+            self._copies[key] = copy
+        return copy
+
+
+def tally_universe(labels: np.ndarray | None) -> Universe | None:
+    """The fixed labels as the device tally takes them (sorted integers), or
+    None when they are no integers (strings: device arrays hold none)."""
+    if labels is None or labels.dtype.kind not in "biuf":
+        return None
+    universe = np.unique(labels)
+    if universe.size == 0 or universe[0] < -(2**62) or universe[-1] > 2**62:
+        return None
+    if universe.dtype.kind == "f":  # whole numbers: the integers they name
+        if not bool(np.all(universe == np.round(universe))):
+            return None
+        universe = universe.astype(np.int64)
+    return Universe(universe)
+
+
+def tally_batch(
+    y_true: Any,
+    y_pred: Any,
+    weights: Any,
+    keep: Any,
+    fixed: Universe,
+    problems: list[tuple[Any, str]],
+) -> DeviceTally | None:
+    """The :class:`DeviceTally` of one batch of 1-D integer labels (after
+    :func:`~._stream.padded_batch`), or None when the batch is not one the
+    tally counts (NumPy arrays, labels of floats, multilabel targets, a
+    sample count that does not match): the caller counts it as any other.
+    Nothing here reads a value back from the device."""
+    if not is_device_array(y_pred):
+        return None
+    xp, device = namespace_of(_detached(y_pred))
+    try:
+        y_true = _moved(y_true, xp, device)  # from the host: copied there
+    except (TypeError, ValueError):
+        return None  # strings, ragged lists: refused by the usual path
+    arrays = []
+    for y in (y_true, y_pred):
+        if y.ndim == 2 and y.shape[1] == 1:
+            y = xp.reshape(y, (-1,))
+        if y.ndim != 1 or not xp.isdtype(y.dtype, ("bool", "integral")):
+            return None
+        arrays.append(y)
+    n = int(arrays[0].shape[0])
+    if int(arrays[1].shape[0]) != n or n == 0:
+        return None
+    dev = _Device(xp, device, "MacroF1Accumulator.update")
+    weights = _tally_weights(dev, weights, n)
+    if weights is False:
+        return None  # refused with the usual message by the usual path
+    universe = fixed.labels
+    k = universe.shape[0]
+    low = int(universe[0])
+    dense = int(universe[-1]) - low + 1 == k  # labels=range(k): no search
+    known = None if dense else fixed.on(dev)
+    codes, valid = [], keep
+    for y in arrays:
+        y = xp.astype(y, dev.index)
+        if known is None:
+            position = y - low if low else y
+            inside = (position >= 0) & (position < k)
+            position = xp.where(inside, position, xp.zeros_like(position))
+        else:
+            position = xp.clip(xp.searchsorted(known, y), 0, k - 1)
+            inside = xp.take(known, position) == y
+        valid = inside if valid is None else xp.logical_and(valid, inside)
+        codes.append(position)
+    true, pred = codes
+    outside = xp.logical_not(valid) if keep is None else keep & ~valid
+    tally_problems = [(message, count) for count, message in problems]
+    tally_problems.append((_OUTSIDE, xp.sum(xp.astype(outside, dev.index))))
+    if weights is not None:
+        finite = xp.isfinite(weights)
+        bad = xp.logical_not(finite) if keep is None else keep & ~finite
+        tally_problems.append((_BAD_WEIGHTS, xp.sum(xp.astype(bad, dev.index))))
+        weights = xp.where(valid & finite, weights, xp.zeros_like(weights))
+    if k <= MAX_CONFUSION_CLASSES:
+        trash = k * k
+        flat = xp.where(valid, true * k + pred, xp.full_like(true, trash))
+        table = bincount(xp, flat, weights, trash + 1)[:trash]
+    else:  # tp, true and pred in one bincount: row r's codes offset by r (k+1)
+        hit = xp.where(xp.logical_and(valid, true == pred), true, xp.full_like(true, k))
+        rows = [hit, xp.where(valid, true, xp.full_like(true, k))]
+        rows.append(xp.where(valid, pred, xp.full_like(pred, k)) + 2 * (k + 1))
+        rows[1] = rows[1] + (k + 1)
+        stacked = None if weights is None else xp.concat([weights] * 3)
+        table = bincount(xp, xp.concat(rows), stacked, 3 * (k + 1))
+        table = xp.reshape(table, (3, k + 1))[:, :k]
+    seen = None  # without weights, the table's own counts say which occur
+    if weights is not None:
+        both = xp.concat([xp.where(valid, c, xp.full_like(c, k)) for c in codes])
+        seen = bincount(xp, both, None, k + 1)[:k]
+    nonzero = xp.asarray(False, device=device)
+    if weights is not None:
+        nonzero = xp.any(weights != 0)
+    return DeviceTally(
+        xp,
+        device,
+        universe,
+        table,
+        seen,
+        xp.sum(xp.astype(valid, dev.index)),
+        nonzero,
+        weights is not None,
+        tuple(tally_problems),
+    )
 
 
 # ---------------------------------------------------------------- results
@@ -788,6 +1278,8 @@ def like_predictions(result: Any, y_pred: Any) -> Any:
 
 
 __all__ = [
+    "DeviceMultilabelTally",
+    "DeviceTally",
     "bincount",
     "counted_on_device",
     "dispatch_enabled",
@@ -796,5 +1288,8 @@ __all__ = [
     "like_predictions",
     "namespace_of",
     "on_device",
+    "tally_batch",
+    "tally_multilabel",
+    "tally_universe",
     "to_host",
 ]

@@ -96,14 +96,45 @@ def batch_labels(
     Without these options, and for targets that need none of them, the batch
     is returned as given.
     """
+    y_true, y_pred, sample_weight, keep = padded_batch(
+        y_true, y_pred, sample_weight, ignore_index=ignore_index, threshold=threshold
+    )
+    if keep is None:
+        return y_true, y_pred, sample_weight
+    if sample_weight is not None and _ndim(sample_weight) == 1:
+        xp, device = _namespace(y_pred)
+        weights = on_device(sample_weight, xp, device)
+        if weights.shape[0] == keep.shape[0]:
+            sample_weight = weights[keep]
+    return y_true[keep], y_pred[keep], sample_weight
+
+
+def padded_batch(
+    y_true: Any,
+    y_pred: Any,
+    sample_weight: Any = None,
+    *,
+    ignore_index: int | None = None,
+    threshold: float | None = None,
+    deferred: list[tuple[Any, str]] | None = None,
+) -> tuple[Any, Any, Any, Any]:
+    """:func:`batch_labels` without dropping the padding: ``(y_true, y_pred,
+    sample_weight, keep)``, ``keep`` the mask of the samples that are not
+    padding (None: all are kept). Selecting them has a size that depends on
+    the data, which a GPU learns only by waiting for it: the device tally
+    (:class:`~._array_api.DeviceTally`) counts the padding into a bin of its
+    own instead. With ``deferred`` (a list), scores with NaN are not checked
+    here (a check waits for the device too) but appended as ``(number of
+    rows with NaN, message)``, a number that stays on the device.
+    """
     if any(
         lives_elsewhere(value) and not is_device_array(value)
         for value in (y_true, y_pred, sample_weight)
     ):
-        return y_true, y_pred, sample_weight  # counted where they live, as given
+        return y_true, y_pred, sample_weight, None  # counted where they live
     scores = _class_scores(y_true, y_pred)
     if ignore_index is None and threshold is None and not scores:
-        return y_true, y_pred, sample_weight
+        return y_true, y_pred, sample_weight, None
     if threshold is not None and ignore_index is not None:
         raise ValueError(
             "ignore_index drops padded samples of class labels, threshold turns "
@@ -120,10 +151,10 @@ def batch_labels(
                 f"shaped like y_true; got y_true of shape {tuple(y_true.shape)} "
                 f"and y_pred of shape {tuple(y_pred.shape)}."
             )
-        _check_finite_scores(xp, y_pred)
-        return y_true, y_pred > threshold, sample_weight
+        _check_finite_scores(xp, y_pred, deferred)
+        return y_true, y_pred > threshold, sample_weight, None
     if scores:
-        _check_finite_scores(xp, y_pred)
+        _check_finite_scores(xp, y_pred, deferred)
         y_pred = xp.argmax(y_pred, axis=-1)
     elif ignore_index is not None and _ndim(y_true) == 2:
         _check_not_indicator(xp, y_true)
@@ -140,16 +171,9 @@ def batch_labels(
         weights = on_device(sample_weight, xp, device)
         if tuple(weights.shape) == shape:
             sample_weight = xp.reshape(weights, (-1,))
-    if ignore_index is None:
-        return y_true, y_pred, sample_weight
-    if not _holds(xp, y_true.dtype, ignore_index):
-        return y_true, y_pred, sample_weight  # no label can be the padding
-    keep = y_true != ignore_index
-    if sample_weight is not None and _ndim(sample_weight) == 1:
-        weights = on_device(sample_weight, xp, device)
-        if weights.shape[0] == keep.shape[0]:
-            sample_weight = weights[keep]
-    return y_true[keep], y_pred[keep], sample_weight
+    if ignore_index is None or not _holds(xp, y_true.dtype, ignore_index):
+        return y_true, y_pred, sample_weight, None  # no label can be the padding
+    return y_true, y_pred, sample_weight, y_true != ignore_index
 
 
 _KINDS = {"bool": "b", "integral": "iu", "real floating": "f"}
@@ -163,16 +187,26 @@ def _isdtype(xp: Any, dtype: Any, kind: str | tuple[str, ...]) -> bool:
     return np.dtype(dtype).kind in "".join(_KINDS[k] for k in kinds)
 
 
-def _check_finite_scores(xp: Any, scores: Any) -> None:
+_NAN_SCORES = (
+    "y_pred holds class scores (logits or probabilities) with NaN; their "
+    "argmax or threshold is no prediction. Check the model's outputs (a "
+    "diverged model, or a half-precision overflow)."
+)
+
+
+def _check_finite_scores(
+    xp: Any, scores: Any, deferred: list[tuple[Any, str]] | None = None
+) -> None:
     """Scores (logits) with NaN have no argmax or threshold that means a
     prediction: refused rather than scored as class 0 or "absent" (infinite
-    logits, as masking gives, order as any others)."""
-    if _isdtype(xp, scores.dtype, "real floating") and bool(xp.any(xp.isnan(scores))):
-        raise ValueError(
-            "y_pred holds class scores (logits or probabilities) with NaN; their "
-            "argmax or threshold is no prediction. Check the model's outputs (a "
-            "diverged model, or a half-precision overflow)."
-        )
+    logits, as masking gives, order as any others). With ``deferred``, the
+    number of NaN scores is appended there instead (it stays on the device)."""
+    if not _isdtype(xp, scores.dtype, "real floating"):
+        return
+    if deferred is not None:
+        deferred.append((xp.sum(xp.astype(xp.isnan(scores), xp.int64)), _NAN_SCORES))
+    elif bool(xp.any(xp.isnan(scores))):
+        raise ValueError(_NAN_SCORES)
 
 
 def _check_not_indicator(xp: Any, y_true: Any) -> None:
@@ -238,4 +272,4 @@ def _namespace(y_pred: Any) -> tuple[Any, Any]:
     return np, "cpu"
 
 
-__all__ = ["batch_labels", "count_batch"]
+__all__ = ["batch_labels", "count_batch", "padded_batch"]

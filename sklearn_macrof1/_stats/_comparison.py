@@ -615,6 +615,14 @@ shape (n_samples, n_labels)
     than two classifiers, and multilabel targets, would need every sample in
     one process: they raise ``ValueError`` (use ``method="delta"``).
 
+    Device arrays (``array_api_dispatch=True``) of 1-D labels are compared
+    from the joint cells counted on their device. Multilabel device arrays are
+    compared by the delta method: each sample's influence on both scores is
+    computed on the device from the gradients, and only the sums of each
+    pair's differences and of their squares cross to the host (the in-memory
+    result). Their bootstrap and ``average="samples"`` would need every
+    sample on the host: they raise ``ValueError``.
+
     Examples
     --------
     >>> import numpy as np
@@ -697,7 +705,10 @@ shape (n_samples, n_labels)
         # samples only when the cells are few (measured: 2.5x faster at n / 12
         # cells, 3x slower at n / 4), else the samples are redrawn
         use_cells = joint.pair_cells(0, 1).count.shape[0] * _FEW_CELLS <= n
-    if use_cells:
+    on_device = joint.influence_sums is not None  # multilabel, device arrays
+    if on_device:
+        _refuse_device_multilabel(method, str(options.average))
+    if use_cells or on_device:
         evaluations = [_evaluated(reading, options, n, caller) for reading in readings]
     else:
         evaluations = [
@@ -715,6 +726,8 @@ shape (n_samples, n_labels)
                 )
                 for i, j in pairs
             }
+        elif on_device:
+            spread = _device_variances(evaluations, pairs, n, joint.influence_sums)
         else:
             spread = _design_variances(evaluations, pairs, n)
         difference = partial(_from_normal, z=_z(confidence))
@@ -872,6 +885,43 @@ def _design_variances(
         var_avg, var_foa = moment_variance(differences, ones, ones, n).tolist()
         out[i, j] = var_avg, var_foa
     return out
+
+
+def _device_variances(
+    evaluations: list[Evaluation],
+    pairs: list[tuple[int, int]],
+    n: int,
+    influence_sums: Callable[..., dict[tuple[int, int], tuple[Any, Any]]],
+) -> dict[tuple[int, int], tuple[float, float]]:
+    """Delta-method variances of each pair's differences for multilabel targets
+    on their device: the source sums the per-sample influence differences and
+    their squares there (:func:`moment_variance` with each sample its own
+    term: ``sum u**2 - (sum u)**2 / n``)."""
+    gradients = [ev._count_gradients().reshape(2, -1) for ev in evaluations]
+    out: dict[tuple[int, int], tuple[float, float]] = {}
+    for pair, (first, second) in influence_sums(gradients, pairs).items():
+        var_avg, var_foa = np.maximum(second - first * first / n, 0.0).tolist()
+        out[pair] = var_avg, var_foa
+    return out
+
+
+def _refuse_device_multilabel(method: str, average: str) -> None:
+    """What the paired comparison of multilabel device arrays cannot compute
+    from sums made on the device."""
+    if method == "bootstrap":
+        why, instead = "the paired bootstrap redraws every sample", "method='delta'"
+    elif average == "samples":
+        why = "average='samples' pairs each sample's own score"
+        instead = "another average"
+    else:
+        return
+    raise ValueError(
+        "compare_classifiers compares multilabel device arrays with the delta "
+        f"method, from sums computed on the device; {why}, which would need "
+        "every sample in this process, and device arrays are never moved to "
+        f"the host for it. Use {instead}, or move the arrays to the CPU "
+        "yourself (e.g. y.cpu()) if they fit in memory."
+    )
 
 
 def _cell_totals(evaluation: Evaluation, cells: PairCells, column: int) -> Any:
