@@ -155,14 +155,24 @@ def test_records_of_occupied_cells_pickle_and_compare():
     assert dense != counts
 
 
-def test_bootstrap_of_many_classes_redraws_the_occupied_cells():
+@pytest.mark.parametrize("n", [6_000, 60_000])  # each sample drawn; binomials
+def test_bootstrap_of_many_classes_redraws_the_occupied_cells(n):
     """In memory and from a record the bootstrap redraws the same cells: the
-    same replicates for the same random_state."""
-    y, p, _ = _labels(seed=6)
+    same replicates for the same random_state, distributed as a resample of
+    the samples (few samples per cell: each sample drawn; many: binomials
+    over the cells)."""
+    y, p, _ = _labels(n=n, seed=6)
+    if n > 6_000:  # most predictions right: many samples per occupied cell
+        p = np.where(np.random.default_rng(8).random(n) < 0.95, y, p)
+    from sklearn_macrof1._stats._intervals import _PER_CELL
+
+    cells = MacroF1Counts.from_predictions(y, p).confusion.nnz
+    assert (n > _PER_CELL * cells) == (n > 6_000)
     options = {"method": "bootstrap", "n_resamples": 40, "random_state": 0}
     direct = fbeta_confidence_interval(y, p, zero_division=0.0, **options)
     acc = MacroF1Accumulator().update(y[:2_000], p[:2_000]).update(y[2_000:], p[2_000:])
     streamed = fbeta_confidence_interval(acc.counts, zero_division=0.0, **options)
+    assert isinstance(acc.counts.confusion, sp.csr_array)
     same_interval(streamed, direct, rtol=0)
     assert direct.averaged_fbeta.low < direct.averaged_fbeta.estimate
     # the same distribution as a resample of the samples (unit weights redraw
@@ -218,5 +228,10 @@ def test_multilabel_record_of_many_labels_gives_the_in_memory_interval(
             fbeta_confidence_interval(counts, average=average, zero_division=0.0),
             expected,
         )
+    merged = halves[0] + halves[1]
+    assert isinstance(merged.moments, sp.csr_array)
+    np.testing.assert_allclose(
+        merged.moments.toarray(), whole.moments.toarray(), rtol=1e-12
+    )
     again = pickle.loads(pickle.dumps(whole))
     assert again == whole

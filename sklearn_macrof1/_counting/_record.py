@@ -696,16 +696,15 @@ def _table(cells: Any, k: int) -> Any:
 
 
 def _sum_tables(a: Any, b: Any) -> Any:
-    """``a + b`` of two per-cell tables of the same classes (dense or occupied
-    cells; a record read from a large confusion matrix is dense); None when
+    """``a + b`` of two per-cell tables of the same classes (or multilabel
+    moments of the same columns): dense when both are, else the occupied
+    cells (a record read from a large confusion matrix is dense); None when
     either is None."""
     if a is None or b is None:
         return None
     if not (sp.issparse(a) or sp.issparse(b)):
         return a + b
-    k = a.shape[0]
-    dtype = np.result_type(a.dtype, b.dtype)
-    return _spread_table(a, np.arange(k), b, np.arange(k), k, dtype)
+    return sp.csr_array(sp.csr_array(a) + sp.csr_array(b))
 
 
 def _same_columns(a: np.ndarray | None, b: np.ndarray | None) -> bool:
