@@ -39,9 +39,11 @@ influence (``Evaluation.influence``).
 **Bootstrap (percentile).** Unweighted 1-D targets: the ``k x k`` cell counts are
 redrawn from a multinomial (sequential binomials over the non-empty cells), so
 a replicate costs O(k^2), not O(n); above 2048 classes the occupied cells are
-redrawn (``numpy.random.Generator.multinomial``, blocks of replicates), O(cells
-+ k) per replicate and memory. A resample of the samples is exactly such a
-multinomial draw over the cells they occupy. With ``sample_weight`` and for
+redrawn in blocks of replicates, O(cells + k) per replicate and in memory (a
+multinomial draw of the n samples over the cells: each sample drawn where the
+cells hold few, ``numpy.random.Generator.multinomial`` where they hold many). A
+resample of the samples is exactly such a multinomial draw over the cells they
+occupy. With ``sample_weight`` and for
 multilabel targets: samples are redrawn (each replicate is a vector of
 multiplicities ``m_i``; the weights become ``m_i w_i``), costing O(n) per
 replicate, in blocks of at most ``_DRAWN`` multiplicities.
