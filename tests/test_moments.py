@@ -107,14 +107,23 @@ def test_multilabel_moments_are_the_outer_products(sparse, weighted):
     )
 
 
-@pytest.mark.parametrize("sparse", [False, True])
-def test_multilabel_moments_above_the_dense_limit_are_the_occupied_entries(sparse):
+@pytest.mark.parametrize(
+    ("sparse", "width"),
+    [
+        (False, MAX_MOMENT_LABELS + 44),  # a dense product, kept as cells
+        (True, MAX_MOMENT_LABELS + 44),
+        (False, 700),  # 2100 x 2100 would be dense: a sparse product
+    ],
+)
+def test_multilabel_moments_above_the_dense_limit_are_the_occupied_entries(
+    sparse, width
+):
     """Dense up to MAX_MOMENT_LABELS columns; above, a csr_array of the same
-    values (no dense 3L x 3L array), for dense and sparse indicators."""
+    values (no dense 3L x 3L array kept), for dense and sparse indicators."""
     y, p = _multilabel(n=20, width=MAX_MOMENT_LABELS)
     shape = _count(y, p, moments=True).moments.shape
     assert shape == (3 * MAX_MOMENT_LABELS, 3 * MAX_MOMENT_LABELS)
-    y, p = _multilabel(n=40, width=MAX_MOMENT_LABELS + 44)
+    y, p = _multilabel(n=40, width=width)
     w = np.random.default_rng(3).random(40)
     x = _rows(y, p) * w[:, None]
     if sparse:

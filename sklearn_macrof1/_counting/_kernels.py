@@ -453,12 +453,15 @@ def indicator_moments(targets: Targets, weights: np.ndarray | None) -> Any:
     weights a block's products are counts of at most ``_MOMENT_BLOCK`` < 2**24:
     exact in float32, which halves the cost. Above :data:`MAX_MOMENT_LABELS`
     columns, the occupied entries (a ``scipy.sparse.csr_array``): the pairs of
-    entries that occur together in a sample, O(sum of the squared entries per
-    row) time, never a dense ``3L x 3L`` array.
+    entries that occur together in a sample. Sparse indicators, and dense ones
+    whose ``3L x 3L`` array would exceed ``MAX_JOINT_CELLS`` entries (L > 682),
+    are multiplied as sparse matrices, O(sum of the squared entries per row);
+    smaller dense ones by BLAS, O(n L²) (a dense block product is many times
+    faster than a sparse one when the rows are dense).
     """
     true, pred = targets.true, targets.pred
     n, width = true.shape
-    if sp.issparse(true) or width > MAX_MOMENT_LABELS:
+    if sp.issparse(true) or 9 * width * width > MAX_JOINT_CELLS:
         return _sparse_indicator_moments(true, pred, weights, width)
     out = np.zeros((3 * width, 3 * width))
     dtype = np.float32 if weights is None else np.float64
@@ -474,7 +477,7 @@ def indicator_moments(targets: Targets, weights: np.ndarray | None) -> Any:
         if weights is not None:
             x *= weights[start:stop, None]
         out += x.T @ x
-    return out
+    return out if width <= MAX_MOMENT_LABELS else sp.csr_array(out)
 
 
 def _sparse_indicator_moments(
