@@ -277,13 +277,45 @@ def test_intervals_that_need_every_sample_are_refused(client, never_gathered) ->
             yt, yp, average="samples", zero_division=0.0, sample_weight=w[:500],
             method="bootstrap",
         )  # fmt: skip
-    wide = da.from_array(rng.integers(0, 2, (60, 257)), chunks=(20, 257))
-    with pytest.raises(ValueError, match="at most 256 labels"):
-        fbeta_confidence_interval(wide, wide[::-1], average="micro")
     # the scores themselves still work on the same collections
     assert averaged_f1_score(t, p, sample_weight=w) == pytest.approx(
         averaged_f1_score(y_true, y_pred, sample_weight=np.linspace(0.5, 2.0, 600))
     )
+
+
+def test_intervals_of_many_classes_and_labels_from_the_workers(
+    client, never_gathered
+) -> None:
+    """Above 2048 classes (256 labels) the chunks' records keep the occupied
+    cells of the confusion matrix (of the second moments), merged on the
+    workers: the intervals of one in-memory call, never gathering the
+    collections."""
+    rng = np.random.default_rng(21)
+    k, n = 3_000, 6_000
+    y_true = rng.integers(0, k, n)
+    y_pred = np.where(rng.random(n) < 0.6, y_true, rng.integers(0, k, n))
+    weights = rng.uniform(0.2, 3.0, n)
+    t, p, w = (da.from_array(v, chunks=1_500) for v in (y_true, y_pred, weights))
+    for sample_weight, local in ((None, None), (w, weights)):
+        _same_interval(
+            fbeta_confidence_interval(t, p, sample_weight=sample_weight),
+            fbeta_confidence_interval(y_true, y_pred, sample_weight=local),
+        )
+    boot = {"method": "bootstrap", "n_resamples": 30, "random_state": 0}
+    _same_interval(
+        fbeta_confidence_interval(t, p, zero_division=0.0, **boot),
+        fbeta_confidence_interval(y_true, y_pred, zero_division=0.0, **boot),
+    )
+    wide_true = (rng.random((400, 300)) < 0.05).astype(int)
+    wide_pred = np.where(rng.random((400, 300)) < 0.9, wide_true, 1 - wide_true)
+    yt, yp = (da.from_array(v, chunks=(100, 300)) for v in (wide_true, wide_pred))
+    for average in ("micro", "macro"):
+        _same_interval(
+            fbeta_confidence_interval(yt, yp, average=average, zero_division=0.0),
+            fbeta_confidence_interval(
+                wide_true, wide_pred, average=average, zero_division=0.0
+            ),
+        )
 
 
 def _same_interval(a, b) -> None:

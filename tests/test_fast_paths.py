@@ -658,16 +658,25 @@ def test_numpy_strings_of_two_byte_orders_are_one_label_each():
 
 def test_folding_batches_without_a_confusion_matrix_are_refused(monkeypatch):
     """Without the joint table the folded true positives are unknown: an error,
-    never a silently wrong count."""
-    from sklearn_macrof1 import MacroF1Accumulator
+    never a silently wrong count. Records that keep the occupied cells (above
+    the dense limit) fold through them."""
+    import dataclasses
+
+    from sklearn_macrof1 import MacroF1Accumulator, MacroF1Counts
     from sklearn_macrof1._counting import _record
 
     monkeypatch.setattr(_record, "MAX_CONFUSION_CLASSES", 0)
     a, b = 2**62 + 1, 2**62 + 2
     acc = MacroF1Accumulator()
     acc.update(np.array([a, b, a]), np.array([a, b, b]))
+    acc.update(np.array([float(a)]), np.array([float(a)]))
+    assert acc.counts.tp.tolist() == [4]  # a and b are one float64 label
+    assert acc.counts.confusion.toarray().tolist() == [[4]]
+    ints = MacroF1Counts.from_predictions(np.array([a, b, a]), np.array([a, b, b]))
+    per_class = dataclasses.replace(ints, confusion=None)
+    floats = MacroF1Counts.from_predictions([float(a)], [float(a)])
     with pytest.raises(ValueError, match="compare as one value only"):
-        acc.update(np.array([float(a)]), np.array([float(a)]))
+        per_class + floats
 
 
 @pytest.mark.parametrize("dtype", [np.int64, np.uint64, np.int32, np.uint32])

@@ -107,12 +107,30 @@ def test_multilabel_moments_are_the_outer_products(sparse, weighted):
     )
 
 
-def test_multilabel_moments_have_a_label_cap():
-    y, p = _multilabel(n=20, width=MAX_MOMENT_LABELS + 1)
-    assert _count(y, p, moments=True).moments is None
+@pytest.mark.parametrize(
+    ("sparse", "width"),
+    [
+        (False, MAX_MOMENT_LABELS + 44),  # a dense product, kept as cells
+        (True, MAX_MOMENT_LABELS + 44),
+        (False, 700),  # 2100 x 2100 would be dense: a sparse product
+    ],
+)
+def test_multilabel_moments_above_the_dense_limit_are_the_occupied_entries(
+    sparse, width
+):
+    """Dense up to MAX_MOMENT_LABELS columns; above, a csr_array of the same
+    values (no dense 3L x 3L array kept), for dense and sparse indicators."""
     y, p = _multilabel(n=20, width=MAX_MOMENT_LABELS)
     shape = _count(y, p, moments=True).moments.shape
     assert shape == (3 * MAX_MOMENT_LABELS, 3 * MAX_MOMENT_LABELS)
+    y, p = _multilabel(n=40, width=width)
+    w = np.random.default_rng(3).random(40)
+    x = _rows(y, p) * w[:, None]
+    if sparse:
+        y, p = sp.csr_matrix(y), sp.csr_matrix(p)
+    moments = _count(y, p, w, moments=True).moments
+    assert isinstance(moments, sp.csr_array)
+    np.testing.assert_allclose(moments.toarray(), x.T @ x, rtol=1e-12)
 
 
 def test_moments_merge_by_addition():

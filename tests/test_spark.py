@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 
 pytestmark = pytest.mark.spark
 
@@ -759,13 +760,50 @@ def test_label_sets_report_intervals_and_refusals(spark, monkeypatch) -> None:
         fbeta_confidence_interval(weighted, average="samples", **boot)
     with pytest.raises(ValueError, match=BOOTSTRAP_OF_LABEL_SETS % "micro"):
         classification_report(counts, confidence=0.9, interval_method="bootstrap")
+    # above the dense limit the moments are the aggregated pairs, sparse
+    dense = counts_from_dataframe(df, weight_col="w", moments=True, **cols)
     monkeypatch.setattr(_spark, "MAX_MOMENT_LABELS", 2)
-    with pytest.raises(ValueError, match="at most 2 labels, and these label sets"):
-        counts_from_dataframe(df, moments=True, **cols)
-    # two selected labels are within the cap
-    fbeta_confidence_interval(
-        counts_from_dataframe(df, labels=["ant", "dog"], moments=True, **cols)
-    )
+    cells = counts_from_dataframe(df, weight_col="w", moments=True, **cols)
+    assert sp.issparse(cells.moments) and not sp.issparse(dense.moments)
+    np.testing.assert_allclose(cells.moments.toarray(), dense.moments, rtol=1e-12)
+    for average in ("micro", "macro"):
+        assert_same_interval(
+            fbeta_confidence_interval(cells, average=average, zero_division=0.0),
+            fbeta_confidence_interval(dense, average=average, zero_division=0.0),
+            rel=1e-12,
+        )
+
+
+def test_many_classes_keep_the_aggregated_pairs_as_cells(spark) -> None:
+    """Above 2048 classes the aggregated (label, prediction) pairs are the
+    occupied cells of the record's confusion matrix and second moments: the
+    intervals of the numpy arrays, delta and bootstrap."""
+    y_true, y_pred = _labels(23, 6_000, 3_000)
+    weights = np.random.default_rng(24).uniform(0.2, 3.0, 6_000)
+    df = _frame(spark, y_true, y_pred, weights)
+    cols = {"label_col": "label", "prediction_col": "prediction"}
+    weighted = counts_from_dataframe(df, weight_col="weight", moments=True, **cols)
+    assert weighted.n_classes > 2048
+    assert sp.issparse(weighted.confusion) and sp.issparse(weighted.moments)
+    for average in ("macro", "micro", "weighted"):
+        assert_same_interval(
+            fbeta_confidence_interval(weighted, average=average, zero_division=0.0),
+            fbeta_confidence_interval(
+                y_true,
+                y_pred,
+                sample_weight=weights,
+                average=average,
+                zero_division=0.0,
+            ),  # fmt: skip
+            rel=1e-12,
+        )
+    plain = counts_from_dataframe(df, **cols)
+    for options in ({}, {"method": "bootstrap", "n_resamples": 30, "random_state": 0}):
+        assert_same_interval(
+            fbeta_confidence_interval(plain, zero_division=0.0, **options),
+            fbeta_confidence_interval(y_true, y_pred, zero_division=0.0, **options),
+            rel=1e-12,
+        )
 
 
 def _training_frame(spark, n: int = 300):

@@ -20,6 +20,7 @@ from sklearn.metrics import (
 from sklearn_macrof1 import (
     FBetaSummary,
     MacroF1Counts,
+    fbeta_confidence_interval,
     fbeta_summary,
     gap_closed_form,
     gap_supremum,
@@ -218,8 +219,19 @@ def test_a_summary_of_many_classes_keeps_its_confusion_matrix_as_occupied_cells(
         cells = s.to_dict()["confusion_matrix"]
         assert cells["shape"] == [s.classes.shape[0]] * 2
         assert len(cells["data"]) == s.confusion_matrix.nnz
-    with pytest.raises(ValueError, match=r"[\d,]+ classes, more than 2,048"):
+    # the occupied cells give the interval of the samples (unweighted)
+    with pytest.raises(ValueError, match="non-integer"):
         s.confidence_interval()
+    plain = fbeta_summary(y_true, y_pred, zero_division=0.0)
+    expected = fbeta_confidence_interval(y_true, y_pred, zero_division=0.0)
+    got = plain.confidence_interval()
+    for name in ("averaged_fbeta", "fbeta_of_averages"):
+        a, b = getattr(got, name), getattr(expected, name)
+        np.testing.assert_allclose(
+            [a.estimate, a.low, a.high, a.std_error],
+            [b.estimate, b.low, b.high, b.std_error],
+            rtol=1e-12,
+        )
 
 
 def test_gap_closed_form_of_many_classes_in_linear_memory():

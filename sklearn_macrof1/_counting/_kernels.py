@@ -8,11 +8,18 @@ multilabel indicator targets it is one element-wise AND and three (weighted) col
 sums, plus row sums over the selected columns when ``average="samples"`` needs
 per-sample counts.
 
+Above :data:`MAX_CONFUSION_CLASSES` classes no dense table is made: a record
+that leaves the call (``cells=True``) keeps the occupied cells of the confusion
+matrix instead (:func:`occupied_cells`: one sort of the joint codes, O(min(n,
+k²)) cells), the scores only the per-class counts (bincounts, no sort).
+
 When a delta-method interval asks for them (``moments=True``), the same pass also
 counts the second moments of the record (``MacroF1Counts.moments``): the squared
-weights summed per confusion cell (weighted 1-D targets), or the ``3L x 3L`` matrix
-of squared-weight-weighted products of each sample's ``(tp | true | pred)`` row
-(multilabel targets, at most :data:`MAX_MOMENT_LABELS` columns).
+weights summed per confusion cell (weighted 1-D targets; the occupied cells above
+:data:`MAX_CONFUSION_CLASSES` classes), or the ``3L x 3L`` matrix of
+squared-weight-weighted products of each sample's ``(tp | true | pred)`` row
+(multilabel targets; its occupied entries, a sparse matrix, above
+:data:`MAX_MOMENT_LABELS` columns).
 
 The kernels return arrays (and :class:`SampleCounts`, the per-sample counts);
 :func:`~sklearn_macrof1._counting._record.count_targets` puts them into the count
@@ -31,11 +38,13 @@ import scipy.sparse as sp
 from .._read._encoding import MAX_JOINT_CELLS, Targets, unsigned_max
 from .._read._targets import as_bool
 
-#: Largest number of classes for which a record keeps the confusion matrix.
+#: Largest number of classes for which a record keeps the confusion matrix as a
+#: dense ``k x k`` array (above: its occupied cells, a ``scipy.sparse.csr_array``).
 MAX_CONFUSION_CLASSES = 2048
 
-#: Largest number of multilabel columns for which the second moments (a
-#: ``3L x 3L`` matrix) are counted.
+#: Largest number of multilabel columns for which the second moments are a
+#: dense ``3L x 3L`` array (above: its occupied entries, a
+#: ``scipy.sparse.csr_array``).
 MAX_MOMENT_LABELS = 256
 
 
@@ -237,14 +246,16 @@ def _joint_table(
 
 
 def count_1d(
-    targets: Targets, weights: np.ndarray | None, squares: bool = False
-) -> tuple[
-    np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray | None, np.ndarray | None
-]:
+    targets: Targets,
+    weights: np.ndarray | None,
+    squares: bool = False,
+    cells: bool = False,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Any, Any]:
     """``(classes, tp, true, pred, confusion, moments)`` of 1-D targets: the
-    classes present and their counts; the confusion matrix (None above
-    :data:`MAX_CONFUSION_CLASSES` classes) and, with ``squares``, each cell's
-    sum of squared weights (None without the confusion matrix)."""
+    classes present and their counts; the confusion matrix and, with
+    ``squares``, each cell's sum of squared weights. Above
+    :data:`MAX_CONFUSION_CLASSES` classes both are the occupied cells
+    (:func:`occupied_cells`) with ``cells``, else None."""
     k = targets.code_labels.shape[0]
     true, pred = targets.true, targets.pred
     if not targets.in_range and not all(0 <= unsigned_max(c) < k for c in (true, pred)):
@@ -304,20 +315,27 @@ def count_1d(
                 targets.n_samples,
                 in_range=True,
             )
-            return count_1d(dense, weights, squares)
+            return count_1d(dense, weights, squares, cells)
         classes = targets.code_labels[present]
         tp, true_sum, pred_sum = tp[present], true_sum[present], pred_sum[present]
         confusion = None
     if confusion is None:
         moments = None
+        if cells:
+            confusion, moments = occupied_cells(
+                targets, weights, squares and weights is not None
+            )
     return classes, tp, true_sum, pred_sum, confusion, moments
 
 
-def confusion_cells(targets: Targets, weights: np.ndarray | None) -> sp.csr_array:
+def occupied_cells(
+    targets: Targets, weights: np.ndarray | None, squares: bool = False
+) -> tuple[sp.csr_array, sp.csr_array | None]:
     """The confusion matrix of 1-D targets as its occupied cells (a
     ``scipy.sparse.csr_array``, rows true, columns predicted, over the classes
-    present: those of :func:`count_1d`): O(n log n) time for one sort of the
-    joint codes, O(min(n, k²)) cells, however many classes. Each cell's
+    present: those of :func:`count_1d`) and, with ``squares``, each of those
+    cells' sum of squared weights (else None): O(n log n) time for one sort of
+    the joint codes, O(min(n, k²)) cells, however many classes. Each cell's
     weights are summed in sample order, as the dense table sums them."""
     k = targets.code_labels.shape[0]
     present = np.zeros(k, dtype=bool)
@@ -327,10 +345,21 @@ def confusion_cells(targets: Targets, weights: np.ndarray | None) -> sp.csr_arra
     m = int(position[-1]) + 1 if k else 0
     joint = position[targets.true] * m
     joint += position[targets.pred]
-    cells, inverse = np.unique(joint, return_inverse=True)
-    values = np.bincount(inverse.reshape(-1), weights=weights, minlength=cells.size)
-    rows, cols = np.divmod(cells, m)
-    return sp.csr_array((values, (rows, cols)), shape=(m, m))
+    found, inverse = np.unique(joint, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    rows, cols = np.divmod(found, m)
+
+    def table(w: np.ndarray | None) -> sp.csr_array:
+        values = np.bincount(inverse, weights=w, minlength=found.size)
+        return sp.csr_array((values, (rows, cols)), shape=(m, m))
+
+    squared = table(weights * weights) if squares and weights is not None else None
+    return table(weights), squared
+
+
+def confusion_cells(targets: Targets, weights: np.ndarray | None) -> sp.csr_array:
+    """The occupied cells of the confusion matrix (:func:`occupied_cells`)."""
+    return occupied_cells(targets, weights)[0]
 
 
 def _column_counts(y: np.ndarray) -> np.ndarray:
@@ -421,23 +450,24 @@ _MOMENT_BLOCK = 1 << 14
 _MOMENT_ENTRIES = 1 << 20
 
 
-def indicator_moments(targets: Targets, weights: np.ndarray | None) -> np.ndarray:
+def indicator_moments(targets: Targets, weights: np.ndarray | None) -> Any:
     """``sum_i w_i**2 x_i x_i'`` of the rows ``x_i = (tp | true | pred)``.
 
     Shape ``(3L, 3L)``, as ``(w x)' (w x)`` over blocks of samples (one
     symmetric product per block; sparse indicators stay sparse). Without
     weights a block's products are counts of at most ``_MOMENT_BLOCK`` < 2**24:
-    exact in float32, which halves the cost.
+    exact in float32, which halves the cost. Above :data:`MAX_MOMENT_LABELS`
+    columns, the occupied entries (a ``scipy.sparse.csr_array``): the pairs of
+    entries that occur together in a sample. Sparse indicators, and dense ones
+    whose ``3L x 3L`` array would exceed ``MAX_JOINT_CELLS`` entries (L > 682),
+    are multiplied as sparse matrices, O(sum of the squared entries per row);
+    smaller dense ones by BLAS, O(n L²) (a dense block product is many times
+    faster than a sparse one when the rows are dense).
     """
     true, pred = targets.true, targets.pred
-    if sp.issparse(true):
-        true, pred = as_bool(true), as_bool(pred)
-        rows = sp.hstack([true.multiply(pred), true, pred], format="csr")
-        rows = rows.astype(np.float64)
-        if weights is not None:
-            rows = sp.csr_matrix(sp.diags(weights) @ rows)
-        return np.asarray((rows.T @ rows).toarray())
     n, width = true.shape
+    if sp.issparse(true) or 9 * width * width > MAX_JOINT_CELLS:
+        return _sparse_indicator_moments(true, pred, weights, width)
     out = np.zeros((3 * width, 3 * width))
     dtype = np.float32 if weights is None else np.float64
     size = max(1, min(_MOMENT_BLOCK, _MOMENT_ENTRIES // (3 * width)))
@@ -452,4 +482,30 @@ def indicator_moments(targets: Targets, weights: np.ndarray | None) -> np.ndarra
         if weights is not None:
             x *= weights[start:stop, None]
         out += x.T @ x
-    return out
+    return out if width <= MAX_MOMENT_LABELS else sp.csr_array(out)
+
+
+def _sparse_indicator_moments(
+    true: Any, pred: Any, weights: np.ndarray | None, width: int
+) -> Any:
+    """:func:`indicator_moments` as a sparse product, block by block of
+    samples (dense indicators are made sparse one block at a time): a dense
+    array up to :data:`MAX_MOMENT_LABELS` columns, else a ``csr_array``."""
+    n = true.shape[0]
+    total = sp.csr_array((3 * width, 3 * width), dtype=np.float64)
+    # sparse indicators: one product; dense ones: blocks of ~_MOMENT_ENTRIES
+    size = n if sp.issparse(true) else max(1, _MOMENT_ENTRIES // width)
+    for start in range(0, n, size):
+        stop = min(start + size, n)
+        t, p = true[start:stop], pred[start:stop]
+        if sp.issparse(t):
+            t, p = as_bool(t), as_bool(p)
+        t, p = sp.csr_array(t, dtype=bool), sp.csr_array(p, dtype=bool)
+        rows = sp.hstack([t.multiply(p), t, p], format="csr").astype(np.float64)
+        if weights is not None:  # each row times its sample's weight
+            rows.data *= np.repeat(weights[start:stop], np.diff(rows.indptr))
+        total = total + sp.csr_array(rows.T @ rows)
+    if width <= MAX_MOMENT_LABELS:
+        return np.asarray(total.toarray())
+    total.sort_indices()
+    return total

@@ -70,9 +70,11 @@ class FBetaSummary(ValueEquality):
         Rows are true labels, columns predictions, over ``classes``. Dense up
         to 2,048 classes; above, its occupied cells as a sparse array (at most
         one per sample: a dense one of 100,000 classes would take 75 GiB),
-        counted when the summary is made from the samples. None for
-        multilabel targets, and for a summary of a count record that kept no
-        matrix (a record of more than 2,048 classes: streams, Dask, Spark).
+        counted when the summary is made from the samples, and kept by the
+        count records of streams, Dask and Spark. None for multilabel targets,
+        and for a summary of a count record that kept no matrix
+        (``MacroF1Counts.from_totals``, device arrays of more than 2,048
+        classes).
         ``to_dict`` gives the sparse one as ``{"shape", "row", "col",
         "data"}``.
     classes : ndarray

@@ -26,6 +26,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import scipy.sparse as sp
 
 from .._counting._kernels import MAX_CONFUSION_CLASSES, MAX_MOMENT_LABELS, _histogram
 from .._counting._record import MacroF1Counts, Reading, zero_weight_rule
@@ -277,8 +278,12 @@ def _counts_from_pairs(
         if weight2 is not None:  # per cell, the sum of squared weights
             moments = np.zeros((k, k), dtype=np.float64)
             np.add.at(moments, (t, p), weight2)
-    else:  # many classes: per-class sums, no dense matrix
-        confusion = None
+    else:  # many classes: the pairs are the occupied cells, no dense matrix
+        confusion = sp.csr_array((values, (t, p)), shape=(k, k))
+        confusion.sum_duplicates()
+        if weight2 is not None:
+            moments = sp.csr_array((weight2, (t, p)), shape=(k, k))
+            moments.sum_duplicates()
         hit = t == p
         tp, true_sum, pred_sum = (
             np.bincount(codes, weights=w, minlength=k).astype(values.dtype)
@@ -518,17 +523,12 @@ def _second_moments(
 ) -> np.ndarray:
     """``sum_i w_i**2 x_i x_i'`` over the rows of ``df``, ``x_i`` the row's
     ``(tp | true | pred)`` indicator over ``classes`` (``t``, ``p``: the
-    label sets restricted to them), aggregated in Spark by pairs of entries."""
+    label sets restricted to them), aggregated in Spark by pairs of entries:
+    dense up to ``MAX_MOMENT_LABELS`` classes, else the occupied entries (a
+    ``scipy.sparse.csr_array``, one per aggregated pair)."""
     from pyspark.sql import functions as F
 
     n = classes.shape[0]
-    if n > MAX_MOMENT_LABELS:
-        raise ValueError(
-            f"The delta method for label sets needs a {3 * n} x {3 * n} matrix "
-            f"of second moments; it is counted for at most {MAX_MOMENT_LABELS} "
-            f"labels, and these label sets have {n}. Select labels with "
-            "labels=..., or use average='samples'."
-        )
 
     rows = (
         df.select(_entries(t, p).alias("e"), (w * w).alias("w2"))
@@ -543,14 +543,21 @@ def _second_moments(
         .agg(F.sum("w2").alias("w2"))
         .collect()
     )
-    second = np.zeros((3 * n, 3 * n), dtype=np.float64)
     values_a = np.asarray([row["ca"] for row in rows], dtype=_DTYPES[kind]).tolist()
     values_b = np.asarray([row["cb"] for row in rows], dtype=_DTYPES[kind]).tolist()
+    entries: tuple[list[int], list[int], list[float]] = ([], [], [])
     for row, a, b in zip(rows, values_a, values_b, strict=True):
         i, j = lookup.get(a), lookup.get(b)
         if i is not None and j is not None:
-            second[row["ka"] * n + i, row["kb"] * n + j] += row["w2"]
-    return second
+            entries[0].append(row["ka"] * n + i)
+            entries[1].append(row["kb"] * n + j)
+            entries[2].append(row["w2"])
+    second = sp.csr_array(
+        (np.asarray(entries[2], dtype=np.float64), (entries[0], entries[1])),
+        shape=(3 * n, 3 * n),
+    )
+    second.sum_duplicates()
+    return second.toarray() if n <= MAX_MOMENT_LABELS else second
 
 
 def is_label_sets(df: Any, label_col: Any, prediction_col: Any) -> bool:

@@ -16,7 +16,12 @@ first and second moments ``m = sum z_i`` (the counts) and
 the squared weights (diagonal M; the cell counts themselves without weights,
 the multinomial covariance), the ``3L x 3L`` matrix for multilabel targets. So
 the variance costs O(k^2) (or O(L^2)) after the counting pass, wherever the
-samples were counted (Dask workers included). The gradient is derived in closed form
+samples were counted (Dask workers included); above 2048 classes (256 labels)
+the record keeps only the occupied cells (entries) of these tables and the
+variance costs O(cells + k): ``g' m`` is a sum over the cells, and the
+quadratic form ``g' M g`` needs every occupied cell (its cross terms
+``dS/dtrue_a dS/dpred_b`` pair the row and the column of each cell, so no
+per-class sums of M give it). The gradient is derived in closed form
 (:func:`score_gradients`), by the chain rule
 
     cells N_ab -> (tp_i, true_i, pred_i) -> (P_i, R_i, F_i) -> average -> H_beta,
@@ -33,9 +38,15 @@ influence (``Evaluation.influence``).
 
 **Bootstrap (percentile).** Unweighted 1-D targets: the ``k x k`` cell counts are
 redrawn from a multinomial (sequential binomials over the non-empty cells), so
-a replicate costs O(k^2), not O(n). With ``sample_weight`` and for multilabel
-targets: samples are redrawn (each replicate is a vector of multiplicities
-``m_i``; the weights become ``m_i w_i``), costing O(n) per replicate.
+a replicate costs O(k^2), not O(n); above 2048 classes the occupied cells are
+redrawn in blocks of replicates, O(cells + k) per replicate and in memory (a
+multinomial draw of the n samples over the cells: each sample drawn where the
+cells hold few, ``numpy.random.Generator.multinomial`` where they hold many). A
+resample of the samples is exactly such a multinomial draw over the cells they
+occupy. With ``sample_weight`` and for
+multilabel targets: samples are redrawn (each replicate is a vector of
+multiplicities ``m_i``; the weights become ``m_i w_i``), costing O(n) per
+replicate, in blocks of at most ``_DRAWN`` multiplicities.
 Replicates are aggregated by :func:`~._aggregation.aggregate_rows`, the batched
 twin of the aggregation every score uses.
 """
@@ -52,7 +63,7 @@ import scipy.sparse as sp
 from scipy.special import ndtri
 
 from .._averages import CLASS_MEANS, HAS_INTERVAL, ordered, spelled
-from .._counting._kernels import MAX_CONFUSION_CLASSES, MAX_MOMENT_LABELS, table_counts
+from .._counting._kernels import confusion_cells, table_counts
 from .._counting._record import MacroF1Counts, Reading
 from .._formulas._aggregation import (
     ALL_METRICS,
@@ -81,8 +92,16 @@ from ._progress import Progress
 _MULTILABEL = "multilabel-indicator"
 
 #: Resampled rows per block when samples are redrawn (bounds memory to
-#: ``_BLOCK * n_samples`` integers).
+#: ``_BLOCK * n_samples`` integers) ...
 _BLOCK = 64
+
+#: ... and at most this many drawn multiplicities (of samples or of occupied
+#: cells) per block: 32 MiB of float64, however many samples or cells.
+_DRAWN = 1 << 22
+
+#: Samples per occupied cell up to which a bootstrap of the cells draws each
+#: sample (measured: 2x faster than the binomials at 3 samples per cell).
+_PER_CELL = 4
 
 
 # --------------------------------------------------------------------------- results
@@ -386,13 +405,15 @@ def moment_variance(
         sum_i u_i**2 - (sum_i u_i)**2 / n  =  c' M c - (c' m)**2 / n
 
     with ``m = sum_i w_i x_i`` (``first``, shape ``(d,)``) and
-    ``M = sum_i w_i**2 x_i x_i'`` (``second``: shape ``(d, d)``, or ``(d,)``
-    when each sample has exactly one entry, as a confusion cell or a
-    histogram row, M then being diagonal). Returns the s variances, floored at
-    0 (rounding may make a zero variance slightly negative).
+    ``M = sum_i w_i**2 x_i x_i'`` (``second``: shape ``(d, d)``, dense or
+    sparse, or ``(d,)`` when each sample has exactly one entry, as a confusion
+    cell or a histogram row, M then being diagonal). Returns the s variances,
+    floored at 0 (rounding may make a zero variance slightly negative).
     """
     c = np.atleast_2d(np.asarray(coefficients, dtype=np.float64))
-    if second.ndim == 2:
+    if sp.issparse(second):  # occupied entries only: O(entries + s d)
+        quadratic = np.einsum("sd,sd->s", np.asarray(second @ c.T).T, c)
+    elif second.ndim == 2:
         quadratic = np.einsum("sd,de,se->s", c, second, c)
     else:
         quadratic = (c * c) @ np.asarray(second, dtype=np.float64)
@@ -547,10 +568,12 @@ _NO_MOMENTS = (
 )
 
 
-def _counted(moments: np.ndarray | None) -> np.ndarray:
+def _counted(moments: Any) -> Any:
     """The record's second moments (ValueError when it has none)."""
     if moments is None:
         raise ValueError(_NO_MOMENTS)
+    if sp.issparse(moments):
+        return moments.astype(np.float64)
     return np.asarray(moments, dtype=np.float64)
 
 
@@ -662,6 +685,8 @@ class Evaluation:
                 coefficients = self._count_gradients().reshape(2, -1)
                 first = np.concatenate([counts.tp, counts.true, counts.pred])
                 second = _counted(counts.moments)
+            elif sp.issparse(counts.confusion):
+                coefficients, first, second = self._cell_moments()
             else:
                 coefficients = self.cell_gradients().reshape(2, -1)
                 first = np.asarray(counts.confusion).reshape(-1)
@@ -670,6 +695,22 @@ class Evaluation:
                 second = second.reshape(-1)
         var_avg, var_foa = moment_variance(coefficients, first, second, n).tolist()
         return var_avg, var_foa
+
+    def _cell_moments(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Coefficients (both scores) and first and second moments at the
+        occupied cells of a record that keeps them (1-D, above 2048 classes):
+        O(cells + k), no ``k x k`` table. The cells are those of the second
+        moments, which hold every cell with a non-zero count (a cell whose
+        squared weights sum to 0 has only weights 0)."""
+        confusion = self.counts.confusion
+        table = confusion if not self.weighted else _counted(self.counts.moments)
+        cells = sp.coo_array(table)
+        coefficients = self.cell_gradients_at(cells.row, cells.col)
+        second = np.asarray(cells.data, dtype=np.float64)
+        if table is confusion:  # unweighted: each cell's count is its own
+            return coefficients, second, second
+        first = sp.csr_array(confusion)[cells.row, cells.col]
+        return coefficients, np.asarray(first, dtype=np.float64).reshape(-1), second
 
     def _samples_moments(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Coefficients (both scores) and the rows' first and second moments
@@ -892,8 +933,8 @@ def _elsewhere_refusal(reading: Reading, method: str | None) -> ValueError:
     return ValueError(
         "Intervals and comparisons of Dask collections (and of device arrays) "
         "are computed from the counts made where the data live: the confusion "
-        "matrix (1-D targets, up to "
-        f"{MAX_CONFUSION_CLASSES} classes), the per-sample histogram "
+        "matrix (1-D targets; its occupied cells above 2048 classes), the "
+        "per-sample histogram "
         "(average='samples') and, for the delta method, the second moments "
         "of the weighted or multilabel counts, one classifier at a time; "
         f"{_dask_refusal(reading, method)} would need every "
@@ -906,7 +947,7 @@ def _elsewhere_refusal(reading: Reading, method: str | None) -> ValueError:
 def _dask_refusal(reading: Reading, method: str | None) -> str:
     counts = reading.counts
     if counts.kind != _MULTILABEL and counts.confusion is None:
-        return f"more than {MAX_CONFUSION_CLASSES} classes"
+        return "counts of more than 2048 classes without their confusion matrix"
     if method != "delta":
         what = "sample_weight" if reading.weighted else "multilabel targets"
         return (
@@ -914,13 +955,24 @@ def _dask_refusal(reading: Reading, method: str | None) -> str:
             "method='delta' gives this interval from the counts made on the "
             "workers)"
         )
-    if counts.kind == _MULTILABEL and counts.n_classes > MAX_MOMENT_LABELS:
-        return (
-            f"the delta method for multilabel targets with {counts.n_classes} "
-            f"labels (the second moments are counted for at most "
-            f"{MAX_MOMENT_LABELS} labels)"
-        )
     return "the delta method without the second moments of the counts"
+
+
+def with_cells(reading: Reading) -> Reading:
+    """The reading, with the occupied cells of the confusion matrix where the
+    counts of unweighted 1-D targets of more than 2048 classes, counted in
+    this call, kept none: their bootstrap redraws the cells (exactly what a
+    resample of the samples gives them), not each sample. O(n log n) once."""
+    counts = reading.counts
+    if (
+        counts.kind == _MULTILABEL
+        or counts.confusion is not None
+        or reading.weighted
+        or reading.targets is None
+    ):
+        return reading
+    cells = confusion_cells(reading.targets, None)
+    return replace(reading, counts=replace(counts, confusion=cells))
 
 
 def evaluation_from(
@@ -946,6 +998,9 @@ def evaluation_from(
     counts = reading.counts
     if evaluated is None:
         evaluated = evaluate(counts, options, warn_for=warn_for, caller=caller)
+    if method == "bootstrap" and not per_sample and options.average != "samples":
+        reading = with_cells(reading)
+        counts = reading.counts
     selection, averages = evaluated
     weight = row_count = None
     if options.average == "samples":
@@ -987,7 +1042,7 @@ def evaluation_from(
         if counts.n_samples is not None:
             n = counts.n_samples
         elif counts.confusion is not None:  # a confusion matrix: unweighted counts
-            n = int(round(float(np.asarray(counts.confusion).sum())))
+            n = int(round(float(counts.confusion.sum())))
     return Evaluation(
         counts,
         options,
@@ -1052,6 +1107,8 @@ def bootstrap_replicates(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Replicates of both scores (cells when possible, else samples)."""
     if evaluation.design is None and evaluation.options.average != "samples":
+        if sp.issparse(evaluation.counts.confusion):
+            return _occupied_cell_replicates(evaluation, rng, n_resamples, progress)
         # the confusion-matrix cells redrawn multinomially: O(B k²)
         cells = np.asarray(evaluation.counts.confusion).reshape(-1)
         k = evaluation.counts.n_classes
@@ -1061,8 +1118,9 @@ def bootstrap_replicates(
             progress.update(n_resamples)
         return out
     averaged, of_averages = [], []
-    for start in range(0, n_resamples, _BLOCK):
-        rows = min(_BLOCK, n_resamples - start)
+    block = max(1, min(_BLOCK, _DRAWN // max(evaluation.n_samples, 1)))
+    for start in range(0, n_resamples, block):
+        rows = min(block, n_resamples - start)
         if evaluation.row_count is None:
             m = draw_multiplicities(rng, evaluation.n_samples, rows)
         else:  # samples drawn from each histogram row
@@ -1073,6 +1131,54 @@ def bootstrap_replicates(
         of_averages.append(b)
         if progress is not None:
             progress.update(start + rows)
+    return np.concatenate(averaged), np.concatenate(of_averages)
+
+
+def _occupied_cell_replicates(
+    evaluation: Evaluation,
+    rng: np.random.Generator,
+    n_resamples: int,
+    progress: Progress | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Replicates of both scores from the occupied cells of a confusion matrix
+    of unweighted counts (a ``csr_array``): each replicate a multinomial draw
+    of the ``n`` samples over the cells, which is what a resample of the
+    samples gives them; blocks of replicates, O(cells + k) memory each."""
+    cells = sp.coo_array(evaluation.counts.confusion)
+    keep = cells.data > 0
+    rows, cols = cells.row[keep], cells.col[keep]
+    counts = np.asarray(cells.data[keep], dtype=np.float64)
+    n = int(round(float(counts.sum())))
+    k = evaluation.counts.n_classes
+    hit = rows == cols
+    width = max(counts.shape[0], 3 * k, 1)
+    block = max(1, min(_BLOCK, _DRAWN // width))
+    averaged, of_averages = [], []
+    # Few samples per cell: n uniform draws of a sample (the samples of a cell
+    # consecutive), summed per cell, O(n) = O(cells) each; else sequential
+    # binomials over the cells, O(cells).
+    starts = None
+    if n <= _PER_CELL * counts.shape[0]:
+        starts = np.concatenate([[0], np.cumsum(counts[:-1])]).astype(np.intp)
+    for start in range(0, n_resamples, block):
+        size = min(block, n_resamples - start)
+        if starts is None:
+            drawn = rng.multinomial(n, counts / n, size=size).astype(np.float64)
+        else:
+            drawn = np.empty((size, counts.shape[0]))
+            for r in range(size):
+                each = np.bincount(rng.integers(0, n, n), minlength=n)
+                drawn[r] = np.add.reduceat(each, starts)
+        totals = np.empty((size, 3, k))
+        for r in range(size):
+            totals[r, 0] = np.bincount(rows[hit], drawn[r, hit], minlength=k)
+            totals[r, 1] = np.bincount(rows, drawn[r], minlength=k)
+            totals[r, 2] = np.bincount(cols, drawn[r], minlength=k)
+        a, b = evaluation._scores_of_totals(totals)
+        averaged.append(a)
+        of_averages.append(b)
+        if progress is not None:
+            progress.update(start + size)
     return np.concatenate(averaged), np.concatenate(of_averages)
 
 
@@ -1231,10 +1337,10 @@ shape (n_samples, n_labels) or MacroF1Counts
 
     A count record keeps no samples, and neither are Dask collections
     gathered (they are counted on the workers): the intervals come from the
-    confusion matrix (1-D targets up to 2048 classes) and the histogram of
-    per-sample counts and, for the delta method, from the second moments
-    counted with them (``sample_weight``, multilabel targets up to 256
-    labels: ``MacroF1Counts.from_predictions(..., moments=True)``). The
+    confusion matrix (1-D targets; its occupied cells above 2048 classes) and
+    the histogram of per-sample counts and, for the delta method, from the
+    second moments counted with them (``sample_weight``, multilabel targets:
+    ``MacroF1Counts.from_predictions(..., moments=True)``). The
     bootstrap redraws the confusion-matrix cells (unweighted 1-D targets) or
     the histogram's rows (unweighted ``average="samples"``); with
     ``sample_weight`` or for the other averages of multilabel targets it
@@ -1318,8 +1424,10 @@ def check_record_interval(
         if counts.confusion is None:
             raise ValueError(
                 f"{caller} computes the intervals of a record of 1-D targets "
-                f"from its confusion matrix; above {MAX_CONFUSION_CLASSES} "
-                "classes it has none. Compute the interval from the predictions "
+                "from its confusion matrix (its occupied cells above 2048 "
+                "classes); this record keeps only per-class counts (read from "
+                "totals, counted on a device above 2048 classes, or merged with "
+                "such a record). Compute the interval from the predictions "
                 f"with {caller}(y_true, y_pred, ...)."
             )
         if counts.weighted and counts.n_samples is None:
@@ -1354,14 +1462,11 @@ def check_record_interval(
     elif not per_label:
         return  # average="samples": the histogram and its squared weights
     if counts.moments is None:
-        beyond = ""
-        if counts.kind == _MULTILABEL and counts.n_classes > MAX_MOMENT_LABELS:
-            beyond = f" (they are counted for at most {MAX_MOMENT_LABELS} labels)"
         raise ValueError(
             f"{caller}: the delta method for "
             f"{'multilabel' if counts.kind == _MULTILABEL else 'weighted'} "
             "targets needs the second moments of the counts, which this record "
-            f"does not carry{beyond}; count it with "
+            "does not carry; count it with "
             "MacroF1Counts.from_predictions(..., moments=True)."
         )
 
@@ -1414,27 +1519,36 @@ def summary_confidence_interval(
     check_interval_average(summary.average, caller=caller)
     resampling = resampling_of(checked)
     matrix = summary.confusion_matrix
-    if matrix is None or sp.issparse(matrix):
+    if matrix is None:
         why = (
             "multilabel targets"
             if summary.target_type == "multilabel-indicator"
-            else f"{summary.classes.shape[0]:,} classes, more than 2,048: their "
-            "matrix is kept as its occupied cells, or not at all"
+            else f"the counts of its {summary.classes.shape[0]:,} classes kept none"
         )
         raise ValueError(
             f"This summary has no confusion matrix to resample ({why}): use "
             "fbeta_confidence_interval(y_true, y_pred, ...) which resamples the "
             "samples."
         )
-    matrix = np.asarray(matrix)
-    if not np.array_equal(matrix, np.round(matrix)) or (matrix < 0).any():
+    # above 2048 classes, the occupied cells: the same interval in O(cells + k)
+    matrix = sp.csr_array(matrix) if sp.issparse(matrix) else np.asarray(matrix)
+    values: np.ndarray = np.asarray(matrix.data if sp.issparse(matrix) else matrix)
+    if not np.array_equal(values, np.round(values)) or (values < 0).any():
         raise ValueError(
             "The summary's confusion matrix holds non-integer (sample-weighted) "
             "counts; the interval needs the samples and their weights: use "
             "fbeta_confidence_interval(y_true, y_pred, sample_weight=...)."
         )
     classes = summary.classes
-    counts = MacroF1Counts(summary.target_type, classes, *table_counts(matrix), matrix)
+    if sp.issparse(matrix):
+        per_class = (
+            matrix.diagonal(),
+            np.asarray(matrix.sum(axis=1)).reshape(-1),
+            np.asarray(matrix.sum(axis=0)).reshape(-1),
+        )
+    else:
+        per_class = table_counts(matrix)
+    counts = MacroF1Counts(summary.target_type, classes, *per_class, matrix)
     if summary.average == "binary":
         options = Options(
             "binary", summary.beta, summary.zero_division, None, summary.labels[0]
@@ -1469,6 +1583,8 @@ def report_intervals(
     Warnings are left to the report, which raises them once.
     """
     selection, results = evaluated
+    if resampling.method == "bootstrap":
+        reading = with_cells(reading)  # once for every row
     progress = _progress(resampling, caller, rows=len(averages))
     out: dict[str, FBetaInterval] = {}
     design = None
