@@ -93,6 +93,8 @@ class Table:
     digits: int = 4
     max_rows: int = MAX_HTML_ROWS
     unit: str = "rows"
+    #: ``unit`` of one row ("1 more class").
+    unit_one: str = "row"
     full: str = ""
     #: The rows in the order a notebook shows them (default: as given).
     shown_order: Sequence[int] | np.ndarray | None = None
@@ -173,7 +175,9 @@ def _table_html(table: Table) -> str:
     notes = list(table.notes)
     if n > table.max_rows:
         where = f": {table.full} has every row." if table.full else "."
-        notes.append(f"... and {n - table.max_rows} more {table.unit}{where}")
+        left = n - table.max_rows
+        unit = table.unit_one if left == 1 else table.unit
+        notes.append(f"... and {left} more {unit}{where}")
     return (
         f"<table><caption>{esc(table.title)}</caption>"
         f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"

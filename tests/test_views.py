@@ -129,6 +129,12 @@ def test_summary_html_escapes_labels_and_shortens_many_classes():
     assert any("10 more classes" in p for p in parsed.paragraphs)
 
 
+def test_the_html_note_of_one_row_left_out_is_singular():
+    y = np.arange(21).repeat(2)
+    html = fbeta_summary(y, np.roll(y, 1))._repr_html_()
+    assert "... and 1 more class: summary.to_frame() has every row." in html
+
+
 def test_html_of_10000_classes_shows_20_rows_and_counts_the_rest():
     """A notebook view of many classes stays readable: every long table shows
     its first MAX_HTML_ROWS rows and says how many it left out (to_frame()

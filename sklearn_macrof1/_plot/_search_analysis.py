@@ -374,6 +374,7 @@ class SearchAnalysis:
             notes=[ranks],
             index="candidate",
             unit="candidates",
+            unit_one="candidate",
             full="analysis.to_frame()",
         )
 

@@ -256,6 +256,7 @@ class GapAttribution(ValueEquality):
             index="class",
             index_name="class",
             unit="classes",
+            unit_one="class",
             full="attribution.to_frame()",
             shown_order=np.argsort(-contributions, kind="stable"),
         )

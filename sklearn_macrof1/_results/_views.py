@@ -134,6 +134,7 @@ def summary_tables(
         keys=[str(label) for label in summary.labels.tolist()],
         index="class",
         unit="classes",
+        unit_one="class",
         full="summary.to_frame()",
     )
     return main, classes

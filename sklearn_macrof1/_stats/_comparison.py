@@ -408,6 +408,7 @@ class MultipleComparison(ValueEquality):
             notes=[self._note()],
             index="A vs B",
             unit="rows (pairs and formulas)",
+            unit_one="row (pairs and formulas)",
             full="comparison.to_frame()",
         )
 
