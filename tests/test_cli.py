@@ -987,3 +987,22 @@ def test_json_confusion_matrix_of_many_classes_is_its_occupied_cells(tmp_path):
     assert confusion["labels"] == list(range(k))
     assert confusion["matrix"] == cells
     assert cells["shape"] == [k, k] and sum(cells["data"]) == y_true.shape[0]
+
+
+@pytest.mark.parametrize("average", ["weighted", "micro"])
+def test_the_gap_bound_is_shown_for_the_macro_average_only(average):
+    """Theorem 3 bounds the macro gap: the text, CSV and JSON leave it out for
+    the other averages, as the summary's views do."""
+    argv = ["score", "-", "--true", "t", "--pred", "p", "--average", average]
+    rows = zip(Y_TRUE, Y_PRED, strict=True)
+    stdin = "t,p\n" + "".join(f"{t},{p}\n" for t, p in rows)
+    status, out, err = cli(argv, stdin)
+    assert status == 0, err
+    assert "gap bound" not in out
+    assert cli_json(argv, stdin)["scores"]["gap_bound"] is None
+    status, out, _ = cli([*argv, "--format", "csv"], stdin)
+    assert status == 0
+    row = list(csv.DictReader(io.StringIO(out)))[-1]
+    assert row["gap_bound"] == ""
+    macro = cli_json(argv[:6], stdin)["scores"]["gap_bound"]
+    assert macro == pytest.approx(fbeta_summary(Y_TRUE, Y_PRED).gap_bound)

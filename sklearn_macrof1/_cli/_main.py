@@ -30,7 +30,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from .._averages import AVERAGES, CLASS_MEANS, HAS_BOUND, HAS_GAP, ordered
+from .._averages import AVERAGES, CLASS_MEANS, HAS_BOUND, ordered
 from .._html import Column, Table, render_csv, table_records
 
 PROG = "macrof1"
@@ -1042,7 +1042,7 @@ def format_text(command: str, scored: Scored, *, digits: int) -> str:
     ]
     if s.gap_closed_form is not None:
         rows.append(("gap, closed form (Lemma)", s.gap_closed_form))
-    if s.average in HAS_GAP:
+    if s.average in HAS_BOUND:
         rows.append((f"gap bound (Theorem 3, {s.n_classes} classes)", s.gap_bound))
     rows += [("precision", s.precision), ("recall", s.recall)]
     ci = scored.interval
@@ -1120,7 +1120,7 @@ def format_csv(scored: Scored) -> str:
             "fbeta_of_averages": s.fbeta_of_averages,
             "gap": s.gap,
             "gap_closed_form": s.gap_closed_form,
-            "gap_bound": s.gap_bound if s.average in HAS_GAP else None,
+            "gap_bound": s.gap_bound if s.average in HAS_BOUND else None,
         }
         for key in CSV_COLUMNS:
             values[key].append(average[key])
