@@ -547,6 +547,15 @@ def test_label_outside_fixed_labels_raises_and_changes_nothing() -> None:
     assert _snapshot(acc) == before
 
 
+@pytest.mark.parametrize("outside", [0, 2, 4, 6, 4.0])
+def test_numbers_below_between_and_above_fixed_labels_are_refused(outside) -> None:
+    acc = MacroF1Accumulator(labels=[5, 1, 3]).update([1, 3.0], [5, 5])
+    with pytest.raises(ValueError, match=rf"holds labels \[{outside}\] that are not"):
+        acc.update([outside, 1], [1, 1])
+    acc.update([True, 3], [1, 5])  # True is 1, as numpy compares them
+    assert acc.n_samples == 4
+
+
 def test_bad_weights_raise_and_change_nothing() -> None:
     acc = MacroF1Accumulator().update([0, 1], [0, 1], sample_weight=[1.0, 2.0])
     before = _snapshot(acc)

