@@ -235,3 +235,53 @@ def test_multilabel_record_of_many_labels_gives_the_in_memory_interval(
     )
     again = pickle.loads(pickle.dumps(whole))
     assert again == whole
+
+
+@pytest.mark.parametrize(
+    ("data", "k"),
+    [("weighted", 5), ("weighted", K), ("multilabel", 7), ("multilabel", L)],
+)
+def test_accumulator_with_moments_gives_the_in_memory_weighted_and_multilabel_interval(
+    data, k
+):
+    """``MacroF1Accumulator(moments=True)``: the delta interval of weighted and
+    multilabel streams, below and above the dense limits, is that of one call;
+    without moments it is refused with a message naming the option."""
+    if data == "weighted":
+        y, p, w = _labels(k=k)
+    else:
+        y, p, w = _multilabel(width=k)
+        w = None
+    acc = MacroF1Accumulator(moments=True)
+    plain = MacroF1Accumulator()
+    for start in range(0, y.shape[0], 1_000):
+        part = slice(start, start + 1_000)
+        for each in (acc, plain):
+            each.update(y[part], p[part], None if w is None else w[part])
+    same_interval(
+        fbeta_confidence_interval(acc.counts, zero_division=0.0),
+        fbeta_confidence_interval(y, p, sample_weight=w, zero_division=0.0),
+    )
+    copy = pickle.loads(pickle.dumps(acc))
+    assert copy.moments and copy.counts.moments is not None
+    with pytest.raises(ValueError, match=r"MacroF1Accumulator\(moments=True\)"):
+        fbeta_confidence_interval(plain.counts, zero_division=0.0)
+
+
+def test_accumulator_moments_must_be_a_bool():
+    with pytest.raises(ValueError, match="'moments' parameter of MacroF1Accumulator"):
+        MacroF1Accumulator(moments="yes")
+    assert "moments=True" in repr(MacroF1Accumulator(moments=True))
+
+
+def test_accumulator_with_moments_counts_weighted_tensor_batches():
+    torch = pytest.importorskip("torch")
+    y, p, w = _labels(n=600, k=6)
+    acc = MacroF1Accumulator(labels=range(6), moments=True)
+    for start in range(0, 600, 200):
+        part = slice(start, start + 200)
+        acc.update(*(torch.from_numpy(a[part]) for a in (y, p, w)))
+    same_interval(
+        fbeta_confidence_interval(acc.counts, zero_division=0.0),
+        fbeta_confidence_interval(y, p, sample_weight=w, zero_division=0.0),
+    )

@@ -110,6 +110,15 @@ class MacroF1Accumulator:
         (logits or probabilities) shaped like the 0/1 ``y_true``, and a label is
         predicted where its score is above ``threshold`` (0.0 for logits is 0.5
         for probabilities). None: ``y_pred`` holds labels.
+    moments : bool, default=False
+        Also count the second moments a delta-method interval needs for
+        weighted or multilabel batches (``MacroF1Counts.from_predictions(...,
+        moments=True)``), so that :func:`fbeta_confidence_interval` and
+        ``classification_report(..., confidence=...)`` of :attr:`counts` give
+        the interval of one call on all the batches. Unweighted 1-D batches
+        need none (their confusion matrix is its own second moment). Device
+        batches are then counted on their device and their records, with the
+        moments, reach the host at each update.
 
     Attributes
     ----------
@@ -174,10 +183,17 @@ class MacroF1Accumulator:
         labels: Any = None,
         ignore_index: int | None = None,
         threshold: float | None = None,
+        moments: bool = False,
     ) -> None:
         self.labels = _check_labels(labels)
         self.ignore_index = _check_number(ignore_index, "ignore_index", int)
         self.threshold = _check_number(threshold, "threshold", float)
+        if not isinstance(moments, bool | np.bool_):
+            raise InvalidParameterError(
+                "The 'moments' parameter of MacroF1Accumulator must be an instance "
+                f"of 'bool'. Got {moments!r} instead."
+            )
+        self.moments = bool(moments)
         self._counts: MacroF1Counts | None = None
         # device batches' counts
         self._tally: DeviceTally | DeviceMultilabelTally | None = None
@@ -192,6 +208,7 @@ class MacroF1Accumulator:
         accumulator.labels = self.labels
         accumulator.ignore_index = self.ignore_index
         accumulator.threshold = self.threshold
+        accumulator.moments = self.moments
         accumulator._counts = counts
         accumulator._tally = None
         accumulator._universe = self._universe
@@ -218,7 +235,8 @@ class MacroF1Accumulator:
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        state = {"ignore_index": None, "threshold": None, **state}  # older pickles
+        # older pickles
+        state = {"ignore_index": None, "threshold": None, "moments": False, **state}
         self.__dict__.update(state)
         self._tally = None
         self._universe = tally_universe(self.labels)
@@ -290,7 +308,8 @@ class MacroF1Accumulator:
         self : MacroF1Accumulator
         """
         dask = any(is_dask_collection(v) for v in (y_true, y_pred, sample_weight))
-        if not dask and self._tallied(y_true, y_pred, sample_weight):
+        tally = not dask and not self.moments  # the device tally has no moments
+        if tally and self._tallied(y_true, y_pred, sample_weight):
             return self
         with counted_on_device():  # only the batch's record leaves the device
             if not dask:
@@ -306,6 +325,7 @@ class MacroF1Accumulator:
                 y_pred,
                 sample_weight,
                 columns=self.labels,
+                moments=self.moments,
                 caller="MacroF1Accumulator.update",
             )
         if batch is None:
@@ -445,6 +465,7 @@ class MacroF1Accumulator:
             for name, value in (
                 ("ignore_index", self.ignore_index),
                 ("threshold", self.threshold),
+                ("moments", self.moments or None),
             )
             if value is not None
         )

@@ -240,7 +240,9 @@ def make_compute_metrics(
     interval : {"delta", "bootstrap"} or None, default=None
         Also return the confidence interval of each score
         (:func:`fbeta_confidence_interval` of the accumulated counts), as the
-        keys ``..._low`` and ``..._high``.
+        keys ``..._low`` and ``..._high``. With "delta" the accumulator also
+        counts the second moments of weighted or multilabel batches
+        (``MacroF1Accumulator(moments=True)``).
     confidence, n_resamples, random_state
         Of the interval, as :func:`fbeta_confidence_interval` takes them.
 
@@ -287,6 +289,7 @@ def make_compute_metrics(
         labels=labels,
         ignore_index=None if threshold is not None else ignore_index,
         threshold=threshold,
+        moments=interval == "delta",  # of weighted or multilabel batches
     )
     return MacroF1ComputeMetrics(
         accumulator,

@@ -1467,7 +1467,8 @@ def check_record_interval(
             f"{'multilabel' if counts.kind == _MULTILABEL else 'weighted'} "
             "targets needs the second moments of the counts, which this record "
             "does not carry; count it with "
-            "MacroF1Counts.from_predictions(..., moments=True)."
+            "MacroF1Counts.from_predictions(..., moments=True) or "
+            "MacroF1Accumulator(moments=True)."
         )
 
 
