@@ -337,8 +337,9 @@ def _label_cells(table: Table) -> np.ndarray:
 def text_cells(table: Table, column: Column) -> np.ndarray:
     """The text of each cell of ``column``, as a numpy string array.
 
-    A cell is what :func:`_cell` writes (the column's ``fmt``, or
-    :func:`format_value` with the table's ``digits``). An array of floats
+    A cell is what :func:`_text_cell` writes (the column's ``fmt``, floats
+    as ``f"{x:.{digits}f}"`` with the table's ``digits``, anything else as
+    :func:`format_value` writes it). An array of floats
     without ``fmt`` goes through :func:`format_fixed`, an array of integers
     through ``astype(str)``; ``fmt=str`` writes integers, and floats that are
     whole numbers, column-wise too. Any other column, and any column of fewer
@@ -361,15 +362,24 @@ def text_cells(table: Table, column: Column) -> np.ndarray:
             whole = (np.abs(x) < 1e15) & (np.floor(x) == x) & ~np.signbit(x)
             if whole.all():
                 return np.char.add(x.astype(np.int64).astype(str), ".0")
-    return np.array([_cell(table, column, v) for v in values], dtype=str).reshape(
+    return np.array([_text_cell(table, column, v) for v in values], dtype=str).reshape(
         len(values)
     )
 
 
+def _text_cell(table: Table, column: Column, value: Any) -> str:
+    """A cell of text: a float as Python's fixed-point format writes it (as
+    scikit-learn's report does: -0.0 is "-0" at ``digits=0``, where
+    :func:`format_value` writes "0"), anything else as :func:`_cell`."""
+    value = _item(value)
+    if column.fmt is None and isinstance(value, float):
+        return format(value, f".{table.digits}f")
+    return _cell(table, column, value)
+
+
 def format_fixed(values: Any, digits: int) -> np.ndarray:
-    """:func:`format_value` of each float of ``values``, as a numpy string
-    array: ``f"{x:.{digits}f}"``, "nan", "inf" (and, with ``digits=0``, "0"
-    for -0.0), computed column-wise.
+    """``f"{x:.{digits}f}"`` of each float of ``values`` ("nan", "inf", "-0"),
+    as a numpy string array, computed column-wise.
 
     ``|x| * 10**digits`` is a float within a relative 2**-53 of the exact
     product, so its rounding to an integer is Python's (the correctly rounded
@@ -405,8 +415,6 @@ def format_fixed(values: Any, digits: int) -> np.ndarray:
     out[fast] = text
     out[nan] = "nan"
     out[slow] = slow_text
-    if digits == 0:  # format_value writes integral floats as integers: 0, not -0
-        out[x == 0] = "0"
     return out
 
 
