@@ -224,3 +224,19 @@ def test_report_text_of_negative_zero_is_scikit_learns(monkeypatch, column_wise_
     assert lines[2:5] == expected[2:5]
     assert lines[2].split() == ["0", "-0", "-0", "-0", "-3.0"]
     assert lines[8].split()[:6] == "weighted avg -0 -0 -0 -9.0".split()
+
+
+def test_report_target_names_of_other_types_are_written_as_text():
+    # as the dict's keys, the frame's index holds the names as written
+    pytest.importorskip("pandas")
+    y_true, y_pred = [0, 1, 2, 2], [0, 2, 2, 1]
+    names = np.array([0.1, 0.5, 0.9], dtype=np.float32)
+    frame = classification_report(y_true, y_pred, target_names=names, as_frame=True)
+    report = classification_report(y_true, y_pred, target_names=names, output_dict=True)
+    assert list(frame.index[:3]) == ["0.1", "0.5", "0.9"] == list(report)[:3]
+    text = classification_report(y_true, y_pred, target_names=[10, 20, 30])
+    assert [line.split()[0] for line in text.splitlines()[2:5]] == ["10", "20", "30"]
+    frame = classification_report(
+        y_true, y_pred, target_names=[10, 20, 30], as_frame=True
+    )
+    assert list(frame.index[:3]) == ["10", "20", "30"]
