@@ -240,3 +240,7 @@ def test_report_target_names_of_other_types_are_written_as_text():
         y_true, y_pred, target_names=[10, 20, 30], as_frame=True
     )
     assert list(frame.index[:3]) == ["10", "20", "30"]
+    # the gap line names them as the lines do
+    y_true, y_pred = np.array([0, 0, 0, 0, 1, 2, 2]), np.array([0, 1, 1, 2, 1, 2, 0])
+    text = classification_report(y_true, y_pred, target_names=names)
+    assert text.splitlines()[-1].startswith("gap by pair:    0.1 & 0.5 0.0375 (63%)")
