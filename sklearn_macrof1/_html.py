@@ -205,8 +205,9 @@ def render_html(tables: list[Table], notes: list[str] | None = None) -> str:
 #: character blocks: 65,536 rows of 100 characters are 26 MB).
 _TEXT_BLOCK_ROWS = 1 << 16
 #: Below this many rows, cells and lines are written one by one: numpy's cost
-#: per call is then larger than the work (a report of 3 classes).
-_COLUMN_WISE_ROWS = 64
+#: per call is then larger than the work (a report of 3 classes; the two ways
+#: take the same time at about 128 rows).
+_COLUMN_WISE_ROWS = 128
 
 
 def render_text(tables: list[Table], notes: Sequence[str] = ()) -> str:
@@ -299,13 +300,8 @@ def _text_lines(
             *([""] * n if c is None else c.tolist() for c in columns),
             strict=True,
         )
-        return [
-            (
-                f"{label:>{index_width}} "
-                + "".join(f" {c:>{w}}" for c, w in zip(cells, widths, strict=True))
-            ).rstrip()
-            for label, *cells in rows
-        ]
+        template = f"{{:>{index_width}}} " + "".join(f" {{:>{w}}}" for w in widths)
+        return [template.format(*row).rstrip() for row in rows]
     # the labels end at index_width; each column ends a space and its width on
     ends = np.cumsum([index_width + 1] + [1 + w for w in widths]).tolist()
     block = np.full((n, ends[-1]), ord(" "), dtype=np.uint32)
@@ -341,8 +337,9 @@ def _label_cells(table: Table) -> np.ndarray:
 def text_cells(table: Table, column: Column) -> np.ndarray:
     """The text of each cell of ``column``, as a numpy string array.
 
-    A cell is what :func:`_cell` writes (the column's ``fmt``, or
-    :func:`format_value` with the table's ``digits``). An array of floats
+    A cell is what :func:`_text_cell` writes (the column's ``fmt``, floats
+    as ``f"{x:.{digits}f}"`` with the table's ``digits``, anything else as
+    :func:`format_value` writes it). An array of floats
     without ``fmt`` goes through :func:`format_fixed`, an array of integers
     through ``astype(str)``; ``fmt=str`` writes integers, and floats that are
     whole numbers, column-wise too. Any other column, and any column of fewer
@@ -365,15 +362,26 @@ def text_cells(table: Table, column: Column) -> np.ndarray:
             whole = (np.abs(x) < 1e15) & (np.floor(x) == x) & ~np.signbit(x)
             if whole.all():
                 return np.char.add(x.astype(np.int64).astype(str), ".0")
-    return np.array([_cell(table, column, v) for v in values], dtype=str).reshape(
+    if isinstance(values, np.ndarray):
+        values = values.tolist()  # Python numbers: one call, not one per cell
+    return np.array([_text_cell(table, column, v) for v in values], dtype=str).reshape(
         len(values)
     )
 
 
+def _text_cell(table: Table, column: Column, value: Any) -> str:
+    """A cell of text: a float as Python's fixed-point format writes it (as
+    scikit-learn's report does: -0.0 is "-0" at ``digits=0``, where
+    :func:`format_value` writes "0"), anything else as :func:`_cell`."""
+    value = _item(value)
+    if column.fmt is None and isinstance(value, float):
+        return format(value, f".{table.digits}f")
+    return _cell(table, column, value)
+
+
 def format_fixed(values: Any, digits: int) -> np.ndarray:
-    """:func:`format_value` of each float of ``values``, as a numpy string
-    array: ``f"{x:.{digits}f}"``, "nan", "inf" (and, with ``digits=0``, "0"
-    for -0.0), computed column-wise.
+    """``f"{x:.{digits}f}"`` of each float of ``values`` ("nan", "inf", "-0"),
+    as a numpy string array, computed column-wise.
 
     ``|x| * 10**digits`` is a float within a relative 2**-53 of the exact
     product, so its rounding to an integer is Python's (the correctly rounded
@@ -409,8 +417,6 @@ def format_fixed(values: Any, digits: int) -> np.ndarray:
     out[fast] = text
     out[nan] = "nan"
     out[slow] = slow_text
-    if digits == 0:  # format_value writes integral floats as integers: 0, not -0
-        out[x == 0] = "0"
     return out
 
 

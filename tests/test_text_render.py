@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from sklearn.metrics import classification_report as sklearn_report
 
 import sklearn_macrof1._html as html_module
 from sklearn_macrof1 import classification_report
@@ -30,18 +31,21 @@ ADVERSARIAL = [
 
 
 def _python(values, digits):
-    return [format_value(float(v), digits) for v in values]
+    return [format(float(v), f".{digits}f") for v in values]
 
 
 @pytest.mark.parametrize("digits", range(7))
 def test_format_fixed_is_pythons_format_on_adversarial_floats(digits):
     values = np.array(ADVERSARIAL)
     assert format_fixed(values, digits).tolist() == _python(values, digits)
-    # format_value is format(x, ".{d}f") but for -0.0 at digits=0 ("0")
+    # format_value differs only in -0.0 at digits=0 ("0"; Python's "-0")
     texts = format_fixed(values, digits).tolist()
-    for v, text in zip(ADVERSARIAL, texts, strict=True):
-        if not (v == 0 and digits == 0):
-            assert text == format(v, f".{digits}f")
+    differ = [
+        (v, text)
+        for v, text in zip(ADVERSARIAL, texts, strict=True)
+        if format_value(v, digits) != text
+    ]
+    assert differ == ([(-0.0, "-0")] if digits == 0 else [])
 
 
 @pytest.mark.parametrize("digits", range(7))
@@ -61,7 +65,7 @@ def test_format_fixed_is_pythons_format_on_rates(digits):
     st.lists(st.floats(allow_nan=True, allow_infinity=True), min_size=1, max_size=20),
     st.one_of(st.integers(0, 17), st.just(400)),
 )
-def test_format_fixed_equals_format_value(values, digits):
+def test_format_fixed_equals_pythons_format(values, digits):
     assert format_fixed(np.array(values), digits).tolist() == _python(values, digits)
 
 
@@ -206,3 +210,37 @@ def test_report_text_with_many_digits(monkeypatch):
                                 format(2 / 3, ".20f"), "30"]  # fmt: skip
     lines = classification_report(y_true, y_pred, digits=400).splitlines()
     assert lines[2].split()[1] == format(0.5, ".400f")
+
+
+@pytest.mark.parametrize("column_wise_rows", [1, 10**9])
+def test_report_text_of_negative_zero_is_scikit_learns(monkeypatch, column_wise_rows):
+    # negative weights make rates of -0.0: scikit-learn writes "-0" at 0 digits
+    monkeypatch.setattr(html_module, "_COLUMN_WISE_ROWS", column_wise_rows)
+    y_true, y_pred = np.arange(9) % 3, (np.arange(9) + 1) % 3
+    options = dict(sample_weight=-np.ones(9), digits=0, zero_division=0)
+    text = classification_report(y_true, y_pred, **options)
+    expected = sklearn_report(y_true, y_pred, **options).splitlines()
+    lines = text.splitlines()
+    assert lines[2:5] == expected[2:5]
+    assert lines[2].split() == ["0", "-0", "-0", "-0", "-3.0"]
+    assert lines[8].split()[:6] == "weighted avg -0 -0 -0 -9.0".split()
+
+
+def test_report_target_names_of_other_types_are_written_as_text():
+    # as the dict's keys, the frame's index holds the names as written
+    pytest.importorskip("pandas")
+    y_true, y_pred = [0, 1, 2, 2], [0, 2, 2, 1]
+    names = np.array([0.1, 0.5, 0.9], dtype=np.float32)
+    frame = classification_report(y_true, y_pred, target_names=names, as_frame=True)
+    report = classification_report(y_true, y_pred, target_names=names, output_dict=True)
+    assert list(frame.index[:3]) == ["0.1", "0.5", "0.9"] == list(report)[:3]
+    text = classification_report(y_true, y_pred, target_names=[10, 20, 30])
+    assert [line.split()[0] for line in text.splitlines()[2:5]] == ["10", "20", "30"]
+    frame = classification_report(
+        y_true, y_pred, target_names=[10, 20, 30], as_frame=True
+    )
+    assert list(frame.index[:3]) == ["10", "20", "30"]
+    # the gap line names them as the lines do
+    y_true, y_pred = np.array([0, 0, 0, 0, 1, 2, 2]), np.array([0, 1, 1, 2, 1, 2, 0])
+    text = classification_report(y_true, y_pred, target_names=names)
+    assert text.splitlines()[-1].startswith("gap by pair:    0.1 & 0.5 0.0375 (63%)")

@@ -113,7 +113,8 @@ def _target_names(
                     f"target_names, {len(target_names)}. Try specifying the labels "
                     "parameter"
                 )
-        return target_names
+        # the names as the report writes them: lines, dict keys, frame index
+        return [str(name) for name in target_names]
     if labels.dtype.kind in "iuUb":  # "%s" % label, column-wise
         return labels.astype(str)
     return ["%s" % label for label in labels]  # noqa: UP031 - scikit-learn's format
