@@ -419,6 +419,34 @@ def test_dense_samples_curve_matches_the_curve_sorted_by_sample(formula, zero_di
         assert np.nanmax(g_values) == pytest.approx(best, abs=1e-12)
 
 
+def test_samples_threshold_does_not_depend_on_the_order_of_the_labels():
+    # a shared threshold maximises a score that ignores the order of the label
+    # columns, so the rule must too, bit for bit: here two thresholds (0.85,
+    # only the 0.9 scores; and below 0.2, every score) tie exactly, and the sum
+    # of each sample's changes must not depend on how its equal scores are
+    # ordered within its row (they decided the tie when summed entry by entry)
+    scores = np.array([[0.2, 0.2, 0.9, 0.9, 0.4, 0.2], [0.9, 0.8, 0.9, 0.4, 0.4, 0.8]])
+    y = np.array([[0, 1, 1, 0, 0, 0], [0, 0, 1, 0, 1, 0]])
+    weight = np.array([0.3, 0.7])
+    found = set()
+    for perm in itertools.permutations(range(3)):
+        cols = [*perm, 3, 4, 5]
+        rule = tune_decision_rule(
+            y[:, cols],
+            scores[:, cols],
+            average="samples",
+            formula="of_averages",
+            zero_division=1.0,
+            sample_weight=weight,
+            smoothing=0.0,
+            selection_cv=None,
+        )
+        found.add((float(rule.thresholds[0]), rule.score))
+    assert len(found) == 1
+    threshold, score = found.pop()
+    assert (threshold, score) == (pytest.approx(0.85), 0.5)
+
+
 @pytest.mark.parametrize("sparse", [False, True])
 @pytest.mark.parametrize(
     ("formula", "average"),
