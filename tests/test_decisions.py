@@ -388,6 +388,38 @@ def test_largest_keys_of_a_window():
             np.testing.assert_array_equal(np.sort(keys[chosen])[::-1], expected)
 
 
+def test_window_of_the_scan_orders_equal_keys_by_sample():
+    # the window nearest the boundary is found by partitions, which leave equal
+    # keys in an order of their own; the scan adds the moves up in the order of
+    # the whole column sorted stably, so that rounding cannot depend on it
+    rng = np.random.default_rng(4)
+    n, k = 6000, 3
+    y = rng.choice(k, size=n, p=[0.9, 0.05, 0.05])
+    scores = np.round(rng.dirichlet(np.ones(k), size=n), 1)
+    data = multiclass_data(
+        y,
+        scores,
+        classes=np.arange(k),
+        labels=None,
+        pos_label=1,
+        weight=np.ones(n),
+        average="macro",
+        target="multiclass",
+    )
+    options = _options("averaged", 1.0, "macro", 0.0)
+    search = Search(
+        data.problem(options.objective(data.weight)), np.ones(k), np.zeros(k)
+    )
+    for j in (1, 2):
+        m, comp = search.competitor(j)
+        keys = scores[:, j] - m
+        _, _, sorted_keys, order = search.scan(j, keys, comp, 300)
+        assert order.shape == (301,)
+        inside = sorted_keys > sorted_keys[-1]  # the last equal keys: any of them
+        expected = np.argsort(-keys, kind="stable")[: int(inside.sum())]
+        np.testing.assert_array_equal(order[inside], expected)
+
+
 @pytest.mark.parametrize("formula", ["averaged", "of_averages"])
 @pytest.mark.parametrize("zero_division", [0.0, 1.0, np.nan])
 def test_dense_samples_curve_matches_the_curve_sorted_by_sample(formula, zero_division):
@@ -417,6 +449,34 @@ def test_dense_samples_curve_matches_the_curve_sorted_by_sample(formula, zero_di
         np.testing.assert_allclose(values, g_values, rtol=0, atol=1e-12)
         best = np.nanmax(values)
         assert np.nanmax(g_values) == pytest.approx(best, abs=1e-12)
+
+
+def test_samples_threshold_does_not_depend_on_the_order_of_the_labels():
+    # a shared threshold maximises a score that ignores the order of the label
+    # columns, so the rule must too, bit for bit: here two thresholds (0.85,
+    # only the 0.9 scores; and below 0.2, every score) tie exactly, and the sum
+    # of each sample's changes must not depend on how its equal scores are
+    # ordered within its row (they decided the tie when summed entry by entry)
+    scores = np.array([[0.2, 0.2, 0.9, 0.9, 0.4, 0.2], [0.9, 0.8, 0.9, 0.4, 0.4, 0.8]])
+    y = np.array([[0, 1, 1, 0, 0, 0], [0, 0, 1, 0, 1, 0]])
+    weight = np.array([0.3, 0.7])
+    found = set()
+    for perm in itertools.permutations(range(3)):
+        cols = [*perm, 3, 4, 5]
+        rule = tune_decision_rule(
+            y[:, cols],
+            scores[:, cols],
+            average="samples",
+            formula="of_averages",
+            zero_division=1.0,
+            sample_weight=weight,
+            smoothing=0.0,
+            selection_cv=None,
+        )
+        found.add((float(rule.thresholds[0]), rule.score))
+    assert len(found) == 1
+    threshold, score = found.pop()
+    assert (threshold, score) == (pytest.approx(0.85), 0.5)
 
 
 @pytest.mark.parametrize("sparse", [False, True])

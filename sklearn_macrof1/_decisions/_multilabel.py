@@ -536,8 +536,10 @@ def _dense_samples_curve(
     entries by sample: each sample's scores are sorted within its row (short
     sorts), which gives its counts after each of its entries joins, hence each
     entry's change of its sample's terms; the changes are added up per group of
-    equal pooled scores. A sample's changes within one group add up to the same
-    value in any order, so neither sort needs to be stable."""
+    equal pooled scores. A sample's change within one group is taken from its
+    counts before and after the group, which do not depend on the order of its
+    entries: neither sort needs to be stable, and the curve is the same bit for
+    bit whatever the order of the label columns."""
     obj = p.objective
     n, n_labels = p.weight.shape[0], p.columns.shape[0]
     values = p.scores[:, p.columns].ravel(order="F")  # the labels one by one
@@ -570,8 +572,24 @@ def _dense_samples_curve(
         t = true_s[rows, None]
         terms = obj.terms(tp, pred, t, pred, t, p.weight[rows, None])
         terms = terms.transpose(2, 0, 1)  # (n_terms, b, n_labels + 1)
-        np.subtract(terms[:, :, 1:], terms[:, :, :-1], out=delta[:, rows])
-        entry_group[rows] = group[by_score, np.arange(begin, begin + b)[:, None]]
+        in_row = group[by_score, np.arange(begin, begin + b)[:, None]]
+        entry_group[rows] = in_row
+        # a sample's entries of one group are a run of its sorted row: the run
+        # changes the terms once, at its last entry, by the terms after the run
+        # minus those before it (counts at a run's ends, whatever the order
+        # within the run), so the sums do not depend on the order of ties
+        last = np.ones((b, n_labels), dtype=bool)
+        np.not_equal(in_row[:, :-1], in_row[:, 1:], out=last[:, :-1])
+        first = np.ones((b, n_labels), dtype=bool)
+        first[:, 1:] = last[:, :-1]
+        before = np.where(first, np.arange(n_labels), 0)
+        np.maximum.accumulate(before, axis=1, out=before)
+        np.subtract(
+            terms[:, :, 1:],
+            np.take_along_axis(terms, before[None], axis=2),
+            out=delta[:, rows],
+        )
+        delta[:, rows] *= last
     del group
     flat = entry_group.ravel()
     sums = np.zeros((obj.n_terms, g + 1))
