@@ -539,7 +539,7 @@ def test_device_tally_problems_raise_when_read_until_reset() -> None:
     ]
     weights = np.where(Y_TRUE == 0, np.inf, 1.0)
     for (y_true, y_pred), message in zip(
-        cases, ["1 samples|outside|not among", "NaN"], strict=True
+        cases, ["1 samples|outside|not among", "^1 class scores .* NaN"], strict=True
     ):
         acc = MacroF1Accumulator(labels=np.arange(5))
         acc.update(y_true, y_pred)  # not checked here: a check would wait
@@ -547,6 +547,8 @@ def test_device_tally_problems_raise_when_read_until_reset() -> None:
             _ = acc.counts
         with pytest.raises(ValueError, match=message.split("|")[-1]):
             _ = acc + acc
+        with pytest.raises(ValueError, match="reset"):  # no count without them
+            _ = acc.n_samples
         assert "invalid batches" in repr(acc)
         assert "invalid batches" in acc._repr_html_()
         acc.reset().update(Y_TRUE, xs.asarray(Y_PRED, device=device))
@@ -561,6 +563,31 @@ def test_device_tally_problems_raise_when_read_until_reset() -> None:
     )
     with pytest.raises(ValueError, match="NaN or infinite"):
         _ = acc.counts
+
+
+def test_device_batch_of_another_kind_is_refused_at_its_update() -> None:
+    # the kind of targets and the number of columns are known without a read:
+    # such a batch raises at its update and the counts so far stay readable
+    y_true, y_pred = Y_TRUE % 4, Y_PRED % 4  # labels of the four columns
+    one_d = (on("device1", y_true), on("device1", y_pred))
+    wide = (on("device1", M_TRUE), on("device1", M_PRED))
+    narrow = (on("device1", M_TRUE[:, :3]), on("device1", M_PRED[:, :3]))
+    kinds, widths = "same kind of targets", "different numbers of labels"
+    cases = [
+        (np.arange(4), one_d, wide, kinds),
+        (np.arange(4), (y_true, y_pred), wide, kinds),
+        (np.arange(4), wide, one_d, kinds),
+        (np.arange(4), wide, (y_true, y_pred), kinds),
+        (None, wide, narrow, widths),
+        (None, (M_TRUE, M_PRED), narrow, widths),
+    ]
+    for labels, first, second, message in cases:
+        acc = MacroF1Accumulator(labels=labels)
+        acc.update(*first)
+        expected = acc.counts
+        with pytest.raises(ValueError, match=message):
+            acc.update(*second)
+        assert acc.counts == expected and acc.n_samples == N
 
 
 @pytest.mark.parametrize("device", DEVICES)

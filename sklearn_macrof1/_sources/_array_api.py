@@ -864,6 +864,11 @@ class DeviceTally:
             and bool(np.all(self.universe == other.universe))
         )
 
+    def samples_counted(self) -> int:
+        """The number of samples counted; raises the problems counted."""
+        _check_problems(self.problems, _shown(self.universe))
+        return int(self.n_samples)
+
     def __add__(self, other: DeviceTally) -> DeviceTally:
         return replace(
             self,
@@ -958,6 +963,11 @@ class DeviceMultilabelTally:
             and self.weighted == other.weighted
             and self.width == other.width
         )
+
+    def samples_counted(self) -> int:
+        """The number of samples counted; raises the problems counted."""
+        _check_problems(self.problems, "")
+        return self.n_samples
 
     def __add__(self, other: DeviceMultilabelTally) -> DeviceMultilabelTally:
         return replace(
