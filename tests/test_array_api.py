@@ -640,6 +640,25 @@ def test_device_tally_on_torch_tensors() -> None:
     )
 
 
+def test_wide_multilabel_cpu_tensors_are_merged_batch_by_batch() -> None:
+    # on the CPU nothing waits for a read: a histogram of more than 39 columns
+    # is not added per batch (slower than each batch's record), narrower ones are
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(11)
+    for width, tallied in ((39, True), (40, False), (100, False)):
+        y_true = rng.integers(0, 2, (64, width))
+        y_pred = rng.integers(0, 2, (64, width))
+        acc = MacroF1Accumulator()
+        for part in (slice(0, 30), slice(30, 64)):
+            acc.update(torch.as_tensor(y_true[part]), torch.as_tensor(y_pred[part]))
+        assert (acc._tally is not None) == tallied
+        expected = MacroF1Accumulator().update(y_true, y_pred).counts
+        for average in ("macro", "samples"):
+            assert fbeta_summary(acc.counts, average=average) == fbeta_summary(
+                expected, average=average
+            )
+
+
 def test_fallback_bincount_equals_numpy() -> None:
     from sklearn_macrof1._sources._array_api import bincount
 

@@ -139,9 +139,11 @@ class MacroF1Accumulator:
 
     With integer ``labels`` given, batches of integer class labels (or class
     scores) keep their counts on the device, and so do multilabel batches (0/1
-    labels, or scores with ``threshold``) of up to 160 columns counted: an
-    update adds the batch's counts there and reads nothing back, so a GPU
-    never waits for it. The counts cross to the host when they are read
+    labels, or scores with ``threshold``) of up to 160 columns counted (39
+    for tensors on the CPU, where nothing waits for a read and a wider
+    histogram is slower to add than a batch's record): an update adds the
+    batch's counts there and reads nothing back, so a GPU never waits for it.
+    The counts cross to the host when they are read
     (:attr:`counts`, :attr:`n_samples`, a merge, a copy, a pickle, the repr):
     at most the occupied cells of the ``k x k`` confusion matrix (three
     vectors of ``k`` counts beyond 2048 classes, and no confusion matrix in
