@@ -6,6 +6,7 @@ Usage::
     python benchmarks/bench_devices.py --device cuda     # on a GPU
     python benchmarks/bench_devices.py --quick           # n = 1e6
     python benchmarks/bench_devices.py --accumulator     # per-batch updates
+    python benchmarks/bench_devices.py --multilabel      # multilabel updates
 
 Integer labels (k = 10 and k = 100,000 classes, 70 % of the predictions
 correct) are scored by ``averaged_f1_score`` with scikit-learn's
@@ -33,6 +34,11 @@ labels (tensors on ``--device``), k = 10 and k = 100,000, with the labels fixed
 - ``device tally``: the batch's counts are added on the device and nothing is
   read back (fixed labels only);
 - ``numpy``: the same batch as NumPy arrays, for scale.
+
+``--multilabel`` times the same two updates of multilabel batches (0/1
+labels of 32 and 1,024 samples, 8 to 160 columns, unweighted and weighted),
+the device tally forced on and off, which sets the widest histogram the
+device tally adds on the CPU.
 
 On a GPU an update that reads nothing back returns before the kernels finish:
 the times there are taken after a synchronisation, once per measurement of
@@ -161,12 +167,74 @@ def accumulator_main(torch: Any, device: Any) -> None:
     )
 
 
+def multilabel_main(torch: Any, device: Any) -> None:
+    torch.set_num_threads(1)  # as accumulator_main
+    rng = np.random.default_rng(0)
+    synchronize = torch.cuda.synchronize if device.type == "cuda" else lambda: None
+    from sklearn_macrof1._results import _accumulator as accumulator
+
+    real, bound = accumulator.tally_multilabel, _array_api._CPU_HISTOGRAM
+
+    def none(*args: Any) -> None:
+        return None
+
+    rows = []
+    for columns in (8, 39, 64, 100, 160):
+        for batch in (32, 1024):
+            for weighted in (False, True):
+                y_true, y_pred = (
+                    torch.as_tensor(rng.integers(0, 2, (batch, columns))).to(device)
+                    for _ in range(2)
+                )
+                weights = None
+                if weighted:
+                    weights = torch.as_tensor(rng.random(batch)).to(device)
+                contenders = {}
+                for name, tally in (("host record", False), ("device tally", True)):
+                    acc = MacroF1Accumulator()
+
+                    def call(
+                        acc: Any = acc,
+                        tally: bool = tally,
+                        batch: tuple[Any, Any, Any] = (y_true, y_pred, weights),
+                    ) -> None:
+                        # the tally forced off (no batch counted by it), or on
+                        # whatever the device (no bound on the CPU)
+                        accumulator.tally_multilabel = real if tally else none
+                        _array_api._CPU_HISTOGRAM = 1 << 22
+                        try:
+                            acc.update(*batch)
+                        finally:
+                            accumulator.tally_multilabel = real
+                            _array_api._CPU_HISTOGRAM = bound
+                        synchronize()
+
+                    contenders[name] = call
+                times = interleaved(contenders, repeats=5, budget=0.05)
+                for contender, seconds in times.items():
+                    rows.append(
+                        [
+                            str(columns),
+                            f"{batch:,}",
+                            "yes" if weighted else "no",
+                            contender,
+                            fmt_time(seconds),
+                            fmt_ratio(times["host record"] / seconds),
+                        ]
+                    )
+    headers = ["columns", "batch", "weights", "update", "time", "vs host record"]
+    print(table(headers, rows))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="n = 1e6")
     parser.add_argument("--device", default="cpu", help="PyTorch device (cpu, cuda)")
     parser.add_argument(
         "--accumulator", action="store_true", help="per-batch accumulator updates"
+    )
+    parser.add_argument(
+        "--multilabel", action="store_true", help="multilabel accumulator updates"
     )
     args = parser.parse_args()
     warnings.simplefilter("ignore")
@@ -179,6 +247,11 @@ def main() -> None:
         ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True
     ).stdout.strip()
     print(f"{machine()}; PyTorch {torch.__version__}; device {device} ({name})")
+    if args.multilabel:
+        print(f"commit {commit or 'unknown'}, {time.strftime('%Y-%m-%d')}")
+        print()
+        multilabel_main(torch, device)
+        return
     if args.accumulator:
         print(f"commit {commit or 'unknown'}, {time.strftime('%Y-%m-%d')}, ", end="")
         print(f"batches of {BATCH:,}")

@@ -539,7 +539,7 @@ def test_device_tally_problems_raise_when_read_until_reset() -> None:
     ]
     weights = np.where(Y_TRUE == 0, np.inf, 1.0)
     for (y_true, y_pred), message in zip(
-        cases, ["1 samples|outside|not among", "NaN"], strict=True
+        cases, ["1 samples|outside|not among", "^1 class scores .* NaN"], strict=True
     ):
         acc = MacroF1Accumulator(labels=np.arange(5))
         acc.update(y_true, y_pred)  # not checked here: a check would wait
@@ -547,6 +547,8 @@ def test_device_tally_problems_raise_when_read_until_reset() -> None:
             _ = acc.counts
         with pytest.raises(ValueError, match=message.split("|")[-1]):
             _ = acc + acc
+        with pytest.raises(ValueError, match="reset"):  # no count without them
+            _ = acc.n_samples
         assert "invalid batches" in repr(acc)
         assert "invalid batches" in acc._repr_html_()
         acc.reset().update(Y_TRUE, xs.asarray(Y_PRED, device=device))
@@ -561,6 +563,31 @@ def test_device_tally_problems_raise_when_read_until_reset() -> None:
     )
     with pytest.raises(ValueError, match="NaN or infinite"):
         _ = acc.counts
+
+
+def test_device_batch_of_another_kind_is_refused_at_its_update() -> None:
+    # the kind of targets and the number of columns are known without a read:
+    # such a batch raises at its update and the counts so far stay readable
+    y_true, y_pred = Y_TRUE % 4, Y_PRED % 4  # labels of the four columns
+    one_d = (on("device1", y_true), on("device1", y_pred))
+    wide = (on("device1", M_TRUE), on("device1", M_PRED))
+    narrow = (on("device1", M_TRUE[:, :3]), on("device1", M_PRED[:, :3]))
+    kinds, widths = "same kind of targets", "different numbers of labels"
+    cases = [
+        (np.arange(4), one_d, wide, kinds),
+        (np.arange(4), (y_true, y_pred), wide, kinds),
+        (np.arange(4), wide, one_d, kinds),
+        (np.arange(4), wide, (y_true, y_pred), kinds),
+        (None, wide, narrow, widths),
+        (None, (M_TRUE, M_PRED), narrow, widths),
+    ]
+    for labels, first, second, message in cases:
+        acc = MacroF1Accumulator(labels=labels)
+        acc.update(*first)
+        expected = acc.counts
+        with pytest.raises(ValueError, match=message):
+            acc.update(*second)
+        assert acc.counts == expected and acc.n_samples == N
 
 
 @pytest.mark.parametrize("device", DEVICES)
@@ -611,6 +638,25 @@ def test_device_tally_on_torch_tensors() -> None:
     assert acc.counts == MacroF1Counts.from_predictions(
         t[kept], logits.argmax(1)[kept], labels=np.arange(5)
     )
+
+
+def test_wide_multilabel_cpu_tensors_are_merged_batch_by_batch() -> None:
+    # on the CPU nothing waits for a read: a histogram of more than 39 columns
+    # is not added per batch (slower than each batch's record), narrower ones are
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(11)
+    for width, tallied in ((39, True), (40, False), (100, False)):
+        y_true = rng.integers(0, 2, (64, width))
+        y_pred = rng.integers(0, 2, (64, width))
+        acc = MacroF1Accumulator()
+        for part in (slice(0, 30), slice(30, 64)):
+            acc.update(torch.as_tensor(y_true[part]), torch.as_tensor(y_pred[part]))
+        assert (acc._tally is not None) == tallied
+        expected = MacroF1Accumulator().update(y_true, y_pred).counts
+        for average in ("macro", "samples"):
+            assert fbeta_summary(acc.counts, average=average) == fbeta_summary(
+                expected, average=average
+            )
 
 
 def test_fallback_bincount_equals_numpy() -> None:

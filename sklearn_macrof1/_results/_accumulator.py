@@ -27,7 +27,13 @@ from typing import Any
 
 import numpy as np
 
-from .._counting._record import MacroF1Counts, fixed_labels, merge_counts, union_labels
+from .._counting._record import (
+    MacroF1Counts,
+    describe,
+    fixed_labels,
+    merge_counts,
+    union_labels,
+)
 from .._options import check_array_like
 from .._sklearn_private import InvalidParameterError
 from .._sources._array_api import (
@@ -142,9 +148,11 @@ class MacroF1Accumulator:
 
     With integer ``labels`` given, batches of integer class labels (or class
     scores) keep their counts on the device, and so do multilabel batches (0/1
-    labels, or scores with ``threshold``) of up to 160 columns counted: an
-    update adds the batch's counts there and reads nothing back, so a GPU
-    never waits for it. The counts cross to the host when they are read
+    labels, or scores with ``threshold``) of up to 160 columns counted (39
+    for tensors on the CPU, where nothing waits for a read and a wider
+    histogram is slower to add than a batch's record): an update adds the
+    batch's counts there and reads nothing back, so a GPU never waits for it.
+    The counts cross to the host when they are read
     (:attr:`counts`, :attr:`n_samples`, a merge, a copy, a pickle, the repr):
     at most the occupied cells of the ``k x k`` confusion matrix (three
     vectors of ``k`` counts beyond 2048 classes, and no confusion matrix in
@@ -332,6 +340,7 @@ class MacroF1Accumulator:
             return self
         self._check_fixed_labels(batch)
         with self._lock:  # counted above in parallel; only the merge is serial
+            _check_joins(self._tally, batch)
             self._counts = merge_counts(self._counts, batch)
         return self
 
@@ -368,6 +377,10 @@ class MacroF1Accumulator:
         if tally is None:
             return False
         with self._lock:  # counted above in parallel; only the sum is serial
+            # refused as a merge refuses it, before anything changes (the
+            # device tally's kind and columns are known without a read)
+            _check_joins(self._counts, tally)
+            _check_joins(self._tally, tally)
             if self._tally is None:
                 self._tally = tally
             elif self._tally.same_place(tally):
@@ -444,7 +457,7 @@ class MacroF1Accumulator:
         with self._lock:
             counts, tally = self._counts, self._tally
         n = 0 if counts is None else int(counts.n_samples or 0)
-        return n if tally is None else n + int(tally.n_samples)
+        return n if tally is None else n + tally.samples_counted()
 
     @property
     def counts(self) -> MacroF1Counts:
@@ -491,6 +504,41 @@ class MacroF1Accumulator:
         except ValueError:  # a device batch failed a check: reading raises
             return f"<pre>{html.escape(repr(self))}</pre>"
         return accumulator_html(still, fbeta_summary)
+
+
+def _targets_of(
+    state: MacroF1Counts | DeviceTally | DeviceMultilabelTally,
+) -> tuple[str, int]:
+    """The kind of targets of a record or device tally and its number of
+    multilabel columns (0 for 1-D labels), known without reading a device."""
+    if isinstance(state, DeviceMultilabelTally):
+        return _MULTILABEL, state.width
+    if isinstance(state, DeviceTally) or state.kind != _MULTILABEL:
+        return "multiclass", 0
+    return _MULTILABEL, state.n_classes
+
+
+def _check_joins(
+    earlier: MacroF1Counts | DeviceTally | DeviceMultilabelTally | None,
+    batch: MacroF1Counts | DeviceTally | DeviceMultilabelTally,
+) -> None:
+    """ValueError, as a merge of the two records raises it, when a batch has
+    another kind of targets or another number of multilabel columns than the
+    counts so far: refused at its update, the accumulator unchanged."""
+    if earlier is None:
+        return
+    (kind, width), (new_kind, new_width) = _targets_of(earlier), _targets_of(batch)
+    if (kind == _MULTILABEL) != (new_kind == _MULTILABEL):
+        raise ValueError(
+            f"This batch holds {describe(new_kind)} but the earlier batches held "
+            f"{describe(kind)}; all batches must have the same kind of targets."
+        )
+    if width != new_width:
+        raise ValueError(
+            "Multilabel batches with different numbers of labels: the earlier "
+            f"batches have {width} indicator columns and this one has "
+            f"{new_width}; every batch must have the same columns."
+        )
 
 
 def _columns(y: Any) -> int:

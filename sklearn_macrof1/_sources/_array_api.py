@@ -864,6 +864,11 @@ class DeviceTally:
             and bool(np.all(self.universe == other.universe))
         )
 
+    def samples_counted(self) -> int:
+        """The number of samples counted; raises the problems counted."""
+        _check_problems(self.problems, _shown(self.universe))
+        return int(self.n_samples)
+
     def __add__(self, other: DeviceTally) -> DeviceTally:
         return replace(
             self,
@@ -929,6 +934,13 @@ _NOT_INDICATOR = (
 )
 
 
+#: The largest per-sample histogram (``c**3`` cells) a multilabel tally adds
+#: batch by batch on the CPU (39 columns counted): on a CPU nothing waits for
+#: a read, and adding more cells per batch is slower than merging each
+#: batch's record on the host (``benchmarks/bench_devices.py --multilabel``).
+_CPU_HISTOGRAM = 1 << 16
+
+
 @dataclass(frozen=True)
 class DeviceMultilabelTally:
     """The counts of multilabel batches kept on their device: the (tp, true,
@@ -958,6 +970,11 @@ class DeviceMultilabelTally:
             and self.weighted == other.weighted
             and self.width == other.width
         )
+
+    def samples_counted(self) -> int:
+        """The number of samples counted; raises the problems counted."""
+        _check_problems(self.problems, "")
+        return self.n_samples
 
     def __add__(self, other: DeviceMultilabelTally) -> DeviceMultilabelTally:
         return replace(
@@ -1054,6 +1071,8 @@ def tally_multilabel(
     c = (width if columns is None else columns.shape[0]) + 1
     if c**3 > _DENSE_RANGE:
         return None  # the histogram's cells are found by a sort, per batch
+    if _is_cpu(device) and c**3 > _CPU_HISTOGRAM:
+        return None  # no device to keep waiting: a batch's record is faster
     dev = _Device(xp, device, "MacroF1Accumulator.update")
     weights = _tally_weights(dev, weights, n)
     if weights is False:

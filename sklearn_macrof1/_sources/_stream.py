@@ -125,7 +125,7 @@ def padded_batch(
     (:class:`~._array_api.DeviceTally`) counts the padding into a bin of its
     own instead. With ``deferred`` (a list), scores with NaN are not checked
     here (a check waits for the device too) but appended as ``(number of
-    rows with NaN, message)``, a number that stays on the device.
+    NaN scores, message)``, a number that stays on the device.
     """
     if any(
         lives_elsewhere(value) and not is_device_array(value)
@@ -193,6 +193,13 @@ _NAN_SCORES = (
     "diverged model, or a half-precision overflow)."
 )
 
+_NAN_SCORES_COUNTED = (
+    "{count} class scores (logits or probabilities) of the batches counted "
+    "since the last reset are NaN; their argmax or threshold is no "
+    "prediction. Check the model's outputs (a diverged model, or a "
+    "half-precision overflow), then reset() the accumulator."
+)
+
 
 def _check_finite_scores(
     xp: Any, scores: Any, deferred: list[tuple[Any, str]] | None = None
@@ -204,7 +211,8 @@ def _check_finite_scores(
     if not _isdtype(xp, scores.dtype, "real floating"):
         return
     if deferred is not None:
-        deferred.append((xp.sum(xp.astype(xp.isnan(scores), xp.int64)), _NAN_SCORES))
+        nan = xp.sum(xp.astype(xp.isnan(scores), xp.int64))
+        deferred.append((nan, _NAN_SCORES_COUNTED))
     elif bool(xp.any(xp.isnan(scores))):
         raise ValueError(_NAN_SCORES)
 
