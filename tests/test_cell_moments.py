@@ -284,4 +284,32 @@ def test_accumulator_with_moments_counts_weighted_tensor_batches():
     same_interval(
         fbeta_confidence_interval(acc.counts, zero_division=0.0),
         fbeta_confidence_interval(y, p, sample_weight=w, zero_division=0.0),
+@pytest.mark.parametrize("radix", [True, False])
+def test_occupied_cells_sum_each_cell_in_sample_order(monkeypatch, radix):
+    """The occupied cells (by radix sorts of the class positions, or by a sort
+    of the joint codes above 65,536 classes) are the cells and sums of
+    sklearn's confusion matrix, each weight summed in sample order."""
+    from sklearn.metrics import confusion_matrix
+
+    from sklearn_macrof1._counting import _kernels
+    from sklearn_macrof1._read._targets import read_targets
+
+    if not radix:
+        monkeypatch.setattr(_kernels, "_RADIX_CLASSES", 16)
+    y, p, w = _labels(n=5_000, k=40, seed=9)
+    y, p = y * 7 % 53, p * 11 % 53  # positions and codes in another order
+    targets = read_targets(y, p)
+    cells, squares = _kernels.occupied_cells(targets, w, squares=True)
+    classes = np.unique(np.concatenate([y, p]))
+    joint = np.searchsorted(classes, y) * classes.size + np.searchsorted(classes, p)
+    found, inverse = np.unique(joint, return_inverse=True)
+    for table, weights in ((cells, w), (squares, w * w)):
+        assert isinstance(table, sp.csr_array)
+        dense = np.zeros(classes.size**2)
+        dense[found] = np.bincount(inverse, weights=weights)
+        np.testing.assert_array_equal(table.toarray().reshape(-1), dense)
+        assert table.nnz == found.size
+    expected = confusion_matrix(y, p, labels=classes)
+    np.testing.assert_array_equal(
+        _kernels.confusion_cells(targets, None).toarray(), expected
     )

@@ -1150,30 +1150,27 @@ def _occupied_cell_replicates(
     counts = np.asarray(cells.data[keep], dtype=np.float64)
     n = int(round(float(counts.sum())))
     k = evaluation.counts.n_classes
-    hit = rows == cols
-    width = max(counts.shape[0], 3 * k, 1)
-    block = max(1, min(_BLOCK, _DRAWN // width))
+    # what one sample of each cell adds to the (tp, true, pred) totals
+    design = one_hot_design(rows, cols, k).T.tocsr()
     averaged, of_averages = [], []
     # Few samples per cell: n uniform draws of a sample (the samples of a cell
     # consecutive), summed per cell, O(n) = O(cells) each; else sequential
     # binomials over the cells, O(cells).
-    starts = None
-    if n <= _PER_CELL * counts.shape[0]:
-        starts = np.concatenate([[0], np.cumsum(counts[:-1])]).astype(np.intp)
+    c = counts.shape[0]
+    cell_of = None  # the cell of each sample, samples of a cell consecutive
+    if n <= _PER_CELL * c:
+        cell_of = np.repeat(np.arange(c), counts.astype(np.intp))
+    width = max(c, 3 * k, 1)
+    block = max(1, min(_BLOCK, _DRAWN // width))
     for start in range(0, n_resamples, block):
         size = min(block, n_resamples - start)
-        if starts is None:
+        if cell_of is None:
             drawn = rng.multinomial(n, counts / n, size=size).astype(np.float64)
-        else:
-            drawn = np.empty((size, counts.shape[0]))
+        else:  # the cells of n samples drawn, counted per replicate
+            drawn = np.empty((size, c))
             for r in range(size):
-                each = np.bincount(rng.integers(0, n, n), minlength=n)
-                drawn[r] = np.add.reduceat(each, starts)
-        totals = np.empty((size, 3, k))
-        for r in range(size):
-            totals[r, 0] = np.bincount(rows[hit], drawn[r, hit], minlength=k)
-            totals[r, 1] = np.bincount(rows, drawn[r], minlength=k)
-            totals[r, 2] = np.bincount(cols, drawn[r], minlength=k)
+                drawn[r] = np.bincount(cell_of[rng.integers(0, n, n)], minlength=c)
+        totals = np.asarray(design @ drawn.T).T.reshape(size, 3, k)
         a, b = evaluation._scores_of_totals(totals)
         averaged.append(a)
         of_averages.append(b)
