@@ -284,6 +284,9 @@ def test_accumulator_with_moments_counts_weighted_tensor_batches():
     same_interval(
         fbeta_confidence_interval(acc.counts, zero_division=0.0),
         fbeta_confidence_interval(y, p, sample_weight=w, zero_division=0.0),
+    )
+
+
 @pytest.mark.parametrize("radix", [True, False])
 def test_occupied_cells_sum_each_cell_in_sample_order(monkeypatch, radix):
     """The occupied cells (by radix sorts of the class positions, or by a sort
