@@ -92,9 +92,8 @@ n_classes), or None
         ``sklearn.metrics.confusion_matrix``. Above 2048 classes, its occupied
         cells (a ``scipy.sparse.csr_array``, as
         ``FBetaSummary.confusion_matrix``). None for multilabel targets, and
-        for records that keep only per-class counts (:meth:`from_totals`, 1-D
-        device arrays of more than 2048 classes, and a merge with such a
-        record).
+        for records that keep only per-class counts (:meth:`from_totals`, and
+        a merge with such a record).
     samples : SampleCounts or None
         Multilabel targets: the per-sample counts of ``average="samples"``, a
         histogram of the distinct per-sample ``(tp, true, pred)`` triples over
