@@ -849,6 +849,49 @@ def test_wide_multilabel_moments_on_devices(
         )
 
 
+def test_wide_multilabel_moments_cost_the_pairs_of_entries(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Above 256 labels the device lists the pairs of entries each sample
+    holds (O(sum of its squared entries), as the host's sparse product), never
+    a dense ``3L x 3L`` product over the samples: 20,000 labels of a few
+    entries per sample give the host's moments and interval, no product made."""
+    from sklearn_macrof1._sources import _array_api
+
+    def dense_product(*args: Any) -> Any:
+        raise AssertionError("a dense product of the indicator rows")
+
+    monkeypatch.setattr(xs, "matmul", dense_product)
+    monkeypatch.setattr(_array_api, "_MOMENT_BLOCK", 20_000 * 3 * 5 + 1)  # 5 rows
+    rng = np.random.default_rng(13)
+    n, width = 40, 20_000
+    t = np.zeros((n, width), dtype=np.int64)
+    t[np.arange(n), rng.integers(0, width, n)] = 1
+    t[np.arange(0, n, 2), rng.integers(0, width, n // 2)] = 1
+    p = t.copy()
+    p[np.arange(0, n, 3), rng.integers(0, width, (n + 2) // 3)] = 1
+    p[5] = 0  # a sample with no predicted label
+    w = weights_for("device1")[:n]
+    for weights in (None, w):
+        W = None if weights is None else on("device1", weights)
+        T, P = on("device1", t), on("device1", p)
+        got = MacroF1Counts.from_predictions(T, P, sample_weight=W, moments=True)
+        expected = MacroF1Counts.from_predictions(
+            t, p, sample_weight=weights, moments=True
+        )
+        assert_same_cells(got.moments, expected.moments, 1e-12)
+        assert got.moments.nnz <= 9 * 4 * n  # the pairs, never (3L)**2
+        assert_same_interval(
+            fbeta_confidence_interval(T, P, sample_weight=W),
+            fbeta_confidence_interval(t, p, sample_weight=weights),
+            1e-9,
+        )
+    empty = MacroF1Counts.from_predictions(
+        on("device1", t[:, :300] * 0), on("device1", t[:, :300] * 0), moments=True
+    )
+    assert sp.issparse(empty.moments) and empty.moments.nnz == 0
+
+
 # ------------------------------------------------------- PyTorch
 
 

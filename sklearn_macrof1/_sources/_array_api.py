@@ -701,9 +701,9 @@ def _count_multilabel(
     )
 
 
-#: The most entries of one block of the products :func:`_indicator_moments`
-#: forms on the device above :data:`MAX_MOMENT_LABELS` labels (32 MiB of
-#: float64).
+#: The most entries of one block of :func:`_indicator_moments` above
+#: :data:`MAX_MOMENT_LABELS` labels: rows of the indicators, and pairs of
+#: entries of one sample (a single sample's pairs are never split).
 _MOMENT_BLOCK = 1 << 22
 
 
@@ -713,48 +713,57 @@ def _indicator_moments(
     """The ``3L x 3L`` second moments of multilabel targets (the sum over the
     samples of each one's ``tp | true | pred`` row times itself and its
     squared weight), as :func:`~.._counting._kernels.indicator_moments`
-    gives them: a dense array up to :data:`MAX_MOMENT_LABELS` labels; above,
-    a ``csr_array`` of the occupied entries, the pairs of entries that occur
-    together in some sample. The products are formed on the device, O(n L²)
-    work as on the host; above that width in blocks of at most
-    ``_MOMENT_BLOCK`` entries (columns of the result, and for each, the
-    samples in turn), and only each column block's occupied entries cross to
-    the host."""
+    gives them: a dense array up to :data:`MAX_MOMENT_LABELS` labels (one
+    product on the device); above, a ``csr_array`` of the occupied entries,
+    the pairs of entries that occur together in some sample. Those are
+    listed on the device sample by sample (the ``c**2`` pairs of a sample
+    with ``c`` nonzero entries, in blocks of at most ``_MOMENT_BLOCK`` rows'
+    entries and pairs) and folded into one entry per occupied pair
+    (:class:`_Cells`): O(sum of the squared entries per sample), as the
+    host's sparse product, and only the occupied entries cross to the host.
+    """
     xp = dev.xp
     n, width = int(true.shape[0]), 3 * int(true.shape[1])
-    squares = None if weights is None else xp.reshape(weights * weights, (-1, 1))
-
-    def rows(start: int, stop: int) -> Any:
-        parts = [y[start:stop, :] for y in (hit, true, pred)]
-        return xp.astype(xp.concat(parts, axis=1), dev.float)
-
-    def weighted(block: Any, start: int, stop: int) -> Any:
-        return block if squares is None else block * squares[start:stop, :]
-
+    squares = None if weights is None else weights * weights
     if width <= 3 * MAX_MOMENT_LABELS:
-        everything = rows(0, n)
-        product = xp.matmul(xp.matrix_transpose(everything), weighted(everything, 0, n))
-        return dev.host_float(product)
-    columns = max(1, _MOMENT_BLOCK // width)
-    samples = max(1, _MOMENT_BLOCK // width)
-    found: list[np.ndarray] = []
-    values: list[np.ndarray] = []
-    for first in range(0, width, columns):
-        last = min(first + columns, width)
-        block = xp.zeros((width, last - first), dtype=dev.float, device=dev.device)
-        for start in range(0, n, samples):
-            stop = min(start + samples, n)
-            part = rows(start, stop)
-            block = block + xp.matmul(
-                xp.matrix_transpose(part), weighted(part[:, first:last], start, stop)
-            )
-        flat = xp.reshape(block, (-1,))
-        occupied = xp.nonzero(flat)[0]
-        row, col = np.divmod(dev.host_int(occupied), last - first)
-        found.append(row * width + col + first)
-        values.append(dev.host_float(xp.take(flat, occupied)))
-    row, col = np.divmod(np.concatenate(found), width)
-    return sp.csr_array((np.concatenate(values), (row, col)), shape=(width, width))
+        rows = xp.astype(xp.concat([hit, true, pred], axis=1), dev.float)
+        weighted = rows if squares is None else rows * xp.reshape(squares, (-1, 1))
+        return dev.host_float(xp.matmul(xp.matrix_transpose(rows), weighted))
+    entries = sum(xp.sum(xp.astype(y, xp.int64), axis=1) for y in (hit, true, pred))
+    pairs = xp.cumulative_sum(entries * entries)
+    total = int(pairs[-1]) if n else 0  # one read: how many pairs in all
+    cuts = set(range(0, n, max(1, _MOMENT_BLOCK // width)))
+    if total > _MOMENT_BLOCK:  # the first sample of each block of pairs
+        marks = xp.arange(
+            _MOMENT_BLOCK, total, _MOMENT_BLOCK, dtype=xp.int64, device=dev.device
+        )
+        cuts.update(dev.host_int(xp.searchsorted(pairs, marks, side="right")))
+    bounds = sorted(cuts | {n})
+    found: _Cells | None = None
+    for start, stop in zip(bounds[:-1], bounds[1:], strict=True):
+        block = xp.concat([y[start:stop, :] for y in (hit, true, pred)], axis=1)
+        row, col = xp.nonzero(block)  # by sample, then column
+        if int(row.shape[0]) == 0:
+            continue
+        count = bincount(xp, row, None, stop - start)
+        first = xp.cumulative_sum(count) - count  # each sample's first entry
+        repeats = xp.take(count, row)  # the pairs each entry starts
+        size = int(xp.sum(repeats))
+        begins = xp.cumulative_sum(repeats) - repeats
+        entry = xp.cumulative_sum(bincount(xp, begins, None, size)) - 1
+        offset = xp.arange(size, dtype=begins.dtype, device=dev.device)
+        sample = xp.take(row, entry)
+        partner = xp.take(first, sample) + offset - xp.take(begins, entry)
+        codes = xp.take(col, entry) * width + xp.take(col, partner)
+        weight = None if squares is None else xp.take(squares[start:stop], sample)
+        part = _Cells.of_batch(dev, codes, weight, squares=False)
+        found = part if found is None else found.joined(part, xp)
+    if found is None:
+        return sp.csr_array((width, width), dtype=np.float64)
+    codes, count, weight, _ = found.on_host(dev)
+    row, col = np.divmod(codes, width)
+    values = count.astype(np.float64) if weight is None else weight
+    return sp.csr_array((values, (row, col)), shape=(width, width))
 
 
 def _sample_histogram(
