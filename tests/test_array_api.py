@@ -16,11 +16,11 @@ from __future__ import annotations
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import replace
 from typing import Any
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 import sklearn
 
 from sklearn_macrof1 import (
@@ -514,9 +514,7 @@ def test_device_tally_equals_batches_counted_on_the_host(device: str) -> None:
             acc.update(on(device, Y_TRUE[part]), on(device, Y_PRED[part]))
             host.update(Y_TRUE[part], Y_PRED[part])
         assert acc._tally is not None
-        expected = host.counts
-        if labels.shape[0] > 2048:  # k x k cells would not fit: no matrix
-            expected = replace(expected, confusion=None)
+        expected = host.counts  # above 2048 labels: the occupied cells
         assert acc.counts == expected
     # an empty accumulator and one of all-zero weights read as on the host
     acc = MacroF1Accumulator(labels=np.arange(5))
@@ -675,6 +673,225 @@ def test_fallback_bincount_equals_numpy() -> None:
     )
 
 
+# ------------------------------------------------------- many classes
+
+MANY = 3000  # above the 2048 classes of a dense confusion matrix
+
+
+def many_classes(n: int = 20_000, seed: int = 11) -> tuple[np.ndarray, ...]:
+    rng = np.random.default_rng(seed)
+    t = rng.integers(0, MANY, n)
+    p = np.where(rng.random(n) < 0.8, t, rng.integers(0, MANY, n))
+    return t, p, rng.random(n) + 0.1
+
+
+def assert_same_cells(got: Any, expected: Any, rtol: float = 0.0) -> None:
+    assert sp.issparse(got) and sp.issparse(expected)
+    assert got.shape == expected.shape
+    gap = abs(sp.csr_array(got) - sp.csr_array(expected)).max()
+    assert gap <= rtol * abs(expected).max()
+
+
+def assert_same_interval(got: Any, expected: Any, rtol: float) -> None:
+    for score in ("averaged_fbeta", "fbeta_of_averages"):
+        a, b = getattr(got, score), getattr(expected, score)
+        assert (a.low, a.high) == pytest.approx((b.low, b.high), rel=rtol, abs=1e-12)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_many_classes_keep_their_occupied_cells(device: str) -> None:
+    """Above 2048 classes device arrays give what in-memory arrays give: the
+    summary's sparse confusion matrix, records with their cells (and squared
+    weights), intervals of both methods; only the cells cross to the host."""
+    t, p, w = many_classes()
+    w = w.astype(np.float32) if device == "no_float64" else w
+    T, P, W = on(device, t), on(device, p), on(device, w)
+    rtol = tolerance(device)
+    cells = MacroF1Counts.from_predictions(t, p).confusion
+    assert sp.issparse(cells) and cells.nnz < t.shape[0]
+    with no_transfer_of(t.shape[0]) as moved:
+        summary = fbeta_summary(T, P)
+        record = MacroF1Counts.from_predictions(T, P)
+        weighted = MacroF1Counts.from_predictions(T, P, sample_weight=W, moments=True)
+        intervals = {
+            method: fbeta_confidence_interval(
+                T, P, method=method, n_resamples=30, random_state=0
+            )
+            for method in ("delta", "bootstrap")
+        }
+        weighted_delta = fbeta_confidence_interval(T, P, sample_weight=W)
+        report = classification_report(
+            T,
+            P,
+            confidence=0.9,
+            interval_method="bootstrap",
+            n_resamples=20,
+            random_state=0,
+            output_dict=True,
+        )
+    assert max(moved) <= cells.nnz  # the cells, never the samples
+    assert_same_cells(summary.confusion_matrix, cells)
+    assert record == MacroF1Counts.from_predictions(t, p)
+    expected = MacroF1Counts.from_predictions(t, p, sample_weight=w, moments=True)
+    assert_same_cells(weighted.confusion, expected.confusion, rtol)
+    assert_same_cells(weighted.moments, expected.moments, rtol)
+    for method, got in intervals.items():
+        expected_interval = fbeta_confidence_interval(
+            t, p, method=method, n_resamples=30, random_state=0
+        )
+        assert_same_interval(got, expected_interval, rtol)
+        from_record = fbeta_confidence_interval(
+            record, method=method, n_resamples=30, random_state=0
+        )
+        assert_same_interval(from_record, expected_interval, 1e-12)
+    expected_interval = fbeta_confidence_interval(t, p, sample_weight=w)
+    assert_same_interval(weighted_delta, expected_interval, rtol)
+    assert_same_interval(fbeta_confidence_interval(weighted), expected_interval, rtol)
+    assert report == classification_report(
+        t,
+        p,
+        confidence=0.9,
+        interval_method="bootstrap",
+        n_resamples=20,
+        random_state=0,
+        output_dict=True,
+    )
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_device_tally_of_many_labels_keeps_folded_cells(
+    device: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The tally keeps its samples' joint codes on the device and folds them
+    into one entry per cell as they grow (every 500 entries here): the record
+    equals the host batches' merged, padding and all, and so do intervals."""
+    from sklearn_macrof1._sources import _array_api
+
+    monkeypatch.setattr(_array_api, "_FOLD_AT", 500)
+    t, p, w = many_classes(n=6000)
+    t[::7] = -100  # padding, left out
+    w = w.astype(np.float32) if device == "no_float64" else w
+    labels = np.arange(MANY)
+    for weights in (None, w):
+        acc = MacroF1Accumulator(labels=labels, ignore_index=-100)
+        on_host = MacroF1Accumulator(labels=labels, ignore_index=-100)
+        with no_reads() as reads:
+            for start in range(0, t.shape[0], 400):
+                part = slice(start, start + 400)
+                kept = None if weights is None else on(device, weights[part])
+                acc.update(on(device, t[part]), on(device, p[part]), sample_weight=kept)
+                on_host.update(
+                    t[part],
+                    p[part],
+                    sample_weight=None if weights is None else weights[part],
+                )
+            assert reads == []  # folds read the number of cells from shapes only
+        assert acc._tally is not None and acc._tally.cells is not None
+        assert len(acc._tally.cells.parts) < 15 / 2  # folded along the way
+        got, expected = acc.counts, on_host.counts
+        if weights is None:
+            assert got == expected
+            for method in ("delta", "bootstrap"):
+                assert_same_interval(
+                    fbeta_confidence_interval(got, method=method, random_state=0),
+                    fbeta_confidence_interval(
+                        t[t != -100],
+                        p[t != -100],
+                        labels=labels,
+                        method=method,
+                        random_state=0,
+                    ),
+                    1e-12,
+                )
+        else:
+            assert got.classes.tolist() == expected.classes.tolist()
+            assert_same_cells(got.confusion, expected.confusion, tolerance(device))
+    # few of the labels occur: a dense matrix, as on the host
+    acc = MacroF1Accumulator(labels=labels)
+    acc.update(on(device, Y_TRUE), on(device, Y_PRED))
+    assert isinstance(acc.counts.confusion, np.ndarray)
+    assert acc.counts == MacroF1Accumulator(labels=labels).update(Y_TRUE, Y_PRED).counts
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_wide_multilabel_moments_on_devices(
+    device: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Above 256 labels the second moments are formed on the device in blocks
+    (a few hundred entries each here) and kept as their occupied entries, as
+    the host keeps them: the same records and delta intervals."""
+    from sklearn_macrof1._sources import _array_api
+
+    monkeypatch.setattr(_array_api, "_MOMENT_BLOCK", 3 * 300 * 7)
+    rng = np.random.default_rng(12)
+    n, width = 200, 300
+    t = (rng.random((n, width)) < 0.01).astype(np.int64)
+    p = np.where(rng.random((n, width)) < 0.995, t, 1 - t)
+    w = weights_for(device)[:n]
+    rtol = tolerance(device)
+    for weights in (None, w):
+        W = None if weights is None else on(device, weights)
+        got = MacroF1Counts.from_predictions(
+            on(device, t), on(device, p), sample_weight=W, moments=True
+        )
+        expected = MacroF1Counts.from_predictions(
+            t, p, sample_weight=weights, moments=True
+        )
+        assert_same_cells(got.moments, expected.moments, rtol)
+        assert got.moments.nnz < (3 * width) ** 2 / 10  # only the occupied entries
+        assert_same_interval(
+            fbeta_confidence_interval(on(device, t), on(device, p), sample_weight=W),
+            fbeta_confidence_interval(t, p, sample_weight=weights),
+            rtol,
+        )
+        assert_same_interval(
+            fbeta_confidence_interval(got), fbeta_confidence_interval(expected), rtol
+        )
+
+
+def test_wide_multilabel_moments_cost_the_pairs_of_entries(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Above 256 labels the device lists the pairs of entries each sample
+    holds (O(sum of its squared entries), as the host's sparse product), never
+    a dense ``3L x 3L`` product over the samples: 20,000 labels of a few
+    entries per sample give the host's moments and interval, no product made."""
+    from sklearn_macrof1._sources import _array_api
+
+    def dense_product(*args: Any) -> Any:
+        raise AssertionError("a dense product of the indicator rows")
+
+    monkeypatch.setattr(xs, "matmul", dense_product)
+    monkeypatch.setattr(_array_api, "_MOMENT_BLOCK", 20_000 * 3 * 5 + 1)  # 5 rows
+    rng = np.random.default_rng(13)
+    n, width = 40, 20_000
+    t = np.zeros((n, width), dtype=np.int64)
+    t[np.arange(n), rng.integers(0, width, n)] = 1
+    t[np.arange(0, n, 2), rng.integers(0, width, n // 2)] = 1
+    p = t.copy()
+    p[np.arange(0, n, 3), rng.integers(0, width, (n + 2) // 3)] = 1
+    p[5] = 0  # a sample with no predicted label
+    w = weights_for("device1")[:n]
+    for weights in (None, w):
+        W = None if weights is None else on("device1", weights)
+        T, P = on("device1", t), on("device1", p)
+        got = MacroF1Counts.from_predictions(T, P, sample_weight=W, moments=True)
+        expected = MacroF1Counts.from_predictions(
+            t, p, sample_weight=weights, moments=True
+        )
+        assert_same_cells(got.moments, expected.moments, 1e-12)
+        assert got.moments.nnz <= 9 * 4 * n  # the pairs, never (3L)**2
+        assert_same_interval(
+            fbeta_confidence_interval(T, P, sample_weight=W),
+            fbeta_confidence_interval(t, p, sample_weight=weights),
+            1e-9,
+        )
+    empty = MacroF1Counts.from_predictions(
+        on("device1", t[:, :300] * 0), on("device1", t[:, :300] * 0), moments=True
+    )
+    assert sp.issparse(empty.moments) and empty.moments.nnz == 0
+
+
 # ------------------------------------------------------- PyTorch
 
 
@@ -716,6 +933,15 @@ def test_torch_kernels_on_the_device(monkeypatch: pytest.MonkeyPatch) -> None:
     many_p = torch.as_tensor(RNG.integers(0, 3000, N))
     assert MacroF1Counts.from_predictions(many_t, many_p) == (
         MacroF1Counts.from_predictions(many_t.numpy(), many_p.numpy())
+    )
+    # the tally's cells folded by PyTorch's sort, nonzero and cumulative sum
+    monkeypatch.setattr(_array_api, "_FOLD_AT", 100)
+    acc = MacroF1Accumulator(labels=np.arange(3000))
+    for start in range(0, N, 64):
+        acc.update(many_t[start : start + 64], many_p[start : start + 64])
+    assert acc._tally is not None and acc._tally.xp.__name__.endswith("torch")
+    assert acc.counts == MacroF1Counts.from_predictions(
+        many_t.numpy(), many_p.numpy(), labels=np.arange(3000)
     )
     got = compare_classifiers(t, p, q, sample_weight=w)
     expected = compare_classifiers(Y_TRUE, Y_PRED, Y_OTHER, sample_weight=WEIGHTS)

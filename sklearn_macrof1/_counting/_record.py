@@ -92,9 +92,8 @@ n_classes), or None
         ``sklearn.metrics.confusion_matrix``. Above 2048 classes, its occupied
         cells (a ``scipy.sparse.csr_array``, as
         ``FBetaSummary.confusion_matrix``). None for multilabel targets, and
-        for records that keep only per-class counts (:meth:`from_totals`, 1-D
-        device arrays of more than 2048 classes, and a merge with such a
-        record).
+        for records that keep only per-class counts (:meth:`from_totals`, and
+        a merge with such a record).
     samples : SampleCounts or None
         Multilabel targets: the per-sample counts of ``average="samples"``, a
         histogram of the distinct per-sample ``(tp, true, pred)`` triples over
@@ -932,6 +931,7 @@ def read(
     samplewise: bool = False,
     class_counts: bool = True,
     moments: bool = False,
+    cells: bool = False,
     targets_kept: bool = True,
     part: bool = False,
     caller: str = "this function",
@@ -942,7 +942,9 @@ def read(
     (multilabel targets; over the columns named by ``labels``, when given);
     ``class_counts=False`` then skips the per-class counts of multilabel targets;
     ``moments`` adds the second moments of a delta-method interval (see
-    :func:`count_targets`); with
+    :func:`count_targets`); ``cells``: the occupied cells of the confusion
+    matrix of 1-D targets of more than 2048 classes, from a source that keeps
+    no targets (device arrays; in memory the targets give them); with
     ``targets_kept`` (the caller keeps the targets of this reading, so the
     delta method can take each sample's row from them) multilabel targets get
     none: their 3L x 3L moments cost O(n L²), the rows O(n L) per gradient.
@@ -964,6 +966,7 @@ def read(
         samplewise=samplewise,
         class_counts=class_counts,
         moments=moments,
+        cells=cells,
         targets_kept=targets_kept,
         part=part,
         caller=caller,

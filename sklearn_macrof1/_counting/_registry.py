@@ -155,6 +155,11 @@ class CountRequest:
         counts of multilabel targets.
     moments : bool
         The second moments of a delta-method interval.
+    cells : bool
+        The occupied cells of the confusion matrix of 1-D targets of more than
+        2048 classes (a summary, an interval), for sources that keep no
+        targets to find them from later (device arrays); a record that leaves
+        (``targets_kept=False``) or has moments keeps them anyway.
     targets_kept : bool
         The caller keeps the per-sample targets of an in-memory reading, from
         which the delta method takes each sample's row: multilabel targets then
@@ -170,6 +175,7 @@ class CountRequest:
     samplewise: bool = False
     class_counts: bool = True
     moments: bool = False
+    cells: bool = False
     targets_kept: bool = True
     part: bool = False
     caller: str = "this function"

@@ -423,6 +423,7 @@ def read_for(
     class_counts: bool = True,
     moments: bool = False,
     samplewise: bool | None = None,
+    cells: bool = False,
 ) -> Reading:
     """The reading a verb computes from: the record given in place of
     ``y_true`` (:func:`record_reading`), else ``y_true`` / ``y_pred`` read and
@@ -431,7 +432,9 @@ def read_for(
     ``samplewise`` (default: for ``average="samples"``) asks multilabel targets
     for their per-sample counts over ``options.labels``; ``class_counts=False``:
     a lone score, which for ``average="samples"`` needs no per-class counts;
-    ``moments``: the second moments of a delta-method interval.
+    ``moments``: the second moments of a delta-method interval; ``cells``: the
+    occupied cells of a large confusion matrix, from data counted where they
+    live (a summary, an interval).
     """
     if samplewise is None:
         samplewise = options.average == "samples"
@@ -452,6 +455,7 @@ def read_for(
         samplewise=samplewise,
         class_counts=class_counts,
         moments=moments,
+        cells=cells,
         caller=caller,
     )
 

@@ -154,9 +154,10 @@ class MacroF1Accumulator:
     batch's counts there and reads nothing back, so a GPU never waits for it.
     The counts cross to the host when they are read
     (:attr:`counts`, :attr:`n_samples`, a merge, a copy, a pickle, the repr):
-    at most the occupied cells of the ``k x k`` confusion matrix (three
-    vectors of ``k`` counts beyond 2048 classes, and no confusion matrix in
-    the record) and ``k`` occurrence counts; for multilabel targets the column
+    at most the occupied cells of the ``k x k`` confusion matrix (beyond 2048
+    labels the tally keeps its samples' joint codes on the device, folded
+    into one entry per cell as they grow) and ``k`` occurrence counts; for
+    multilabel targets the column
     sums and the occupied cells of the per-sample histogram. Checks that would
     read values back are made then too: labels outside ``labels``, indicator
     entries other than 0 and 1, scores with NaN or non-finite weights in any

@@ -693,6 +693,7 @@ shape (n_samples, n_labels) or MacroF1Counts
         caller=caller,
         samplewise=True,  # per-sample counts for multilabel targets only
         moments=resampling is not None and resampling.method == "delta",
+        cells=resampling is not None,
     )
     if isinstance(y_true, MacroF1Counts):
         # the record's fixed labels are the user's; a matrix's names order rows

@@ -665,7 +665,12 @@ def summary_of(
         pos_label=pos_label,
     )
     reading = read_for(
-        y_true, y_pred, options, sample_weight=sample_weight, caller=caller
+        y_true,
+        y_pred,
+        options,
+        sample_weight=sample_weight,
+        caller=caller,
+        cells=True,  # the summary's confusion matrix
     )
     summary = build_summary(
         reading.counts, options, caller=caller, warn_for=ALL_METRICS

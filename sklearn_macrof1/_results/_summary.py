@@ -71,10 +71,9 @@ class FBetaSummary(ValueEquality):
         to 2,048 classes; above, its occupied cells as a sparse array (at most
         one per sample: a dense one of 100,000 classes would take 75 GiB),
         counted when the summary is made from the samples, and kept by the
-        count records of streams, Dask and Spark. None for multilabel targets,
-        and for a summary of a count record that kept no matrix
-        (``MacroF1Counts.from_totals``, device arrays of more than 2,048
-        classes).
+        count records of streams, Dask, Spark and device arrays. None for
+        multilabel targets, and for a summary of a count record that kept no
+        matrix (``MacroF1Counts.from_totals``).
         ``to_dict`` gives the sparse one as ``{"shape", "row", "col",
         "data"}``.
     classes : ndarray

@@ -9,11 +9,11 @@ the environment before scipy is imported). This source follows the same rules:
   set in a comparison); ``y_true`` and ``sample_weight`` are moved there,
   as scikit-learn moves them;
 - the samples are validated and counted on that device, and only the count
-  record crosses to the host: O(k) numbers for k classes, or the occupied
-  cells of the confusion matrix (at most ``min(n, k**2)``, for up to
-  :data:`~.._counting._kernels.MAX_CONFUSION_CLASSES` classes), of the joint
-  cells of a paired comparison, or of the per-sample histogram of multilabel
-  targets; never the n samples;
+  record crosses to the host: O(k) numbers for k classes, or, where a summary,
+  an interval or a record that leaves asks for them, the occupied cells of
+  the confusion matrix (at most ``min(n, k**2)``), of the joint cells of a
+  paired comparison, of the per-sample histogram or of the second moments of
+  multilabel targets; never the n samples;
 - arrays on the CPU that NumPy reads without a copy (PyTorch CPU tensors, for
   example) are counted by the in-memory kernels through that view;
 - what the verbs return is decided above (:func:`like_predictions`):
@@ -43,6 +43,7 @@ from functools import partial
 from typing import Any
 
 import numpy as np
+import scipy.sparse as sp
 
 from .._counting._kernels import (
     MAX_CONFUSION_CLASSES,
@@ -468,6 +469,121 @@ def _scalar(value: Any) -> float | int:
     return int(number) if number.is_integer() else number
 
 
+#: ``(codes, count, weight, square)`` of cells on the host (None: not counted).
+_HostCells = tuple[np.ndarray, np.ndarray, np.ndarray | None, np.ndarray | None]
+#: The fewest entries at which :class:`_Cells` are folded into one per cell.
+_FOLD_AT = 1 << 20
+
+
+@dataclass(frozen=True)
+class _Cells:
+    """Occupied cells of a ``k x k`` confusion matrix kept on a device, by
+    joint code ``true * k + pred``.
+
+    ``parts`` are tuples ``(codes, count, weight, square)`` of device arrays:
+    each entry one sample as batches add them (``count`` None: ones;
+    ``weight`` and ``square`` None without weights, or when not asked for),
+    or one cell once :meth:`folded`. A fold concatenates the parts, sorts the
+    codes (stably: each cell's weights are summed in sample order, as the
+    host's ``bincount`` sums them) and makes one entry per code: counts by
+    differences of an integer cumulative sum (exact on any device), weights
+    by ``bincount`` of the cell positions. Finding the number of cells is the
+    fold's one read from the device. A tally folds whenever its entries
+    outgrow ``limit`` (twice the cells last found, at least ``_FOLD_AT``), so
+    its memory stays O(cells + ``_FOLD_AT``) and each sample is sorted
+    O(log n) times.
+    """
+
+    parts: tuple[tuple[Any, Any, Any, Any], ...]
+    size: int
+    limit: int
+
+    @classmethod
+    def of_batch(cls, dev: _Device, codes: Any, weights: Any, squares: bool) -> _Cells:
+        """One entry per sample: ``codes`` (integers), ``weights`` (None: none)."""
+        square = weights * weights if weights is not None and squares else None
+        codes = dev.xp.astype(codes, dev.xp.int64)
+        return cls(((codes, None, weights, square),), int(codes.shape[0]), _FOLD_AT)
+
+    def joined(self, other: _Cells, xp: Any) -> _Cells:
+        """Both sets of entries; folded when they outgrow the limit."""
+        joined = _Cells(
+            self.parts + other.parts,
+            self.size + other.size,
+            max(self.limit, other.limit),
+        )
+        return joined if joined.size <= joined.limit else joined.folded(xp)
+
+    def folded(self, xp: Any) -> _Cells:
+        """One entry per occupied cell, codes increasing."""
+        if len(self.parts) == 1 and self.parts[0][1] is not None:
+            return self  # folded already
+        codes = xp.concat([part[0] for part in self.parts])
+        device = _compat().device(codes)
+        count = xp.concat(
+            [
+                xp.ones(part[0].shape[0], dtype=xp.int64, device=device)
+                if part[1] is None
+                else part[1]
+                for part in self.parts
+            ]
+        )
+        order = xp.argsort(codes, stable=True)
+        codes = xp.take(codes, order)
+        n = int(codes.shape[0])
+        first = xp.concat(
+            [xp.ones(min(n, 1), dtype=xp.bool, device=device), codes[1:] != codes[:-1]]
+        )
+        starts = xp.nonzero(first)[0]  # the one read: how many cells
+        m = int(starts.shape[0])
+        ends = xp.concat(
+            [starts[1:], xp.asarray([n], dtype=starts.dtype, device=device)]
+        )
+        running = xp.cumulative_sum(xp.take(count, order))
+        at_end = xp.take(running, ends - 1) if m else running
+        count = at_end - xp.concat(
+            [xp.zeros(min(m, 1), dtype=xp.int64, device=device), at_end[:-1]]
+        )
+        cell = xp.cumulative_sum(xp.astype(first, xp.int64)) - 1
+
+        def summed(position: int) -> Any:
+            if self.parts[0][position] is None:
+                return None
+            values = xp.concat([part[position] for part in self.parts])
+            return bincount(xp, cell, xp.take(values, order), m)
+
+        folded = (xp.take(codes, starts), count, summed(2), summed(3))
+        return _Cells((folded,), m, max(2 * m, _FOLD_AT))
+
+    def on_host(self, dev: _Device) -> _HostCells:
+        """``(codes, count, weight, square)`` of the folded cells, on the host
+        (None stays None)."""
+        codes, count, weight, square = self.folded(dev.xp).parts[0]
+        return (
+            dev.host_int(codes),
+            dev.host_int(count),
+            None if weight is None else dev.host_float(weight),
+            None if square is None else dev.host_float(square),
+        )
+
+
+def _cell_tables(
+    cells: _HostCells, rows: np.ndarray, cols: np.ndarray, m: int
+) -> tuple[Any, Any]:
+    """The confusion matrix (counts, or weight sums) and the squared-weight
+    sums (None: not counted) of host cells at ``rows`` and ``cols`` of ``m``
+    classes: dense up to :data:`MAX_CONFUSION_CLASSES` classes, as the host
+    records keep them, else ``csr_array``."""
+    _, count, weight, square = cells
+
+    def table(values: np.ndarray) -> Any:
+        out = sp.csr_array((values, (rows, cols)), shape=(m, m))
+        return out.toarray() if m <= MAX_CONFUSION_CLASSES else out
+
+    confusion = table(count if weight is None else weight)
+    return confusion, None if square is None else table(square)
+
+
 def _count_1d(
     dev: _Device,
     true: Any,
@@ -476,13 +592,18 @@ def _count_1d(
     weights: Any,
     moments: bool,
     zero: bool,
+    cells: bool,
 ) -> MacroF1Counts:
     """The record of 1-D codes ``true`` and ``pred`` over ``labels`` (every
-    class present in either)."""
+    class present in either). Above :data:`MAX_CONFUSION_CLASSES` classes it
+    keeps the occupied cells of the confusion matrix (and, with ``moments``
+    and weights, their sums of squared weights) when ``cells`` or
+    ``moments`` asks for them: one sort of the joint codes on the device, and
+    O(cells) numbers cross to the host."""
     xp = dev.xp
     k = labels.shape[0]
-    confusion: np.ndarray | None = None
-    second: np.ndarray | None = None
+    confusion: Any = None
+    second: Any = None
     if k <= MAX_CONFUSION_CLASSES:
         joint = true * k + pred
         seen = bincount(xp, joint, None, k * k)
@@ -506,6 +627,12 @@ def _count_1d(
         tp = host(bincount(xp, true[hit], hit_weights, k))
         true_sum = host(bincount(xp, true, weights, k))
         pred_sum = host(bincount(xp, pred, weights, k))
+        if cells or moments:
+            squares = moments and weights is not None
+            found = _Cells.of_batch(dev, true * k + pred, weights, squares)
+            on_host = found.on_host(dev)
+            rows, cols = np.divmod(on_host[0], k)
+            confusion, second = _cell_tables(on_host, rows, cols, k)
     return MacroF1Counts(
         "binary" if k <= 2 else "multiclass",
         labels,
@@ -555,10 +682,8 @@ def _count_multilabel(
             columns = _multilabel_columns(request.labels, width)
         samples = _sample_histogram(dev, hit, true, pred, weights, columns)
     second = None
-    if request.moments and width <= MAX_MOMENT_LABELS:
-        rows = xp.astype(xp.concat([hit, true, pred], axis=1), dev.float)
-        squared = rows if weights is None else rows * xp.reshape(weights**2, (-1, 1))
-        second = dev.host_float(xp.matmul(xp.matrix_transpose(rows), squared))
+    if request.moments:
+        second = _indicator_moments(dev, hit, true, pred, weights)
     return MacroF1Counts(
         _MULTILABEL,
         np.arange(width),
@@ -574,6 +699,71 @@ def _count_multilabel(
         moments=second,
         weighted=weights is not None,
     )
+
+
+#: The most entries of one block of :func:`_indicator_moments` above
+#: :data:`MAX_MOMENT_LABELS` labels: rows of the indicators, and pairs of
+#: entries of one sample (a single sample's pairs are never split).
+_MOMENT_BLOCK = 1 << 22
+
+
+def _indicator_moments(
+    dev: _Device, hit: Any, true: Any, pred: Any, weights: Any
+) -> Any:
+    """The ``3L x 3L`` second moments of multilabel targets (the sum over the
+    samples of each one's ``tp | true | pred`` row times itself and its
+    squared weight), as :func:`~.._counting._kernels.indicator_moments`
+    gives them: a dense array up to :data:`MAX_MOMENT_LABELS` labels (one
+    product on the device); above, a ``csr_array`` of the occupied entries,
+    the pairs of entries that occur together in some sample. Those are
+    listed on the device sample by sample (the ``c**2`` pairs of a sample
+    with ``c`` nonzero entries, in blocks of at most ``_MOMENT_BLOCK`` rows'
+    entries and pairs) and folded into one entry per occupied pair
+    (:class:`_Cells`): O(sum of the squared entries per sample), as the
+    host's sparse product, and only the occupied entries cross to the host.
+    """
+    xp = dev.xp
+    n, width = int(true.shape[0]), 3 * int(true.shape[1])
+    squares = None if weights is None else weights * weights
+    if width <= 3 * MAX_MOMENT_LABELS:
+        rows = xp.astype(xp.concat([hit, true, pred], axis=1), dev.float)
+        weighted = rows if squares is None else rows * xp.reshape(squares, (-1, 1))
+        return dev.host_float(xp.matmul(xp.matrix_transpose(rows), weighted))
+    entries = sum(xp.sum(xp.astype(y, xp.int64), axis=1) for y in (hit, true, pred))
+    pairs = xp.cumulative_sum(entries * entries)
+    total = int(pairs[-1]) if n else 0  # one read: how many pairs in all
+    cuts = set(range(0, n, max(1, _MOMENT_BLOCK // width)))
+    if total > _MOMENT_BLOCK:  # the first sample of each block of pairs
+        marks = xp.arange(
+            _MOMENT_BLOCK, total, _MOMENT_BLOCK, dtype=xp.int64, device=dev.device
+        )
+        cuts.update(dev.host_int(xp.searchsorted(pairs, marks, side="right")))
+    bounds = sorted(cuts | {n})
+    found: _Cells | None = None
+    for start, stop in zip(bounds[:-1], bounds[1:], strict=True):
+        block = xp.concat([y[start:stop, :] for y in (hit, true, pred)], axis=1)
+        row, col = xp.nonzero(block)  # by sample, then column
+        if int(row.shape[0]) == 0:
+            continue
+        count = bincount(xp, row, None, stop - start)
+        first = xp.cumulative_sum(count) - count  # each sample's first entry
+        repeats = xp.take(count, row)  # the pairs each entry starts
+        size = int(xp.sum(repeats))
+        begins = xp.cumulative_sum(repeats) - repeats
+        entry = xp.cumulative_sum(bincount(xp, begins, None, size)) - 1
+        offset = xp.arange(size, dtype=begins.dtype, device=dev.device)
+        sample = xp.take(row, entry)
+        partner = xp.take(first, sample) + offset - xp.take(begins, entry)
+        codes = xp.take(col, entry) * width + xp.take(col, partner)
+        weight = None if squares is None else xp.take(squares[start:stop], sample)
+        part = _Cells.of_batch(dev, codes, weight, squares=False)
+        found = part if found is None else found.joined(part, xp)
+    if found is None:
+        return sp.csr_array((width, width), dtype=np.float64)
+    codes, count, weight, _ = found.on_host(dev)
+    row, col = np.divmod(codes, width)
+    values = count.astype(np.float64) if weight is None else weight
+    return sp.csr_array((values, (row, col)), shape=(width, width))
 
 
 def _sample_histogram(
@@ -744,7 +934,10 @@ class _ArrayAPI:
             counts = _count_multilabel(dev, y_true, y_pred, weights, request, zero)
         else:
             (true, pred), labels = _encode(dev, [y_true, y_pred])
-            counts = _count_1d(dev, true, pred, labels, weights, request.moments, zero)
+            cells = request.cells or not request.targets_kept
+            counts = _count_1d(
+                dev, true, pred, labels, weights, request.moments, zero, cells
+            )
         return Reading(counts, weighted=weights is not None)
 
     def count_jointly(
@@ -800,7 +993,16 @@ class _ArrayAPI:
             position = xp.cumulative_sum(xp.astype(present, dev.index)) - 1
             true, own = xp.take(position, codes[0]), xp.take(position, pred)
             counts.append(
-                _count_1d(dev, true, own, labels[mine], weights, request.moments, zero)
+                _count_1d(
+                    dev,
+                    true,
+                    own,
+                    labels[mine],
+                    weights,
+                    request.moments,
+                    zero,
+                    request.cells,
+                )
             )
         m = len(codes) - 1
         pairs = {
@@ -839,9 +1041,13 @@ class DeviceTally:
     of the values that would need a read are counted instead (``problems``:
     labels outside ``universe``, NaN scores, non-finite weights) and raised
     when the record is read (:meth:`record`), the only moment anything
-    crosses to the host: the occupied cells of the ``k x k`` table (up to
-    :data:`MAX_CONFUSION_CLASSES` labels; beyond, the three vectors of
-    ``k`` counts) and ``k`` occurrence counts.
+    crosses to the host: the occupied cells of the ``k x k`` table and ``k``
+    occurrence counts. Up to :data:`MAX_CONFUSION_CLASSES` labels the table
+    is dense on the device; beyond, the tally keeps the three vectors of
+    ``k`` counts and the joint codes of its samples (``cells``), folded into
+    one entry per occupied cell whenever they outgrow twice the cells last
+    found (:class:`_Cells`: a sort on the device and one read of the number of
+    cells, every million samples or so).
     """
 
     xp: Any
@@ -853,6 +1059,7 @@ class DeviceTally:
     nonzero: Any  # a device bool: some counted sample has a nonzero weight
     weighted: bool
     problems: tuple[tuple[str, Any], ...] = ()
+    cells: _Cells | None = None  # beyond MAX_CONFUSION_CLASSES labels
 
     def same_place(self, other: Any) -> bool:
         return (
@@ -877,6 +1084,9 @@ class DeviceTally:
             n_samples=self.n_samples + other.n_samples,
             nonzero=self.xp.logical_or(self.nonzero, other.nonzero),
             problems=_added(self.problems, other.problems),
+            cells=None
+            if self.cells is None or other.cells is None
+            else self.cells.joined(other.cells, self.xp),
         )
 
     def record(self) -> MacroF1Counts | None:
@@ -909,6 +1119,20 @@ class DeviceTally:
             tp, true_sum, pred_sum = table_counts(confusion)
         else:
             tp, true_sum, pred_sum = (c[present] for c in counts)
+        if self.cells is not None:
+            codes, count, weight, _ = self.cells.on_host(dev)
+            inside = codes < k * k  # not the samples left out
+            cells = (
+                codes[inside],
+                count[inside],
+                None if weight is None else weight[inside],
+                None,
+            )
+            position = np.full(k, -1)
+            position[present] = np.arange(present.shape[0])
+            rows, cols = np.divmod(codes[inside], k)
+            m = present.shape[0]
+            confusion = _cell_tables(cells, position[rows], position[cols], m)[0]
         return MacroF1Counts(
             "binary" if classes.shape[0] <= 2 else "multiclass",
             classes,
@@ -1246,11 +1470,15 @@ def tally_batch(
         bad = xp.logical_not(finite) if keep is None else keep & ~finite
         tally_problems.append((_BAD_WEIGHTS, xp.sum(xp.astype(bad, dev.index))))
         weights = xp.where(valid & finite, weights, xp.zeros_like(weights))
+    cells = None
     if k <= MAX_CONFUSION_CLASSES:
         trash = k * k
         flat = xp.where(valid, true * k + pred, xp.full_like(true, trash))
         table = bincount(xp, flat, weights, trash + 1)[:trash]
     else:  # tp, true and pred in one bincount: row r's codes offset by r (k+1)
+        true64, pred64 = (xp.astype(c, xp.int64) for c in codes)
+        flat = xp.where(valid, true64 * k + pred64, xp.full_like(true64, k * k))
+        cells = _Cells.of_batch(dev, flat, weights, squares=False)
         hit = xp.where(xp.logical_and(valid, true == pred), true, xp.full_like(true, k))
         rows = [hit, xp.where(valid, true, xp.full_like(true, k))]
         rows.append(xp.where(valid, pred, xp.full_like(pred, k)) + 2 * (k + 1))
@@ -1275,6 +1503,7 @@ def tally_batch(
         nonzero,
         weights is not None,
         tuple(tally_problems),
+        cells,
     )
 
 

@@ -1385,6 +1385,7 @@ shape (n_samples, n_labels) or MacroF1Counts
         sample_weight=sample_weight,
         caller=caller,
         moments=resampling.method == "delta",
+        cells=True,
     )
     if isinstance(y_true, MacroF1Counts):
         check_record_interval(
@@ -1423,7 +1424,7 @@ def check_record_interval(
                 f"{caller} computes the intervals of a record of 1-D targets "
                 "from its confusion matrix (its occupied cells above 2048 "
                 "classes); this record keeps only per-class counts (read from "
-                "totals, counted on a device above 2048 classes, or merged with "
+                "totals, or merged with "
                 "such a record). Compute the interval from the predictions "
                 f"with {caller}(y_true, y_pred, ...)."
             )
