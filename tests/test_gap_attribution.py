@@ -200,6 +200,25 @@ def test_beta_zero_and_infinity_have_no_gap():
         assert att.direct_gap == pytest.approx(0.0, abs=1e-12)
 
 
+@pytest.mark.parametrize("beta", [1e10, 1e76, 1e78, 1e100, 1e153])
+def test_huge_beta_attributes_its_gap_without_nan(beta):
+    # (1 + b²) b² overflows a float from b = 1e77: the common factor must not
+    rng = np.random.default_rng(4)
+    y_true = rng.integers(0, 5, 300)
+    y_pred = np.where(rng.random(300) < 0.6, y_true, rng.integers(0, 5, 300))
+    summary = fbeta_summary(y_true, y_pred, beta=beta)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        att = summary.gap_attribution()
+        pairs = att.top_pairs(3)
+        text = str(att)
+    assert np.isfinite(att.gap) and np.isfinite(att.class_contributions).all()
+    assert np.isfinite(att.pair_contributions).all()
+    assert att.gap == pytest.approx(summary.gap, abs=1e-12)
+    assert all(np.isfinite(value) for _, _, value in pairs)
+    assert "nan" not in text
+
+
 @pytest.mark.parametrize("average", ["micro", "binary", "samples", None])
 def test_other_averages_are_refused(average):
     if average == "samples":

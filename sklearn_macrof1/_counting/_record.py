@@ -175,13 +175,13 @@ confusion=True, samples=False, moments=False)
     tp: np.ndarray
     true: np.ndarray
     pred: np.ndarray
-    confusion: np.ndarray | None = None
+    confusion: np.ndarray | sp.csr_array | None = None
     samples: SampleCounts | None = field(default=None, repr=False)
     class_counts: bool = True
     n_samples: int | None = None
     sample_columns: np.ndarray | None = field(default=None, repr=False)
     zero_weight: bool = False
-    moments: np.ndarray | None = field(default=None, repr=False)
+    moments: np.ndarray | sp.csr_array | None = field(default=None, repr=False)
     labels: np.ndarray | None = None
     weighted: bool = False
     class_order: np.ndarray | None = field(default=None, repr=False)

@@ -91,15 +91,10 @@ def gap_pair_terms(
         "(GapAttribution.top_pairs) need no table.",
     )
     table = np.zeros((k, k))
-    if beta == 0 or math.isinf(beta):
+    prepared = _prepared(p, r, w, beta)
+    if prepared is None:
         return table
-    beta2 = beta * beta
-    a = beta2 * p + r
-    total = float(np.dot(w, a))
-    keep = np.flatnonzero(a > 0)
-    if total == 0 or keep.shape[0] < 2:
-        return table
-    p, r, w, a = p[keep], r[keep], w[keep], a[keep]
+    keep, p, r, w, a, c = prepared
     cross = np.outer(p, r)
     cross -= cross.T  # P_x R_y - P_y R_x
     # w_x (P_x R_y - P_y R_x) / a_x, dividing first: |D_xy| / a_x is bounded
@@ -107,7 +102,7 @@ def gap_pair_terms(
     scaled = w[:, None] * (cross / a[:, None])
     # (w_x D / a_x) * (w_y D / a_y): no underflow of D² before the division
     terms = scaled * scaled.T  # = -w_x w_y D² / (a_x a_y): D_yx = -D_xy
-    terms *= -(1 + beta2) * beta2 / (2 * total)
+    terms *= -c
     terms += 0.0  # no negative zeros in the table
     np.fill_diagonal(terms, 0.0)
     table[np.ix_(keep, keep)] = terms
@@ -128,6 +123,8 @@ def _prepared(
     if total == 0 or keep.shape[0] < 2:
         return None
     c = (1 + beta2) * beta2 / (2 * total)
+    if math.isinf(c):  # (1 + b²) b² overflows from b = 1.2e77: divide first
+        c = (1 + beta2) / (2 * total) * beta2
     if keep.shape[0] == a.shape[0]:  # every class: no copies
         return keep, precision, recall, weights, a, c
     return keep, precision[keep], recall[keep], weights[keep], a[keep], c
