@@ -165,9 +165,15 @@ def separated(above: np.ndarray, below: np.ndarray) -> np.ndarray:
     """Whether a cut between keys ``above`` and ``below`` is safe: keys that
     differ by rounding only (``0.9 - 0.7`` and ``0.7 - 0.5``) would tie once the
     rule is applied, so they count as equal."""
-    scale = np.maximum(np.maximum(np.abs(above), np.abs(below)), 1.0)
+    # max(|above|, |below|, 1) * tolerance, computed in place (millions of
+    # keys for a shared threshold)
+    scale = np.empty(np.broadcast_shapes(np.shape(above), np.shape(below)))
+    np.abs(above, out=scale)
+    np.maximum(scale, np.abs(below), out=scale)
+    np.maximum(scale, 1.0, out=scale)
+    scale *= _KEY_TOLERANCE
     with np.errstate(invalid="ignore"):
-        return (above - below) > _KEY_TOLERANCE * scale
+        return (above - below) > scale
 
 
 def _largest(keys: np.ndarray, count: int) -> np.ndarray:
