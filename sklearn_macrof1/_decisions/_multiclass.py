@@ -394,7 +394,7 @@ class Search:
         if changed.size:
             counts -= _row_counts(p, self.i1[changed], changed)
             counts += _row_counts(p, i1[changed], changed)
-        touched = np.unique(np.r_[self.i1[changed], i1[changed]])
+        touched = np.unique(np.concatenate((self.i1[changed], i1[changed])))
         new_terms = p.terms(counts[:, touched], touched)
         total = (
             self.total - self.class_terms[touched].sum(axis=0) + new_terms.sum(axis=0)

@@ -182,7 +182,7 @@ def _groups(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             keys[begin:end], keys[begin + 1 : end + 1]
         )
     start = np.flatnonzero(first)
-    return start, np.r_[start[1:], m]
+    return start, np.append(start[1:], m)
 
 
 def _unit_curve(
@@ -397,9 +397,10 @@ def _per_label(
         for i, l in enumerate(columns):
             upper, lower, cum, (true, n_true) = p.label_curve(l)
             g = cum.shape[1]
-            true_g = np.full(g, true)
+            # the label's true counts: the same at every cut
+            true_l, n_true_l = np.asarray(true), np.asarray(n_true)
             curve = obj.terms(
-                cum[0], cum[1], true_g, cum[2], np.full(g, n_true), p.avg_weight(true_g)
+                cum[0], cum[1], true_l, cum[2], n_true_l, p.avg_weight(true_l)
             )
             rest = total - terms[i]
             values = obj.value(rest + curve)
