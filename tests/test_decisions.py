@@ -254,10 +254,10 @@ def test_every_scanned_cut_scores_what_the_rule_then_scores():
             data.problem(options.objective(data.weight)), np.ones(k), np.zeros(k)
         )
         j = int(rng.integers(0, k))
-        m, comp = search.competitor(j)
-        keys = scores[:, j] - m
-        _, best, _, _ = search.scan(j, keys, comp, n)
-        if search.step_offset(j, n):
+        members = np.flatnonzero(search.i1 == j)
+        col = search.problem.scores[:, j].copy()
+        _, best, _, _ = search.scan(j, search.keys(j, col, members), n, members)
+        if search.step_offset(j, col):  # (its window: every sample, n < 256)
             checked += 1
             assert abs(search.value - best) < 1e-12
     assert checked > 10
@@ -411,9 +411,9 @@ def test_window_of_the_scan_orders_equal_keys_by_sample():
         data.problem(options.objective(data.weight)), np.ones(k), np.zeros(k)
     )
     for j in (1, 2):
-        m, comp = search.competitor(j)
-        keys = scores[:, j] - m
-        _, _, sorted_keys, order = search.scan(j, keys, comp, 300)
+        members = np.flatnonzero(search.i1 == j)
+        keys = search.keys(j, search.problem.scores[:, j].copy(), members)
+        _, _, sorted_keys, order = search.scan(j, keys, 300, members)
         assert order.shape == (301,)
         inside = sorted_keys > sorted_keys[-1]  # the last equal keys: any of them
         expected = np.argsort(-keys, kind="stable")[: int(inside.sum())]

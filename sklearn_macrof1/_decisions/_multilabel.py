@@ -173,8 +173,16 @@ def _groups(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     m = keys.shape[0]
     if m == 0:
         return np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.intp)
-    start = np.flatnonzero(np.r_[True, separated(keys[:-1], keys[1:])])
-    return start, np.r_[start[1:], m]
+    # a block of keys at a time: the temporaries of millions of keys stay small
+    first = np.empty(m, dtype=bool)
+    first[0] = True
+    for begin in range(0, m - 1, _CHUNK):
+        end = min(begin + _CHUNK, m - 1)
+        first[begin + 1 : end + 1] = separated(
+            keys[begin:end], keys[begin + 1 : end + 1]
+        )
+    start = np.flatnonzero(first)
+    return start, np.append(start[1:], m)
 
 
 def _unit_curve(
@@ -389,9 +397,10 @@ def _per_label(
         for i, l in enumerate(columns):
             upper, lower, cum, (true, n_true) = p.label_curve(l)
             g = cum.shape[1]
-            true_g = np.full(g, true)
+            # the label's true counts: the same at every cut
+            true_l, n_true_l = np.asarray(true), np.asarray(n_true)
             curve = obj.terms(
-                cum[0], cum[1], true_g, cum[2], np.full(g, n_true), p.avg_weight(true_g)
+                cum[0], cum[1], true_l, cum[2], n_true_l, p.avg_weight(true_l)
             )
             rest = total - terms[i]
             values = obj.value(rest + curve)
@@ -556,9 +565,11 @@ def _dense_samples_curve(
     true_s = np.count_nonzero(truth, axis=1).astype(np.float64)
     zero = np.zeros(n)
     total = obj.terms(zero, zero, true_s, zero, true_s, p.weight).sum(axis=0)
-    # each entry's change of the terms of its sample, and the entry's group
-    delta = np.empty((obj.n_terms, n, n_labels))
-    entry_group = np.empty((n, n_labels), dtype=group.dtype)
+    # each term's changes added up per group of equal pooled scores, chunk by
+    # chunk in the order of the entries (``np.add.at`` adds in order, as
+    # ``np.bincount`` would over all of them; a chunk of zeros adds nothing),
+    # so that the changes of all the entries are never held at once
+    per_group: dict[int, np.ndarray] = {}
     pred = np.arange(n_labels + 1, dtype=np.float64)
     step = max(1, _CHUNK // n_labels)
     for begin in range(0, n, step):
@@ -573,7 +584,6 @@ def _dense_samples_curve(
         terms = obj.terms(tp, pred, t, pred, t, p.weight[rows, None])
         terms = terms.transpose(2, 0, 1)  # (n_terms, b, n_labels + 1)
         in_row = group[by_score, np.arange(begin, begin + b)[:, None]]
-        entry_group[rows] = in_row
         # a sample's entries of one group are a run of its sorted row: the run
         # changes the terms once, at its last entry, by the terms after the run
         # minus those before it (counts at a run's ends, whatever the order
@@ -584,18 +594,27 @@ def _dense_samples_curve(
         first[:, 1:] = last[:, :-1]
         before = np.where(first, np.arange(n_labels), 0)
         np.maximum.accumulate(before, axis=1, out=before)
-        np.subtract(
-            terms[:, :, 1:],
-            np.take_along_axis(terms, before[None], axis=2),
-            out=delta[:, rows],
-        )
-        delta[:, rows] *= last
+        delta = terms[:, :, 1:] - np.take_along_axis(terms, before[None], axis=2)
+        delta *= last
+        for c in range(obj.n_terms):
+            if delta[c].any():  # (whether a ratio is defined rarely changes)
+                if c not in per_group:
+                    per_group[c] = np.zeros(g)
+                np.add.at(per_group[c], in_row.ravel(), delta[c].ravel())
     del group
-    flat = entry_group.ravel()
-    sums = np.zeros((obj.n_terms, g + 1))
-    for c in range(obj.n_terms):
-        if delta[c].any():  # (whether a ratio is defined rarely changes)
-            per_group = np.bincount(flat, weights=delta[c].ravel(), minlength=g)
-            np.cumsum(per_group, out=sums[c, 1:])
-    sums += total[:, None]
-    return keys[start], keys[ends - 1], obj.value(sums.T)
+    # the objective of every cut (cut 0: nothing predicted), a block of cuts at
+    # a time; a term that no entry changes keeps its sum at no prediction
+    cumulative = {}
+    for c, changes in per_group.items():
+        cumulative[c] = np.zeros(g + 1)
+        np.cumsum(changes, out=cumulative[c][1:])
+    del per_group
+    values = np.empty(g + 1)
+    for begin in range(0, g + 1, _CHUNK):
+        cuts = slice(begin, begin + _CHUNK)
+        sums = np.zeros((values[cuts].shape[0], obj.n_terms))
+        for c, running in cumulative.items():
+            sums[:, c] = running[cuts]
+        sums += total
+        values[cuts] = obj.value(sums)
+    return keys[start], keys[ends - 1], values

@@ -92,16 +92,18 @@ class Objective:
         if self.average == "micro":
             return _stack_last(tp, pred, true, has_pred, has_true)
         alpha = self.smoothing if self.average != "samples" else 0.0
-        columns: list[np.ndarray] = []
         if self.formula == "averaged":
-            value, defined = self._fbeta(tp, pred, true, has_pred, has_true, alpha)
-            columns += _mean_terms(value, defined, weight)
+            ratios = [self._fbeta(tp, pred, true, has_pred, has_true, alpha)]
         else:
-            value, defined = _ratio(tp, pred, has_pred, self.fill, alpha)
-            columns += _mean_terms(value, defined, weight)
-            value, defined = _ratio(tp, true, has_true, self.fill, alpha)
-            columns += _mean_terms(value, defined, weight)
-        return _stack_last(*columns)
+            ratios = [
+                _ratio(tp, pred, has_pred, self.fill, alpha),
+                _ratio(tp, true, has_true, self.fill, alpha),
+            ]
+        shape = np.broadcast(*(a for ratio in ratios for a in ratio), weight).shape
+        block = np.empty((4 * len(ratios), *shape))
+        for i, (value, counted) in enumerate(ratios):
+            _mean_terms(block[4 * i : 4 * i + 4], value, counted, weight)
+        return block.transpose(*range(1, block.ndim), 0)
 
     def _fbeta(
         self,
@@ -180,7 +182,7 @@ def _stack_last(*columns: np.ndarray) -> np.ndarray:
     """The columns stacked along a last axis, as a view of one block per column
     (stacking along the last axis directly interleaves the values, several times
     slower on millions of groups)."""
-    shape = np.broadcast_shapes(*(np.shape(c) for c in columns))
+    shape = np.broadcast(*columns).shape
     block = np.empty((len(columns), *shape))
     for row, column in zip(block, columns, strict=True):
         row[...] = column
@@ -204,11 +206,17 @@ def _ratio(
 
 
 def _mean_terms(
-    value: np.ndarray, counted: np.ndarray, weight: np.ndarray | float
-) -> list[np.ndarray]:
-    counted_f = counted.astype(np.float64)
-    safe = np.where(counted, value, 0.0)
-    return [weight * safe, weight * counted_f, safe, counted_f]
+    out: np.ndarray,
+    value: np.ndarray,
+    counted: np.ndarray,
+    weight: np.ndarray | float,
+) -> None:
+    """``out[:4]`` = ``(w v, w, v, 1)`` where ``counted``, 0 elsewhere: the
+    terms of :func:`_nan_mean`, written in place."""
+    out[2] = np.where(counted, value, 0.0)
+    out[3] = counted
+    np.multiply(weight, out[2], out=out[0])
+    np.multiply(weight, out[3], out=out[1])
 
 
 def _nan_mean(sums: np.ndarray) -> np.ndarray:
