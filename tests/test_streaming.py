@@ -28,6 +28,7 @@ from hypothesis import strategies as st
 
 from sklearn_macrof1 import (
     MacroF1Accumulator,
+    MacroF1Counts,
     averaged_f1_score,
     averaged_fbeta_score,
     classification_report,
@@ -857,3 +858,38 @@ def test_accumulators_with_the_same_string_labels_merge() -> None:
         MacroF1Accumulator(labels=[0, 1]).merge(
             MacroF1Accumulator(labels=np.array([0, 1], dtype=object))
         )
+
+
+def test_many_batches_of_many_classes_merge_as_a_binary_counter() -> None:
+    """Above 2,048 classes a batch's record holds its occupied cells: merged
+    into one growing record, every update would cost all the cells so far.
+    The accumulator keeps a short stack of records instead (a record merges
+    with the one below only while that one is at most twice its size), whose
+    merge is the record of all the batches; batches that the merge would
+    refuse are refused at their update, though the stack only pushes them."""
+    rng = np.random.default_rng(3)
+    k, size = 3000, 300
+    acc = MacroF1Accumulator()
+    seen_true, seen_pred = [], []
+    for i in range(64):
+        y_true = rng.integers(0, k, size)
+        y_pred = np.where(rng.random(size) < 0.7, y_true, rng.integers(0, k, size))
+        seen_true.append(y_true)
+        seen_pred.append(y_pred)
+        acc.update(y_true, y_pred)
+        assert len(acc._parts) <= 2 + math.log2(i + 1)
+    assert len(acc._parts) > 1
+    expected = MacroF1Counts.from_predictions(
+        np.concatenate(seen_true), np.concatenate(seen_pred)
+    )
+    assert expected.n_classes > 2048
+    assert acc.counts == expected
+    assert len(acc._parts) == 1  # the merge is kept
+    n = acc.n_samples
+    with pytest.raises(ValueError, match="Mix of label input types"):
+        acc.update(["a", "b"], ["b", "b"])
+    with pytest.raises(ValueError, match="same kind of targets"):
+        acc.update(np.eye(3, dtype=int), np.eye(3, dtype=int))
+    assert acc.n_samples == n and acc.counts == expected
+    # a pickle holds the merged record
+    assert pickle.loads(pickle.dumps(acc)).counts == expected
