@@ -893,3 +893,23 @@ def test_many_batches_of_many_classes_merge_as_a_binary_counter() -> None:
     assert acc.n_samples == n and acc.counts == expected
     # a pickle holds the merged record
     assert pickle.loads(pickle.dumps(acc)).counts == expected
+
+
+def test_labels_of_another_dtype_kind_are_refused_when_pushed() -> None:
+    """A batch pushed onto the stack without a merge is checked against the
+    bottom record for labels of another kind: strings and numbers, and also
+    dates and numbers, refused at the update as the merge would refuse them."""
+    rng = np.random.default_rng(5)
+    acc = MacroF1Accumulator()
+    y_true = rng.integers(0, 3000, 6000)
+    acc.update(y_true, y_true)
+    acc.update([1.0, 2.0], [2.0, 2.0])  # floats and integers merge
+    parts, n = acc._parts, acc.n_samples
+    assert len(parts) == 2
+    dates = np.array(["2020-01-01", "2020-01-02"], dtype="datetime64[D]")
+    for bad in (dates, np.array(["a", "b"])):
+        with pytest.raises(ValueError, match="Mix of label input types"):
+            acc.update(bad, bad)
+        assert acc._parts is parts and acc.n_samples == n
+    acc.update(np.array([True]), np.array([False]))  # booleans are numbers
+    assert acc.n_samples == n + 1

@@ -544,9 +544,15 @@ def _pushed(
     below (:func:`_check_joins`, and labels of one type), so an update that
     the merge would refuse is refused now, the accumulator unchanged."""
     if parts:
-        _check_joins(parts[0], batch)
-        if batch.kind != _MULTILABEL and parts[0].n_classes and batch.n_classes:
-            union_labels(parts[0].classes[:1], batch.classes[:1])  # one type
+        bottom = parts[0]
+        _check_joins(bottom, batch)
+        if (  # labels of one type (classes of one dtype kind are)
+            batch.kind != _MULTILABEL
+            and bottom.n_classes
+            and batch.n_classes
+            and batch.classes.dtype.kind != bottom.classes.dtype.kind
+        ):
+            union_labels(bottom.classes[:1], batch.classes[:1])
     stack = [*parts, batch]
     while len(stack) > 1 and _size(stack[-2]) <= 2 * _size(stack[-1]):
         top = stack.pop()
