@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import functools
 import math
 import pickle
 import subprocess
@@ -36,6 +37,7 @@ from sklearn_macrof1 import (
     fbeta_of_averages_score,
     fbeta_summary,
 )
+from sklearn_macrof1._results._accumulator import _size
 
 AVERAGES_1D = (None, "micro", "macro", "weighted", "binary")
 AVERAGES_ML = (None, "micro", "macro", "weighted", "samples")
@@ -893,6 +895,37 @@ def test_many_batches_of_many_classes_merge_as_a_binary_counter() -> None:
     assert acc.n_samples == n and acc.counts == expected
     # a pickle holds the merged record
     assert pickle.loads(pickle.dumps(acc)).counts == expected
+
+
+def test_a_read_merges_the_bottom_record_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The stack is merged from the top down: the bottom record, which holds
+    most of the occupied cells, is copied by one merge at a read, not by one
+    per record above it."""
+    rng = np.random.default_rng(4)
+    k = 3000
+    acc = MacroF1Accumulator()
+    for size in (4000, 1000, 300, 80, 20):  # each pushed without a merge
+        y_true = rng.integers(0, k, size)
+        acc.update(y_true, np.where(rng.random(size) < 0.7, y_true, y_true + 1))
+    parts = acc._parts
+    assert len(parts) == 5
+    merges: list[tuple[MacroF1Counts, MacroF1Counts]] = []
+    merge = MacroF1Counts.merge
+
+    def counted(self: MacroF1Counts, other: MacroF1Counts) -> MacroF1Counts:
+        merges.append((self, other))
+        return merge(self, other)
+
+    monkeypatch.setattr(MacroF1Counts, "merge", counted)
+    counts = acc.counts
+    assert len(merges) == 4
+    bottom = _size(parts[0])
+    assert merges[-1][0] is parts[0]  # merged once, last, with all the others
+    assert all(_size(a) < bottom and _size(b) < bottom for a, b in merges[:-1])
+    monkeypatch.undo()
+    assert counts == functools.reduce(MacroF1Counts.merge, parts)
 
 
 def test_labels_of_another_dtype_kind_are_refused_when_pushed() -> None:
