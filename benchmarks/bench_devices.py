@@ -35,6 +35,12 @@ labels (tensors on ``--device``), k = 10 and k = 100,000, with the labels fixed
   read back (fixed labels only);
 - ``numpy``: the same batch as NumPy arrays, for scale.
 
+It then times a whole evaluation at k = 100,000 fixed labels: 2,048
+consecutive updates of fresh batches and the read of the record, whose mean
+per update includes what grows with the stream: the merges of the host
+records' occupied cells and the device tally's folds of its cell codes (the
+medians above, from a state of k cells, leave them out).
+
 ``--multilabel`` times the same two updates of multilabel batches (0/1
 labels of 32 and 1,024 samples, 8 to 160 columns, unweighted and weighted),
 the device tally forced on and off, which sets the widest histogram the
@@ -49,6 +55,7 @@ here (its multi-threaded kernels on a loaded shared machine measure the load).
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import subprocess
 import sys
@@ -71,8 +78,10 @@ from sklearn_macrof1 import MacroF1Accumulator, averaged_f1_score
 from sklearn_macrof1._sources import _array_api
 
 
-def labels(n: int, k: int) -> tuple[np.ndarray, np.ndarray]:
-    rng = np.random.default_rng(0)
+def labels(
+    n: int, k: int, rng: np.random.Generator | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(0) if rng is None else rng
     y_true = rng.integers(0, k, n)
     y_pred = np.where(rng.random(n) < 0.7, y_true, rng.integers(0, k, n))
     return y_true, y_pred
@@ -167,6 +176,54 @@ def accumulator_main(torch: Any, device: Any) -> None:
     )
 
 
+RUN = 2048
+
+
+def whole_run(torch: Any, device: Any, k: int = 100_000) -> None:
+    """A whole evaluation with fixed labels: ``RUN`` consecutive updates of
+    fresh batches (8.4 million labels, 70 % correct), then the read of the
+    record; the mean per update includes the device tally's folds of its cell
+    codes (a sort each, about once per million labels), which the medians
+    above leave out."""
+    torch.set_num_threads(1)
+    rng = np.random.default_rng(1)
+    batches = []
+    for _ in range(RUN):
+        y_true, y_pred = labels(BATCH, k, rng)
+        batches.append(
+            (torch.as_tensor(y_true).to(device), torch.as_tensor(y_pred).to(device))
+        )
+    synchronize = torch.cuda.synchronize if device.type == "cuda" else lambda: None
+    rows = []
+    for name in ("numpy", "host record", "device tally"):
+        acc = MacroF1Accumulator(labels=np.arange(k))
+        if name == "host record":
+            acc._universe = None  # the device tally disabled
+        run = batches
+        if name == "numpy":
+            run = [(t.cpu().numpy(), p.cpu().numpy()) for t, p in batches]
+        gc_was_enabled = gc.isenabled()
+        gc.disable()
+        try:
+            start = time.perf_counter()
+            for y_true, y_pred in run:
+                acc.update(y_true, y_pred)
+            synchronize()
+            updates = time.perf_counter() - start
+            counts = acc.counts
+            read = time.perf_counter() - start - updates
+        finally:
+            if gc_was_enabled:
+                gc.enable()
+        assert counts.n_samples == RUN * BATCH
+        rows.append([name, fmt_time(updates / RUN), fmt_time(read)])
+    print(
+        f"k = {k:,} fixed labels, {RUN:,} consecutive updates of {BATCH:,} labels, "
+        "then the read:"
+    )
+    print(table(["update", "mean per update", "read (acc.counts)"], rows))
+
+
 def multilabel_main(torch: Any, device: Any) -> None:
     torch.set_num_threads(1)  # as accumulator_main
     rng = np.random.default_rng(0)
@@ -257,6 +314,8 @@ def main() -> None:
         print(f"batches of {BATCH:,}")
         print()
         accumulator_main(torch, device)
+        print()
+        whole_run(torch, device)
         return
     print(f"commit {commit or 'unknown'}, {time.strftime('%Y-%m-%d')}, n = {n:,}")
     print()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import functools
 import math
 import pickle
 import subprocess
@@ -28,6 +29,7 @@ from hypothesis import strategies as st
 
 from sklearn_macrof1 import (
     MacroF1Accumulator,
+    MacroF1Counts,
     averaged_f1_score,
     averaged_fbeta_score,
     classification_report,
@@ -35,6 +37,7 @@ from sklearn_macrof1 import (
     fbeta_of_averages_score,
     fbeta_summary,
 )
+from sklearn_macrof1._results._accumulator import _size
 
 AVERAGES_1D = (None, "micro", "macro", "weighted", "binary")
 AVERAGES_ML = (None, "micro", "macro", "weighted", "samples")
@@ -857,3 +860,89 @@ def test_accumulators_with_the_same_string_labels_merge() -> None:
         MacroF1Accumulator(labels=[0, 1]).merge(
             MacroF1Accumulator(labels=np.array([0, 1], dtype=object))
         )
+
+
+def test_many_batches_of_many_classes_merge_as_a_binary_counter() -> None:
+    """Above 2,048 classes a batch's record holds its occupied cells: merged
+    into one growing record, every update would cost all the cells so far.
+    The accumulator keeps a short stack of records instead (a record merges
+    with the one below only while that one is at most twice its size), whose
+    merge is the record of all the batches; batches that the merge would
+    refuse are refused at their update, though the stack only pushes them."""
+    rng = np.random.default_rng(3)
+    k, size = 3000, 300
+    acc = MacroF1Accumulator()
+    seen_true, seen_pred = [], []
+    for i in range(64):
+        y_true = rng.integers(0, k, size)
+        y_pred = np.where(rng.random(size) < 0.7, y_true, rng.integers(0, k, size))
+        seen_true.append(y_true)
+        seen_pred.append(y_pred)
+        acc.update(y_true, y_pred)
+        assert len(acc._parts) <= 2 + math.log2(i + 1)
+    assert len(acc._parts) > 1
+    expected = MacroF1Counts.from_predictions(
+        np.concatenate(seen_true), np.concatenate(seen_pred)
+    )
+    assert expected.n_classes > 2048
+    assert acc.counts == expected
+    assert len(acc._parts) == 1  # the merge is kept
+    n = acc.n_samples
+    with pytest.raises(ValueError, match="Mix of label input types"):
+        acc.update(["a", "b"], ["b", "b"])
+    with pytest.raises(ValueError, match="same kind of targets"):
+        acc.update(np.eye(3, dtype=int), np.eye(3, dtype=int))
+    assert acc.n_samples == n and acc.counts == expected
+    # a pickle holds the merged record
+    assert pickle.loads(pickle.dumps(acc)).counts == expected
+
+
+def test_a_read_merges_the_bottom_record_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The stack is merged from the top down: the bottom record, which holds
+    most of the occupied cells, is copied by one merge at a read, not by one
+    per record above it."""
+    rng = np.random.default_rng(4)
+    k = 3000
+    acc = MacroF1Accumulator()
+    for size in (4000, 1000, 300, 80, 20):  # each pushed without a merge
+        y_true = rng.integers(0, k, size)
+        acc.update(y_true, np.where(rng.random(size) < 0.7, y_true, y_true + 1))
+    parts = acc._parts
+    assert len(parts) == 5
+    merges: list[tuple[MacroF1Counts, MacroF1Counts]] = []
+    merge = MacroF1Counts.merge
+
+    def counted(self: MacroF1Counts, other: MacroF1Counts) -> MacroF1Counts:
+        merges.append((self, other))
+        return merge(self, other)
+
+    monkeypatch.setattr(MacroF1Counts, "merge", counted)
+    counts = acc.counts
+    assert len(merges) == 4
+    bottom = _size(parts[0])
+    assert merges[-1][0] is parts[0]  # merged once, last, with all the others
+    assert all(_size(a) < bottom and _size(b) < bottom for a, b in merges[:-1])
+    monkeypatch.undo()
+    assert counts == functools.reduce(MacroF1Counts.merge, parts)
+
+
+def test_labels_of_another_dtype_kind_are_refused_when_pushed() -> None:
+    """A batch pushed onto the stack without a merge is checked against the
+    bottom record for labels of another kind: strings and numbers, and also
+    dates and numbers, refused at the update as the merge would refuse them."""
+    rng = np.random.default_rng(5)
+    acc = MacroF1Accumulator()
+    y_true = rng.integers(0, 3000, 6000)
+    acc.update(y_true, y_true)
+    acc.update([1.0, 2.0], [2.0, 2.0])  # floats and integers merge
+    parts, n = acc._parts, acc.n_samples
+    assert len(parts) == 2
+    dates = np.array(["2020-01-01", "2020-01-02"], dtype="datetime64[D]")
+    for bad in (dates, np.array(["a", "b"])):
+        with pytest.raises(ValueError, match="Mix of label input types"):
+            acc.update(bad, bad)
+        assert acc._parts is parts and acc.n_samples == n
+    acc.update(np.array([True]), np.array([False]))  # booleans are numbers
+    assert acc.n_samples == n + 1

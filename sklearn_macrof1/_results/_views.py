@@ -183,7 +183,7 @@ def accumulator_html(accumulator: Any, summarize: Callable[[Any], Any]) -> str:
     labels = _labels_text(accumulator.labels)
     notes = []
     tables: list[Table] = []
-    if accumulator.n_samples == 0 and accumulator._counts is None:
+    if accumulator.n_samples == 0 and not accumulator._parts:
         row = [0, None, None, labels]
         notes.append("No batch counted yet: call update(y_true, y_pred).")
     else:
