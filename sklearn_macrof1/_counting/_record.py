@@ -682,8 +682,12 @@ def _spread_table(
     cells of both, re-coded and added (O(cells), no ``k x k`` array)."""
     if k <= MAX_CONFUSION_CLASSES and not (sp.issparse(a) or sp.issparse(b)):
         out = np.zeros((k, k), dtype=dtype)
-        np.add.at(out, (ia[:, None], ia[None, :]), a)
-        np.add.at(out, (ib[:, None], ib[None, :]), b)
+        for index, table in ((ia, a), (ib, b)):
+            if index.shape[0] == k and (np.diff(index) > 0).all():
+                out += table  # every class of the union, in its order
+            else:  # only the nonzero cells move (a batch holds few of k**2)
+                rows, cols = np.nonzero(table)
+                np.add.at(out, (index[rows], index[cols]), table[rows, cols])
         return out
     pa, pb = sp.coo_array(a), sp.coo_array(b)
     rows = np.concatenate([ia[pa.row], ib[pb.row]])
