@@ -31,6 +31,7 @@ import html
 import io
 import math
 import numbers
+import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
@@ -172,12 +173,7 @@ def _table_html(table: Table) -> str:
         + "</tr>"
         for i in order[: table.max_rows]
     )
-    notes = list(table.notes)
-    if n > table.max_rows:
-        where = f": {table.full} has every row." if table.full else "."
-        left = n - table.max_rows
-        unit = table.unit_one if left == 1 else table.unit
-        notes.append(f"... and {left} more {unit}{where}")
+    notes = [*table.notes, *_left_out_note(table)]
     return (
         f"<table><caption>{esc(table.title)}</caption>"
         f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
@@ -192,14 +188,82 @@ def _cell(table: Table, column: Column, value: Any) -> str:
     return format_value(value, table.digits)
 
 
-def render_html(tables: list[Table], notes: list[str] | None = None) -> str:
+def render_html(tables: list[Table], notes: Sequence[str] = ()) -> str:
     """The ``_repr_html_`` of a result: its tables, then its notes."""
     parts = [_table_html(t) for t in tables]
-    parts += [f"<p>{html.escape(n)}</p>" for n in notes or []]
+    parts += [f"<p>{html.escape(n)}</p>" for n in notes]
     return f'<div class="skm1">{_STYLE}{"".join(parts)}</div>'
 
 
+def _left_out_note(table: Table) -> list[str]:
+    """The note on the rows a view leaves out ("... and 9980 more classes")."""
+    n = table.n_rows
+    if n <= table.max_rows:
+        return []
+    where = f": {table.full} has every row." if table.full else "."
+    left = n - table.max_rows
+    unit = table.unit_one if left == 1 else table.unit
+    return [f"... and {left} more {unit}{where}"]
+
+
 # ------------------------------------------------------------------------- text
+
+
+def render_view(tables: list[Table], notes: Sequence[str] = ()) -> str:
+    """The ``__str__`` of a result: what its notebook view shows, as text.
+
+    Each table as :func:`render_html` shows it: its title, then its rows
+    (at most ``max_rows``, in ``shown_order``, aligned by :func:`render_text`),
+    then its notes and the one on the rows left out; the result's ``notes``
+    last. Parts are set apart by a blank line, two spaces at least set the
+    columns apart, notes are wrapped at :data:`TEXT_WIDTH` characters, and no
+    newline ends the text.
+    """
+    parts = []
+    for table in tables:
+        order = range(table.n_rows) if table.shown_order is None else table.shown_order
+        shown = _rows_of(table, np.asarray(order[: table.max_rows], dtype=np.intp))
+        notes_of_table = _wrapped([*table.notes, *_left_out_note(table)])
+        text = render_text([shown], notes_of_table, spacing=2)
+        parts.append(f"{table.title}\n{text.rstrip()}")
+    if notes:
+        parts.append("\n".join(_wrapped(notes)))
+    return "\n\n".join(parts)
+
+
+#: The width at which :func:`render_view` wraps notes.
+TEXT_WIDTH = 88
+
+
+def _wrapped(notes: Sequence[str]) -> list[str]:
+    return [line for note in notes for line in textwrap.wrap(note, TEXT_WIDTH)]
+
+
+def _rows_of(table: Table, rows: np.ndarray) -> Table:
+    """``table`` with only ``rows``, in that order (the notes left out)."""
+
+    def pick(values: Any) -> Any:
+        if values is None:
+            return None
+        if isinstance(values, np.ndarray):
+            return values[rows]
+        return [values[i] for i in rows.tolist()]
+
+    columns = [
+        Column(**{**c.__dict__, "values": pick(c.values)})
+        for c in table.columns
+        if c.shown
+    ]
+    return Table(
+        table.title,
+        columns,
+        keys=pick(table.keys),
+        labels=pick(table.labels),
+        index=table.index,
+        digits=table.digits,
+        index_width=table.index_width,
+    )
+
 
 #: Rows of a long table joined into lines at a time (bounds the memory of the
 #: character blocks: 65,536 rows of 100 characters are 26 MB).
@@ -210,14 +274,16 @@ _TEXT_BLOCK_ROWS = 1 << 16
 _COLUMN_WISE_ROWS = 128
 
 
-def render_text(tables: list[Table], notes: Sequence[str] = ()) -> str:
+def render_text(
+    tables: list[Table], notes: Sequence[str] = (), *, spacing: int = 1
+) -> str:
     """The plain text of ``tables``, aligned as one table, then ``notes``.
 
     A line of headings (the first table's ``index``, then the headings of the
     shown columns as first met), then each table's rows, set apart from what
     comes before by a blank line; a column a table lacks is empty there. Every
     cell is right-aligned in a column as wide as its widest text, heading and
-    ``width``; two spaces follow the labels, one space each other column, and
+    ``width``; two spaces follow the labels, ``spacing`` spaces each other column, and
     a line ends at its last non-blank character. The notes follow after a
     blank line, one per line. Titles are not shown (the caller's own first
     line, if any, says what the table is).
@@ -253,6 +319,8 @@ def render_text(tables: list[Table], notes: Sequence[str] = ()) -> str:
             [least[key], len(headings[key])]
             + [_longest(c[key]) for _, c in blocks if key in c]
         )
+        + spacing
+        - 1
         for key in keys
     ]
     head = _text_lines(

@@ -267,7 +267,14 @@ def test_views():
     assert isinstance(att, GapAttribution)
     text = str(att)
     assert text.splitlines()[0].endswith(f"gap {att.gap:.6f}")
-    assert "class pairs:" in text and "classes:" in text
+    lines = text.splitlines()
+    assert "largest class pairs" in lines
+    top = lines.index("largest class pairs")
+    (x, y, v), *_ = att.top_pairs(1)
+    assert lines[top + 3].split() == [f"{x}", "&", f"{y}", f"{v:.4f}"] + [
+        f"{v / att.gap:.0%}"
+    ]
+    assert lines[3].split()[0] == str(att.top_classes(1)[0][0])  # largest first
     assert repr(att).startswith("GapAttribution(average='macro'")
     pairs = att.top_pairs(10)
     assert [p[2] for p in pairs] == sorted((p[2] for p in pairs), reverse=True)
@@ -453,7 +460,10 @@ def test_no_contributors_when_precision_equals_recall(k):
         assert not att.class_contributions.any()
         assert att.top_classes(3) == []
         assert att.headline() == "gap contributors: none (the gap is 0)"
-        assert "classes:" not in str(att)
+        text = str(att)
+        assert "%" not in text  # no share: every class shows "-"
+        if k <= 2048:
+            assert "none: the gap is 0" in text.splitlines()
 
 
 def test_attributions_are_equal_by_value_and_hash_alike():

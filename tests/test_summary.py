@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 
 import numpy as np
 import pytest
@@ -173,10 +174,21 @@ def test_gap_closed_form_only_where_the_lemma_applies():
 def test_str_shows_both_scores_and_gap():
     s = fbeta_summary(Y_TRUE, Y_PRED)
     text = str(s)
-    assert "averaged F1" in text and "F1 of averages" in text and "gap" in text
-    assert f"{s.averaged_fbeta:.6f}" in text
-    assert f"{s.fbeta_of_averages:.6f}" in text
-    assert "gap bound" in text
+    head, values = text.splitlines()[1], text.splitlines()[3]
+    assert re.split(r"\s{2,}", head) == [
+        "average",
+        "averaged F1",
+        "F1 of averages",
+        "gap",
+        "gap bound",
+        "precision",
+        "recall",
+    ]
+    assert values.split() == [
+        "macro",
+        *(f"{v:.4f}" for v in (s.averaged_fbeta, s.fbeta_of_averages, s.gap)),
+        *(f"{v:.4f}" for v in (s.gap_bound, s.precision, s.recall)),
+    ]
     text2 = str(fbeta_summary(Y_TRUE, Y_PRED, beta=0.5, average=None))
     assert "F0.5" in text2
     text3 = str(fbeta_summary([0, 1], [0, 1], labels=[5], zero_division=np.nan))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import pickle
+import re
 from html.parser import HTMLParser
 
 import numpy as np
@@ -81,6 +82,32 @@ def parse(html: str) -> _Tables:
     return parser
 
 
+def text_rows(text: str) -> list[list[str]]:
+    """The cells of each line of a text view (columns are two spaces apart)."""
+    return [re.split(r"\s{2,}", line.strip()) for line in text.splitlines()]
+
+
+def assert_text_shows_the_notebook_view(result) -> str:
+    """``str(result)`` shows what ``_repr_html_()`` shows, from the same tables:
+    each caption on a line, each heading line and row as cells, each note
+    (wrapped); returns the text."""
+    text = str(result)
+    lines, rows = text.splitlines(), text_rows(text)
+    parsed = parse(result._repr_html_())
+    assert parsed.tables
+    for table in parsed.tables:
+        assert table["caption"] in lines
+        assert [h for h in table["header"] if h] in rows
+        for row in table["rows"]:
+            assert [c for c in row if c] in rows
+        assert len(rows) >= len(table["rows"]) + 2
+    flat = " ".join(text.split())
+    for paragraph in parsed.paragraphs:
+        assert " ".join(paragraph.split()) in flat
+    assert not text.endswith("\n")
+    return text
+
+
 def cell(table: dict, row: str, column: str) -> str:
     j = table["header"].index(column)
     for r in table["rows"]:
@@ -119,6 +146,44 @@ def test_summary_html_puts_both_scores_side_by_side():
     assert any("Theorem 3" in p for p in parsed.paragraphs)
 
 
+def test_text_of_every_result_is_its_notebook_view():
+    """One description, two renderings: str() of each result shows the same
+    tables, rows and notes as its notebook view (rendered as text)."""
+    from sklearn.datasets import load_iris
+    from sklearn.model_selection import GridSearchCV
+    from sklearn.tree import DecisionTreeClassifier
+
+    from sklearn_macrof1 import MACRO_F1_SCORING, analyze_search
+
+    summary = fbeta_summary(Y_TRUE, Y_A)
+    text = assert_text_shows_the_notebook_view(summary)
+    assert text.startswith("macro average, beta=1: 3 classes (multiclass)\n")
+    assert f"{summary.averaged_fbeta:.4f}" in text_rows(text)[3]
+    per_class = fbeta_summary(Y_TRUE, Y_A, beta=0.5, average=None)
+    text = assert_text_shows_the_notebook_view(per_class)
+    assert text.startswith("per class (average=None, beta=0.5)\n")
+    assert text_rows(text)[1] == ["class", "precision", "recall", "F0.5"] + [
+        "F0.5 of P and R",
+        "support",
+    ]
+    assert_text_shows_the_notebook_view(fbeta_summary(Y_TRUE, Y_A, average="micro"))
+    assert_text_shows_the_notebook_view(summary.gap_attribution())
+    assert_text_shows_the_notebook_view(
+        compare_classifiers(Y_TRUE, Y_A, Y_B, method="bootstrap", n_resamples=99)
+    )
+    X, y = load_iris(return_X_y=True)
+    search = GridSearchCV(
+        DecisionTreeClassifier(random_state=0),
+        {"max_depth": [1, 2, 3]},
+        scoring=MACRO_F1_SCORING,
+        refit=False,
+        cv=3,
+    ).fit(X, y)
+    analysis = analyze_search(search)
+    text = assert_text_shows_the_notebook_view(analysis)
+    assert " ".join(analysis.statement.split()) in " ".join(text.split())
+
+
 def test_summary_html_escapes_labels_and_shortens_many_classes():
     y = np.array([f"<c{i}>" for i in range(30)] * 2)
     s = fbeta_summary(y, np.roll(y, 1))
@@ -154,6 +219,8 @@ def test_html_of_10000_classes_shows_20_rows_and_counts_the_rest():
     assert [r[0] for r in classes["rows"]] == [str(c) for c in s.labels[:20]]
     note = "... and 9980 more classes: summary.to_frame() has every row."
     assert note in parsed.paragraphs
+    text = assert_text_shows_the_notebook_view(s)  # the text is as short
+    assert note in text.splitlines() and len(text.splitlines()) < 40
     assert len(s.to_frame()) == 10_001
 
     assert any(
@@ -170,6 +237,8 @@ def test_html_of_10000_classes_shows_20_rows_and_counts_the_rest():
     assert "... and 280 more classes: attribution.to_frame() has every row." in (
         parsed.paragraphs
     )
+    text = assert_text_shows_the_notebook_view(attribution)
+    assert [r[0] for r in text_rows(text)[3:23]] == top  # the largest first
     assert len(attribution.to_frame()) == 300
 
     acc = MacroF1Accumulator()
@@ -282,6 +351,9 @@ def test_interval_views():
     assert str(ci.averaged_fbeta) in text
     (table,) = parse(ci._repr_html_()).tables
     assert table["header"] == ["score", "estimate", "low", "high", "std error"]
+    text = assert_text_shows_the_notebook_view(ci)
+    assert text.startswith("95% confidence intervals (macro average, beta=1)\n")
+    assert "delta method, n=200 samples." in text
     assert table["caption"].startswith("95% confidence intervals")
     for row, s in (
         ("averaged F1", ci.averaged_fbeta),
@@ -317,9 +389,9 @@ def test_interval_equality_and_hash_treat_nan_as_equal():
 def test_comparison_names_appear_everywhere():
     c = compare_classifiers(Y_TRUE, Y_A, Y_B, names=("lr", "gnb"))
     assert c.names == ("lr", "gnb")
-    text = str(c)
-    assert text.startswith("lr vs gnb (average='macro'")
-    assert "lr-gnb" in text and "A vs B" not in text
+    text = assert_text_shows_the_notebook_view(c)
+    assert text.startswith("lr vs gnb (macro average, beta=1)\n")
+    assert "lr - gnb" in text and "A vs B" not in text
     assert "prefers lr" in c.statement
     assert repr(c).startswith("ClassifierComparison('lr' vs 'gnb'")
     parsed = parse(c._repr_html_())
@@ -611,7 +683,8 @@ def test_more_than_two_classifiers_gives_every_pair(method):
     assert table["header"][-1] == "p (Holm)"
     assert len(table["rows"]) == 6
     assert any("Holm" in p for p in parsed.paragraphs)
-    assert "p (Holm)" in str(many)
+    text = assert_text_shows_the_notebook_view(many)
+    assert text.startswith("3 classifiers, every pair (macro average, beta=1)\n")
     assert repr(many).startswith("MultipleComparison(names=('a', 'b', 'c')")
     again = compare_classifiers(Y_TRUE, Y_A, Y_B, y_c, names=("a", "b", "c"), **kw)
     assert many == again and hash(many) == hash(again)

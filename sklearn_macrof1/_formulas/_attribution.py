@@ -118,7 +118,7 @@ def _prepared(
         return None
     beta2 = beta * beta
     a = beta2 * precision + recall
-    total = float(np.dot(weights, a))
+    total = _sum_of_products(weights, a)
     keep = np.flatnonzero(a > 0)
     if total == 0 or keep.shape[0] < 2:
         return None
@@ -134,6 +134,13 @@ def _prepared(
 #: power of two (their products would underflow, 1 / A overflow).
 _TINY_RATES = 2.0**-500
 _RATE_SCALE = 2.0**600
+
+
+def _sum_of_products(a: np.ndarray, b: np.ndarray) -> float:
+    """``sum(a * b)`` by numpy's pairwise sum, the same on every machine
+    (``np.dot`` goes to the BLAS kernel of the CPU at hand, whose order of
+    additions, and so the last bits, differ between CPUs)."""
+    return float(np.add.reduce(a * b))
 
 
 def gap_class_terms(
@@ -185,9 +192,9 @@ def gap_class_terms(
     keep, p, r, w, a, c = prepared
     # m_i v_i v_i' summed, each product formed as w (v / a) v: no overflow
     pa, ra = p / a, r / a
-    h_pp = float(np.dot(w * pa, p))
-    h_rr = float(np.dot(w * ra, r))
-    h_pr = float(np.dot(w * pa, r))
+    h_pp = _sum_of_products(w * pa, p)
+    h_rr = _sum_of_products(w * ra, r)
+    h_pr = _sum_of_products(w * pa, r)
     if h_pp == h_rr:  # the diagonal P = R (h_pr >= 0): one cosine and sine,
         # so that t is exactly 0 where P = R (math.cos and math.sin of pi / 4
         # differ in the last bit: perfect predictions would get rounding
@@ -199,9 +206,9 @@ def gap_class_terms(
     s = cos * p + sin * r  # along the principal axis
     t = cos * r - sin * p  # across it
     s_a, t_a = s / a, t / a
-    big_s = float(np.dot(w * s_a, s))
-    big_t = float(np.dot(w * t_a, t))
-    big_u = float(np.dot(w * s_a, t))
+    big_s = _sum_of_products(w * s_a, s)
+    big_t = _sum_of_products(w * t_a, t)
+    big_u = _sum_of_products(w * s_a, t)
     row = s * s_a * big_t - 2 * s * t_a * big_u + t * t_a * big_s
     row *= c * w
     np.maximum(row, 0.0, out=row)  # a sum of squares: no rounding below 0

@@ -12,7 +12,6 @@ from __future__ import annotations
 import math
 import numbers
 import re
-import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,7 +21,14 @@ from sklearn.base import is_classifier
 from sklearn.exceptions import NotFittedError
 
 from .._averages import AVERAGES
-from .._html import Column, Table, format_p_value, render_html, table_frame
+from .._html import (
+    Column,
+    Table,
+    format_p_value,
+    render_html,
+    render_view,
+    table_frame,
+)
 from .._results._scorers import _parse
 from .._results._views import fbeta_name
 from .._stats._search import (
@@ -267,69 +273,7 @@ class SearchAnalysis:
         )
 
     def __str__(self) -> str:
-        avg_name, foa_name = self.formula_names
-        mean_a, mean_b = self.mean_averaged, self.mean_of_averages
-        width = max(len(avg_name), len(foa_name)) + 1
-        how = (
-            f"{self.average}, beta={self.beta:g}"
-            if self.average is not None and self.beta is not None
-            else "formulas named by the caller"
-        )
-        lines = [
-            f"Search analysis: {self.n_candidates} candidates, {self.n_folds} folds "
-            f"({how}; metrics {self.averaged_metric!r}, {self.of_averages_metric!r})",
-        ]
-        for label, best, means in (
-            (avg_name, self.best_averaged, mean_a),
-            (foa_name, self.best_of_averages, mean_b),
-        ):
-            lines.append(
-                f"  best by {label + ':':<{width}} {self.candidates[best]}  "
-                f"(mean {means[best]:.4f})"
-            )
-        r = self.ranks
-        if math.isnan(r.spearman):
-            lines.append(
-                f"  rank agreement: undefined for {r.n_candidates} candidates "
-                "(needs 3 or more with varying scores)"
-            )
-        else:
-            lines.append(
-                f"  rank agreement over {r.n_candidates} candidates: Spearman "
-                f"{r.spearman:.3f} (p={r.spearman_p_value:.3g}), Kendall "
-                f"{r.kendall:.3f} (p={r.kendall_p_value:.3g})"
-            )
-        lines.append(
-            f"  corrected resampled t-tests (Nadeau-Bengio; J={self.n_folds}, "
-            f"n_test/n_train={self.test_train_ratio:.3g}; "
-            f"{self.confidence:.0%} intervals):"
-        )
-        lines.append(f"    (n_test/n_train: {self.size_note})")
-        if self.picks_averaged is not None and self.picks_of_averages is not None:
-            lines.append(
-                "    the two picks, (best by averaged) - (best by of-averages):"
-            )
-            lines.append(f"      {avg_name + ':':<{width}} {self.picks_averaged}")
-            lines.append(f"      {foa_name + ':':<{width}} {self.picks_of_averages}")
-        for label, d in (
-            (avg_name, self.runner_up_averaged),
-            (foa_name, self.runner_up_of_averages),
-        ):
-            if d is not None:
-                lines.append(
-                    f"    best - runner-up by {label + ':':<{width}} {d}  "
-                    f"(vs {d.candidate_b})"
-                )
-        lines.extend(
-            textwrap.wrap(
-                self.statement, width=88, initial_indent="  ", subsequent_indent="  "
-            )
-        )
-        if self.excluded:
-            lines.append(f"  left out (nan fold scores): {', '.join(self.excluded)}")
-        if self.note:
-            lines.append(f"  note: {self.note}")
-        return "\n".join(lines)
+        return render_view(*self._view())
 
     def _candidate_table(self) -> Table:
         """One row per candidate: mean, fold s.d. and rank under each formula."""
@@ -431,15 +375,19 @@ class SearchAnalysis:
             index="test",
         )
 
-    def _repr_html_(self) -> str:
+    def _view(self) -> tuple[list[Table], list[str]]:
+        """What a notebook and the text show: the candidates, the t-tests (if
+        any), then the statement and notes."""
         candidates, tests = self._candidate_table(), self._test_table()
         notes = [self.statement]
         if self.excluded:
             notes.append(f"left out (nan fold scores): {', '.join(self.excluded)}")
         if self.note:
             notes.append(f"note: {self.note}")
-        shown = [candidates, tests] if tests.n_rows else [candidates]
-        return render_html(shown, notes)
+        return ([candidates, tests] if tests.n_rows else [candidates]), notes
+
+    def _repr_html_(self) -> str:
+        return render_html(*self._view())
 
     def to_frame(self) -> Any:
         """One row per candidate (pandas is imported lazily): mean and fold

@@ -17,7 +17,7 @@ from .._formulas._attribution import (
     refuse_square,
     top_gap_pairs,
 )
-from .._html import Column, Table, ValueEquality, render_html, table_frame
+from .._html import Column, Table, ValueEquality, render_html, render_view, table_frame
 
 
 def _item(value: Any) -> Any:
@@ -208,31 +208,7 @@ class GapAttribution(ValueEquality):
         )
 
     def __str__(self) -> str:
-        lines = [
-            f"GapAttribution(average={self.average!r}, beta={self.beta:g}, "
-            f"{self.n_classes} classes): gap {self.gap:.6f}",
-        ]
-        if self._names_pairs:
-            pairs = self.top_pairs(5)
-            lines.append(
-                "  class pairs: "
-                + (self._pairs_text(pairs) if pairs else "none (the gap is 0)")
-            )
-        else:
-            lines.append(
-                f"  class pairs: not listed above {MAX_PAIR_CLASSES:,} classes "
-                "(top_pairs(n) finds them, in O(k²) time)"
-            )
-        classes = self.top_classes(6)
-        if classes:
-            lines.append(
-                "  classes:     "
-                + ", ".join(
-                    f"{_label(c)} {v:.4f} ({self._share(v)})" for c, v in classes[:5]
-                )
-                + (", ..." if len(classes) > 5 else "")
-            )
-        return "\n".join(lines)
+        return render_view(self._view())
 
     def _class_table(self) -> Table:
         """One row per class; a notebook shows the largest contributions first."""
@@ -293,8 +269,13 @@ class GapAttribution(ValueEquality):
     def _percent(self, share: float) -> str:
         return f"{share:.0%}" if self.gap > 0 else "-"
 
+    def _view(self) -> list[Table]:
+        """What a notebook and the text show: the classes (largest first) and
+        the five largest pairs."""
+        return [self._class_table(), self._pair_table(5)]
+
     def _repr_html_(self) -> str:
-        return render_html([self._class_table(), self._pair_table(5)])
+        return render_html(self._view())
 
     def to_frame(self, by: str = "class") -> Any:
         """The attribution as a ``pandas.DataFrame`` (pandas is imported lazily).

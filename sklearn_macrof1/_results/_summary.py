@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,10 +13,10 @@ from .._counting._record import MacroF1Counts
 from .._formulas._aggregation import ALL_METRICS, Averages, Ratios, ratios
 from .._formulas._evaluation import Options, Selection, evaluate
 from .._formulas._paper import gap_closed_form, gap_supremum
-from .._html import ValueEquality
+from .._html import ValueEquality, render_html, render_view
 from .._stats._intervals import summary_confidence_interval
 from ._gap_attribution import GapAttribution, attribution_from_summary
-from ._views import fbeta_name, short, summary_frame, summary_html
+from ._views import short, summary_frame, summary_view
 
 
 def _plain(value: Any) -> Any:
@@ -173,9 +172,18 @@ fbeta_of_averages=0.8333, gap=0.05556)
         >>> counts = MacroF1Counts.from_confusion_matrix(
         ...     [[100, 10000], [0, 100]], rows="predicted", labels=["a", "b"])
         >>> print(fbeta_summary(counts).gap_attribution())
-        GapAttribution(average='macro', beta=1, 2 classes): gap 0.485343
-          class pairs: a & b 0.4853 (100%)
-          classes:     a 0.2427 (50%), b 0.2427 (50%)
+        gap attribution (average='macro', beta=1): gap 0.485343
+        class   precision  recall  weight  contribution  share
+        <BLANKLINE>
+            a      0.0099  1.0000  0.5000        0.2427    50%
+            b      1.0000  0.0099  0.5000        0.2427    50%
+        <BLANKLINE>
+        contribution: half of each of the class's pair terms (they sum to the gap).
+        <BLANKLINE>
+        largest class pairs
+         pair   contribution  share
+        <BLANKLINE>
+        a & b         0.4853   100%
         """
         return attribution_from_summary(self)
 
@@ -290,27 +298,10 @@ fbeta_of_averages=0.8333, gap=0.05556)
         )
 
     def _repr_html_(self) -> str:
-        return summary_html(self)
+        return render_html(summary_view(self))
 
     def __str__(self) -> str:
-        def fmt(x: Any) -> str:
-            if isinstance(x, np.ndarray):
-                return np.array2string(x, precision=4)
-            return "nan" if x is None or math.isnan(x) else f"{x:.6f}"
-
-        name = fbeta_name(self.beta)
-        lines = [
-            f"FBetaSummary(average={self.average!r}, beta={self.beta:g}, "
-            f"{self.n_classes} classes, {self.target_type})",
-            f"  averaged {name}        {fmt(self.averaged_fbeta)}",
-            f"  {name} of averages     {fmt(self.fbeta_of_averages)}",
-            f"  gap                {fmt(self.gap)}",
-            f"  precision          {fmt(self.precision)}",
-            f"  recall             {fmt(self.recall)}",
-        ]
-        if self.average in HAS_BOUND:
-            lines.append(f"  gap bound (Thm 3)  {self.gap_bound:.6f}")
-        return "\n".join(lines)
+        return render_view(summary_view(self))
 
 
 def build_summary(

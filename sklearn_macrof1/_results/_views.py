@@ -3,9 +3,10 @@
 :class:`~._summary.FBetaSummary` and the accumulator describe
 themselves here as :class:`~sklearn_macrof1._html.Table` objects; the renderer
 of :mod:`sklearn_macrof1._html` turns the same tables into the HTML of a
-notebook (``_repr_html_``) and the ``pandas.DataFrame`` of ``to_frame()``. A
-new figure in every view is one more column, row or table in the functions
-below. pandas is imported only when a frame is asked for.
+notebook (``_repr_html_``), the text of ``str()`` and the
+``pandas.DataFrame`` of ``to_frame()``. A new figure in every view is one
+more column, row or table in the functions below. pandas is imported only
+when a frame is asked for.
 """
 
 from __future__ import annotations
@@ -140,10 +141,11 @@ def summary_tables(
     return main, classes
 
 
-def summary_html(summary: FBetaSummary) -> str:
-    """The summary in a notebook."""
+def summary_view(summary: FBetaSummary) -> list[Table]:
+    """What a notebook and the text show of the summary: its average, then its
+    classes."""
     main, classes = summary_tables(summary)
-    return render_html([classes] if main is None else [main, classes])
+    return [classes] if main is None else [main, classes]
 
 
 def _gap_pairs_note(summary: FBetaSummary) -> str:

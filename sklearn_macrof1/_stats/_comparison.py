@@ -40,6 +40,7 @@ from .._html import (
     ValueEquality,
     format_p_value,
     render_html,
+    render_view,
     table_frame,
 )
 from .._sklearn_private import InvalidParameterError
@@ -210,17 +211,7 @@ class ClassifierComparison(ValueEquality):
         return text
 
     def __str__(self) -> str:
-        name_a, name_b = self.names
-        (label_avg, d_avg), (label_foa, d_foa) = self._formulas()
-        return "\n".join(
-            [
-                f"{name_a} vs {name_b} (average={self.average!r}, {self._how()}, "
-                f"n={self.n_samples}, {self.confidence:.0%} intervals)",
-                f"  {label_avg}     {d_avg.describe(name_a, name_b)}",
-                f"  {label_foa}  {d_foa.describe(name_a, name_b)}",
-                self.statement,
-            ]
-        )
+        return render_view([self._table()], [self.statement])
 
     def __repr__(self) -> str:
         name_a, name_b = self.names
@@ -354,14 +345,7 @@ class MultipleComparison(ValueEquality):
         )
 
     def __str__(self) -> str:
-        lines = []
-        for c, _, label, d, p_holm in self._rows():
-            name_a, name_b = c.names
-            lines.append(
-                f"  {name_a} vs {name_b}, {label}: {d.describe(name_a, name_b)}  "
-                f"p (Holm)={format_p_value(p_holm, d.p_resolution)}"
-            )
-        return "\n".join([self._note(), *lines])
+        return render_view([self._table()])
 
     def __repr__(self) -> str:
         return (

@@ -83,7 +83,7 @@ from .._formulas._evaluation import (
     evaluate,
     read_for,
 )
-from .._html import Column, Table, ValueEquality, render_html, table_frame
+from .._html import Column, Table, ValueEquality, render_html, render_view, table_frame
 from .._options import as_generator, check_options_of, warn_user
 from .._read._encoding import Targets
 from .._read._targets import as_bool
@@ -211,15 +211,7 @@ averaged_fbeta=0.7190 [0.6574, 0.7807], fbeta_of_averages=0.7358 [0.6811, 0.7906
         return asdict(self)
 
     def __str__(self) -> str:
-        label_avg, label_foa = formula_labels(self.beta)
-        return "\n".join(
-            [
-                f"{self.confidence:.0%} confidence intervals (average="
-                f"{self.average!r}, {self._how()}, n={self.n_samples})",
-                f"  {label_avg}     {self.averaged_fbeta}",
-                f"  {label_foa}  {self.fbeta_of_averages}",
-            ]
-        )
+        return render_view([self._table()])
 
     def __repr__(self) -> str:
         return (
