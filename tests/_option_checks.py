@@ -16,6 +16,8 @@ from typing import Any
 
 import pytest
 
+# the one entry point of every option check has no public face: wrapped to
+# count the checks of each public call
 from sklearn_macrof1 import _options as _validation
 
 

@@ -658,6 +658,7 @@ def test_wide_multilabel_cpu_tensors_are_merged_batch_by_batch() -> None:
 
 
 def test_fallback_bincount_equals_numpy() -> None:
+    # the counting kernel for namespaces without bincount has no public face
     from sklearn_macrof1._sources._array_api import bincount
 
     codes = RNG.integers(0, 7, 300)
@@ -765,6 +766,7 @@ def test_device_tally_of_many_labels_keeps_folded_cells(
     """The tally keeps its samples' joint codes on the device and folds them
     into one entry per cell as they grow (every 500 entries here): the record
     equals the host batches' merged, padding and all, and so do intervals."""
+    # when the device tally folds its cells has no public face: made frequent
     from sklearn_macrof1._sources import _array_api
 
     monkeypatch.setattr(_array_api, "_FOLD_AT", 500)
@@ -820,6 +822,7 @@ def test_wide_multilabel_moments_on_devices(
     """Above 256 labels the second moments are formed on the device in blocks
     (a few hundred entries each here) and kept as their occupied entries, as
     the host keeps them: the same records and delta intervals."""
+    # the block size of the device's moments has no public face: made small
     from sklearn_macrof1._sources import _array_api
 
     monkeypatch.setattr(_array_api, "_MOMENT_BLOCK", 3 * 300 * 7)
@@ -856,6 +859,7 @@ def test_wide_multilabel_moments_cost_the_pairs_of_entries(
     holds (O(sum of its squared entries), as the host's sparse product), never
     a dense ``3L x 3L`` product over the samples: 20,000 labels of a few
     entries per sample give the host's moments and interval, no product made."""
+    # the block size of the device's moments has no public face: set to 5 rows
     from sklearn_macrof1._sources import _array_api
 
     def dense_product(*args: Any) -> Any:
@@ -915,6 +919,7 @@ def test_torch_kernels_on_the_device(monkeypatch: pytest.MonkeyPatch) -> None:
     """PyTorch's own kernels (bincount, nonzero), as they run on a GPU: CPU
     tensors counted as if NumPy could not view them."""
     torch = pytest.importorskip("torch")
+    # the device test and the tally's fold size have no public face: forced
     from sklearn_macrof1._sources import _array_api
 
     monkeypatch.setattr(_array_api, "_is_cpu", lambda device: False)

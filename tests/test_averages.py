@@ -18,6 +18,10 @@ from sklearn_macrof1 import (
     fbeta_summary,
     get_scorer_names,
 )
+
+# the table of averages (which have a gap, a bound, an attribution, an
+# interval) and its message helpers have no public face: the results are
+# checked against the table
 from sklearn_macrof1._averages import (
     AVERAGES,
     CLASS_MEANS,

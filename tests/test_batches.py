@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from sklearn.utils._param_validation import InvalidParameterError
 
 from sklearn_macrof1 import (
     MacroF1Accumulator,
@@ -18,7 +19,6 @@ from sklearn_macrof1 import (
     f1_of_averages_score,
     fbeta_summary,
 )
-from sklearn_macrof1._sklearn_private import InvalidParameterError
 
 RNG = np.random.default_rng(11)
 K = 5

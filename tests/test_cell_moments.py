@@ -17,8 +17,12 @@ from sklearn_macrof1 import (
     classification_report,
     fbeta_confidence_interval,
 )
-from sklearn_macrof1._counting._kernels import MAX_CONFUSION_CLASSES, MAX_MOMENT_LABELS
 
+#: The dense limits MacroF1Counts documents: its confusion matrix is dense up to
+#: 2048 classes (above, the occupied cells), its multilabel second moments up to
+#: 256 columns (above, the occupied entries).
+DENSE_CLASSES = 2048
+DENSE_MOMENT_LABELS = 256
 K = 3_000  # above the 2048 classes of a dense confusion matrix
 L = 300  # above the 256 labels of dense multilabel moments
 
@@ -56,7 +60,7 @@ def test_accumulator_of_many_classes_gives_the_in_memory_interval(average):
     for start in range(0, y.shape[0], 1_500):
         acc.update(y[start : start + 1_500], p[start : start + 1_500])
     counts = acc.counts
-    assert counts.n_classes > MAX_CONFUSION_CLASSES
+    assert counts.n_classes > DENSE_CLASSES
     assert isinstance(counts.confusion, sp.csr_array)
     options = {"average": average, "zero_division": 0.0}
     same_interval(
@@ -119,7 +123,7 @@ def test_dense_records_merge_into_occupied_cells_above_the_limit():
     )
     assert isinstance(a.confusion, np.ndarray) and isinstance(b.moments, np.ndarray)
     merged = a + b
-    assert merged.n_classes > MAX_CONFUSION_CLASSES
+    assert merged.n_classes > DENSE_CLASSES
     assert isinstance(merged.confusion, sp.csr_array)
     assert isinstance(merged.moments, sp.csr_array)
     whole = MacroF1Counts.from_predictions(y, p, sample_weight=w, moments=True)
@@ -164,6 +168,8 @@ def test_bootstrap_of_many_classes_redraws_the_occupied_cells(n):
     y, p, _ = _labels(n=n, seed=6)
     if n > 6_000:  # most predictions right: many samples per occupied cell
         p = np.where(np.random.default_rng(8).random(n) < 0.95, y, p)
+    # the bootstrap's switch from drawing each sample to drawing binomials per
+    # cell has no public face: this checks that both sizes reach their path
     from sklearn_macrof1._stats._intervals import _PER_CELL
 
     cells = MacroF1Counts.from_predictions(y, p).confusion.nnz
@@ -187,6 +193,7 @@ def test_bootstrap_of_many_classes_redraws_the_occupied_cells(n):
 
 def test_bootstrap_of_many_classes_draws_in_bounded_memory(monkeypatch):
     """Blocks of replicates whose drawn cells stay within _DRAWN entries."""
+    # the bootstrap's block size (_DRAWN) has no public face: made small here
     from sklearn_macrof1._stats import _intervals
 
     monkeypatch.setattr(_intervals, "_DRAWN", 1 << 14)
@@ -212,7 +219,7 @@ def test_multilabel_record_of_many_labels_gives_the_in_memory_interval(
     y, p, w = _multilabel()
     w = w if weighted else None
     whole = MacroF1Counts.from_predictions(y, p, sample_weight=w, moments=True)
-    assert whole.n_classes > MAX_MOMENT_LABELS
+    assert whole.n_classes > DENSE_MOMENT_LABELS
     assert isinstance(whole.moments, sp.csr_array)
     halves = [
         MacroF1Counts.from_predictions(
@@ -294,6 +301,9 @@ def test_occupied_cells_sum_each_cell_in_sample_order(monkeypatch, radix):
     sklearn's confusion matrix, each weight summed in sample order."""
     from sklearn.metrics import confusion_matrix
 
+    # the occupied-cells counting kernel has no public face (a record of 53
+    # classes keeps a dense matrix): fed the targets directly; radix=False
+    # forces its sort of the joint codes by a smaller limit
     from sklearn_macrof1._counting import _kernels
     from sklearn_macrof1._read._targets import read_targets
 

@@ -9,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from sklearn_macrof1 import (
+    MacroF1Counts,
     averaged_f1_score,
     compare_classifiers,
     f1_of_averages_score,
@@ -163,6 +164,8 @@ def test_bootstrap_reproducible():
 def _design_reference(y, predictions, average="macro", **options):
     """Delta-method variances of every pair from the per-sample design, the
     computation that the joint cells replace (one reading per classifier)."""
+    # the per-sample design (each sample's influence on each score) has no
+    # public face: it is the reference the comparison's joint cells must equal
     from sklearn_macrof1._formulas._evaluation import check_options, read_for
     from sklearn_macrof1._stats._intervals import evaluation_from
 
@@ -351,14 +354,15 @@ def test_joint_reading_counts_each_pair_as_read_alone(data):
     """read_jointly (y_true read once) gives every prediction set the count
     record that reading the pair alone gives, and each pair's joint cells sum
     to both classifiers' confusion matrices."""
-    from sklearn_macrof1._counting._record import read
+    # the joint reading of several prediction sets (and its pair cells) has no
+    # public face: compare_classifiers folds it into differences
     from sklearn_macrof1._formulas._evaluation import read_jointly
 
     y, predictions, weights = data
     names = [f"y_pred_{c}" for c in "abcd"[: len(predictions)]]
     joint = read_jointly(y, predictions, names=names, sample_weight=weights)
     for p, reading in zip(predictions, joint.readings, strict=True):
-        alone = read(y, p, sample_weight=weights).counts
+        alone = MacroF1Counts.from_predictions(y, p, sample_weight=weights)
         counts = reading.counts
         assert counts.kind == alone.kind and counts.n_samples == alone.n_samples
         assert counts.classes.tolist() == alone.classes.tolist()
@@ -386,6 +390,8 @@ def test_paired_bootstrap_redraws_cells_only_when_they_are_few(monkeypatch):
     two unweighted classifiers when the cells are few (at most n / 8); with as
     many cells as samples (many classes, noisy predictions) the samples are
     redrawn, as the comparison did before."""
+    # which resampling the paired bootstrap takes has no public face: its cell
+    # draws are counted
     from sklearn_macrof1._stats import _comparison
 
     redrawn = []

@@ -22,7 +22,9 @@ from sklearn_macrof1._cli._main import run
 from sklearn_macrof1._counting import _record
 from sklearn_macrof1._read import _targets
 
-#: The functions counted, by the name the package binds them to.
+#: The functions counted, by the name the package binds them to: the target
+#: reading and the counting core (``_targets``, ``_record``), units without a
+#: public face, wrapped to see that each public call goes through them once.
 WATCHED = {
     "read_targets": _targets.read_targets,
     "read_joint_targets": _targets.read_joint_targets,
@@ -253,6 +255,7 @@ def test_report_from_confusion_matrix_with_intervals(calls):
 def test_report_selects_and_aggregates_its_rows_once(monkeypatch, options, multilabel):
     """The rows and their intervals come from one selection of the labels and
     one aggregation of every row."""
+    # the label selection and row aggregation have no public face: counted
     from sklearn_macrof1._formulas import _evaluation
 
     counter: Counter = Counter()

@@ -112,6 +112,7 @@ def test_each_dask_collection_is_converted_once(client, monkeypatch) -> None:
     """A Series' conversion to a Dask array computes its partition lengths (a
     pass over the data): the first collection, which sets the row chunks, is
     not converted again."""
+    # the conversion of a Dask collection has no public face: counted
     from sklearn_macrof1._sources import _dask
 
     converted = []

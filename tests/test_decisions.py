@@ -38,6 +38,11 @@ from sklearn_macrof1 import (
     fbeta_of_averages_score,
     tune_decision_rule,
 )
+
+# Units without a public face: the count-based scoring of any candidate rule
+# (the public functions score only the rule they return), the multiclass scan
+# and its window (Search, _largest), and the multilabel threshold curves and
+# their faster paths, checked against the general ones.
 from sklearn_macrof1._decisions._inputs import (
     check_options,
     multiclass_data,

@@ -12,17 +12,18 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from _reference import fbeta_of
 from sklearn.datasets import load_iris
 from sklearn.linear_model import LinearRegression
 from sklearn.metrics import f1_score, precision_score, recall_score
 from sklearn.tree import DecisionTreeClassifier
 
 from sklearn_macrof1 import MacroF1Display, fbeta_summary
-from sklearn_macrof1._formulas._aggregation import harmonic_fbeta
-from sklearn_macrof1._plot._display import (
-    iso_fbeta_curve,
-    precision_on_iso_curve,
-)
+
+# The inverse of the harmonic mean in precision, which places the gap line's
+# lower end, has no public face: the display shows only whether the line is
+# drawn, not where no precision reaches a level (nan).
+from sklearn_macrof1._plot._display import precision_on_iso_curve
 
 mpl = pytest.importorskip("matplotlib")
 mpl.use("Agg")
@@ -62,16 +63,16 @@ def _check_artists(disp: MacroF1Display) -> None:
         r, p = line.get_xdata(), line.get_ydata()
         assert r.size > 10
         assert ((p >= 0) & (p <= 1) & (r >= 0) & (r <= 1)).all()
-        np.testing.assert_allclose(harmonic_fbeta(p, r, beta), level, atol=1e-9)
+        np.testing.assert_allclose(fbeta_of(p, r, beta), level, atol=1e-9)
     # the mean point lies on the curve of the F of averages
-    assert harmonic_fbeta(disp.precision, disp.recall, beta) == pytest.approx(
+    assert fbeta_of(disp.precision, disp.recall, beta) == pytest.approx(
         disp.fbeta_of_averages
     )
     if disp.gap_line_ is not None:
         x, y = disp.gap_line_.get_xdata(), disp.gap_line_.get_ydata()
         assert x[0] == x[1] == pytest.approx(disp.recall)
         assert y[1] == pytest.approx(disp.precision)
-        assert harmonic_fbeta(y[0], x[0], beta) == pytest.approx(disp.averaged_fbeta)
+        assert fbeta_of(y[0], x[0], beta) == pytest.approx(disp.averaged_fbeta)
         assert f"{disp.gap:.3f}" in disp.gap_line_.get_label()
     assert f"{disp.fbeta_of_averages:.3f}" in disp.curve_of_averages_.get_label()
     assert f"{disp.averaged_fbeta:.3f}" in disp.curve_averaged_.get_label()
@@ -213,7 +214,7 @@ def test_plot_on_given_axes_returns_self():
     assert disp.annotations_ == []
     assert len(disp.iso_lines_) == 1
     r, p = disp.iso_lines_[0].get_xdata(), disp.iso_lines_[0].get_ydata()
-    np.testing.assert_allclose(harmonic_fbeta(p, r, 1.0), 0.5, atol=1e-9)
+    np.testing.assert_allclose(fbeta_of(p, r, 1.0), 0.5, atol=1e-9)
 
 
 def test_no_gap_when_every_class_has_p_equal_r():
@@ -257,23 +258,41 @@ def test_bad_targets_raise_the_scores_errors():
         MacroF1Display.from_predictions([0, 1, 2], [0, 1])
 
 
+def _iso_curve(level, beta):
+    """The (recall, precision) points of the display's background iso-curve of
+    ``level`` (its ``iso_lines_``), for ``beta``."""
+    disp = MacroF1Display(
+        class_precision=[1.0, 0.5],
+        class_recall=[0.5, 1.0],
+        class_fbeta=[2 / 3, 2 / 3],
+        precision=0.75,
+        recall=0.75,
+        averaged_fbeta=2 / 3,
+        fbeta_of_averages=0.75,
+        gap=0.75 - 2 / 3,
+        beta=beta,
+    ).plot(iso_levels=(level,))
+    (line,) = disp.iso_lines_
+    return np.asarray(line.get_xdata()), np.asarray(line.get_ydata())
+
+
 @pytest.mark.parametrize("beta", [0.5, 1.0, 2.0, 3.0])
 @pytest.mark.parametrize("level", [0.01, 0.2, 0.5, 0.9, 0.999])
 def test_iso_curves_have_the_level_they_claim(beta, level):
-    r, p = iso_fbeta_curve(level, beta)
+    r, p = _iso_curve(level, beta)
     assert p[0] == 1.0 and r[-1] == 1.0
     assert (np.diff(r) > 0).all() and (np.diff(p) <= 1e-15).all()
-    np.testing.assert_allclose(harmonic_fbeta(p, r, beta), level, rtol=1e-9)
+    np.testing.assert_allclose(fbeta_of(p, r, beta), level, rtol=1e-9)
     # below the curve's lowest recall no precision in [0, 1] reaches the level
     assert np.isnan(precision_on_iso_curve(level, r[0] * 0.9, beta))
 
 
 def test_iso_curves_edge_cases():
-    r, p = iso_fbeta_curve(0.0, 1.0)
-    np.testing.assert_array_equal(harmonic_fbeta(p, r, 1.0), 0.0)
-    r, p = iso_fbeta_curve(0.3, 0.0)  # F0 is precision: horizontal
+    r, p = _iso_curve(0.0, 1.0)
+    np.testing.assert_array_equal(fbeta_of(p, r, 1.0), 0.0)
+    r, p = _iso_curve(0.3, 0.0)  # F0 is precision: horizontal
     np.testing.assert_array_equal(p, 0.3)
-    r, p = iso_fbeta_curve(0.3, np.inf)  # F-inf is recall: vertical
+    r, p = _iso_curve(0.3, np.inf)  # F-inf is recall: vertical
     np.testing.assert_array_equal(r, 0.3)
 
 

@@ -25,6 +25,11 @@ from sklearn_macrof1 import (
     f1_of_averages_score,
     fbeta_summary,
 )
+
+# Units without a public face: the counting kernels (the joint table block by
+# block, column sums of CSR indices), the keyed string encoding and its size
+# threshold, and the target reading's codes, each checked where no result shows
+# them; the imports inside tests force or watch a path.
 from sklearn_macrof1._counting._kernels import (
     _BLOCK,
     _joint_table,
@@ -566,6 +571,7 @@ def test_a_count_nested_in_the_same_thread_leaves_the_outer_codes_alone(
     """A count started while another is between building its block's codes and
     counting them (a signal handler, a trace function or a finalizer scoring in
     the same thread) must not write into the codes the outer count reads."""
+    # the thread's code buffer has no public face: a count nested inside it
     from sklearn_macrof1._counting import _kernels as _counting
 
     rng = np.random.default_rng(8)
@@ -595,6 +601,7 @@ def test_a_count_nested_in_the_same_thread_leaves_the_outer_codes_alone(
 
 def test_the_counting_core_refuses_codes_out_of_range():
     """A stray code never reaches the joint table (it would count in another cell)."""
+    # the counting core fed codes no public reading makes
     from sklearn_macrof1._counting._record import count_targets
     from sklearn_macrof1._read._targets import Targets
 
@@ -663,6 +670,8 @@ def test_folding_batches_without_a_confusion_matrix_are_refused(monkeypatch):
     import dataclasses
 
     from sklearn_macrof1 import MacroF1Accumulator, MacroF1Counts
+
+    # the merge's dense limit, set to 0 to force the occupied-cells path
     from sklearn_macrof1._counting import _record
 
     monkeypatch.setattr(_record, "MAX_CONFUSION_CLASSES", 0)

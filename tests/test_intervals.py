@@ -14,6 +14,10 @@ from sklearn_macrof1 import (
     fbeta_of_averages_score,
     fbeta_summary,
 )
+
+# Units without a public face: the aggregation of many rows of counts at once
+# (the replicates' kernel), and the closed-form gradient of each score (the
+# delta method's), checked against finite differences of the public scores.
 from sklearn_macrof1._formulas._aggregation import (
     aggregate,
     aggregate_rows,
@@ -35,16 +39,18 @@ def _data(n, k=4, accuracy=0.7, seed=0, skew=0.0):
 
 
 def _cells_score(cells, options, which):
-    counts = MacroF1Counts(
-        "binary" if cells.shape[0] <= 2 else "multiclass",
-        np.arange(cells.shape[0]),
-        np.diagonal(cells).copy(),
-        cells.sum(axis=1),
-        cells.sum(axis=0),
-        cells,
+    """The score ``which`` of the record of a confusion matrix (rows true), and
+    the record."""
+    counts = MacroF1Counts.from_confusion_matrix(cells, rows="true")
+    summary = fbeta_summary(
+        counts,
+        average=options.average,
+        beta=options.beta,
+        zero_division=options.zero_division,
+        labels=options.labels,
+        pos_label=options.pos_label,
     )
-    _, averages = evaluate(counts, options, warn_for=(), caller="test")
-    return getattr(averages, which), counts
+    return getattr(summary, which), counts
 
 
 @pytest.mark.parametrize("average", ["macro", "micro", "weighted", "binary"])
@@ -297,6 +303,8 @@ def test_coverage_of_a_small_simulation():
 
 
 def test_intervals_for_report_rows():
+    # the report's intervals as FBetaInterval objects (estimate, bounds,
+    # standard error) have no public face: the report prints only the bounds
     from sklearn_macrof1._counting._record import read
     from sklearn_macrof1._formulas._evaluation import evaluate_averages
     from sklearn_macrof1._stats._intervals import Resampling, report_intervals
@@ -334,6 +342,8 @@ def test_intervals_for_report_rows():
 def test_bootstrap_replicates_are_the_scores_of_the_resamples(average, weighted):
     """A replicate is exactly what the score functions give on the resample,
     including classes that vanish from a resample (rare classes, labels=None)."""
+    # the bootstrap's replicates (one score per drawn multiplicity vector) have
+    # no public face: an interval shows only their spread
     from sklearn_macrof1._formulas._evaluation import check_options, read_for
     from sklearn_macrof1._stats._intervals import (
         draw_multiplicities,

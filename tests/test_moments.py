@@ -10,12 +10,13 @@ import pytest
 import scipy.sparse as sp
 
 import sklearn_macrof1 as mf
+
+# Units without a public face: the counting core's encoding of labels (its own
+# codes) and its spy point, the per-sample histogram (SampleCounts), the one
+# variance formula of the delta method (moment_variance), and the evaluation's
+# choice between the moments and a per-sample design.
 from sklearn_macrof1._counting import _record
-from sklearn_macrof1._counting._kernels import (
-    MAX_CONFUSION_CLASSES,
-    MAX_MOMENT_LABELS,
-    SampleCounts,
-)
+from sklearn_macrof1._counting._kernels import MAX_CONFUSION_CLASSES, SampleCounts
 from sklearn_macrof1._counting._record import Reading, count_targets
 from sklearn_macrof1._formulas._evaluation import check_options, read_for
 from sklearn_macrof1._read._targets import read_targets
@@ -23,6 +24,10 @@ from sklearn_macrof1._stats._intervals import (
     evaluation_from,
     moment_variance,
 )
+
+#: MacroF1Counts documents its multilabel second moments as dense up to 256
+#: columns, and their occupied entries (a csr_array) above.
+DENSE_MOMENT_LABELS = 256
 
 
 def _labels(n=2000, k=4, seed=0):
@@ -38,7 +43,7 @@ def _multilabel(n=600, width=5, seed=1):
 
 
 def _count(y, p, w=None, **options):
-    return count_targets(read_targets(y, p), w, **options)
+    return mf.MacroF1Counts.from_predictions(y, p, sample_weight=w, **options)
 
 
 def _rows(y, p):
@@ -110,19 +115,19 @@ def test_multilabel_moments_are_the_outer_products(sparse, weighted):
 @pytest.mark.parametrize(
     ("sparse", "width"),
     [
-        (False, MAX_MOMENT_LABELS + 44),  # a dense product, kept as cells
-        (True, MAX_MOMENT_LABELS + 44),
+        (False, DENSE_MOMENT_LABELS + 44),  # a dense product, kept as cells
+        (True, DENSE_MOMENT_LABELS + 44),
         (False, 700),  # 2100 x 2100 would be dense: a sparse product
     ],
 )
 def test_multilabel_moments_above_the_dense_limit_are_the_occupied_entries(
     sparse, width
 ):
-    """Dense up to MAX_MOMENT_LABELS columns; above, a csr_array of the same
+    """Dense up to DENSE_MOMENT_LABELS columns; above, a csr_array of the same
     values (no dense 3L x 3L array kept), for dense and sparse indicators."""
-    y, p = _multilabel(n=20, width=MAX_MOMENT_LABELS)
+    y, p = _multilabel(n=20, width=DENSE_MOMENT_LABELS)
     shape = _count(y, p, moments=True).moments.shape
-    assert shape == (3 * MAX_MOMENT_LABELS, 3 * MAX_MOMENT_LABELS)
+    assert shape == (3 * DENSE_MOMENT_LABELS, 3 * DENSE_MOMENT_LABELS)
     y, p = _multilabel(n=40, width=width)
     w = np.random.default_rng(3).random(40)
     x = _rows(y, p) * w[:, None]
@@ -162,13 +167,8 @@ def test_records_with_and_without_moments_merge_without_them():
     without = _count(y[900:], p[900:], w[900:])
     for merged in (with_moments + without, without + with_moments):
         assert merged.moments is None
-        options = check_options(
-            caller="test", average="macro", beta=1.0, zero_division="warn"
-        )
         with pytest.raises(ValueError, match="second moments"):
-            evaluation_from(
-                Reading(merged, weighted=True), options, caller="test", method="delta"
-            )
+            mf.fbeta_confidence_interval(merged, method="delta")
 
 
 def test_histograms_carry_the_squared_weights():

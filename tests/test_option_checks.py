@@ -17,6 +17,9 @@ from _option_checks import counting_option_checks
 from sklearn.utils._param_validation import InvalidParameterError
 
 import sklearn_macrof1 as m
+
+# the option table and its checker have no public face (each public function
+# reaches them through its own options); tested here directly
 from sklearn_macrof1._options import OPTIONS, check_options_of
 
 pytestmark = pytest.mark.filterwarnings(

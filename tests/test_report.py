@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import warnings
 
@@ -17,8 +18,6 @@ from sklearn_macrof1 import (
     f1_of_averages_score,
     gap_supremum,
 )
-from sklearn_macrof1._counting._record import prepare
-from sklearn_macrof1._results._report import EXTRA_HEADERS
 
 RNG = np.random.default_rng(0)
 Y_TRUE_MC = RNG.integers(0, 4, 60)
@@ -68,6 +67,8 @@ CASES = {
 }
 
 
+#: The keys the report adds to scikit-learn's (documented in its docstring).
+EXTRA_HEADERS = ("f1-of-averages", "gap", "gap-bound")
 AVERAGE_ROWS = {
     "micro avg": {"f1-of-averages"},
     "macro avg": {"f1-of-averages", "gap", "gap-bound"},
@@ -222,11 +223,14 @@ def test_confusion_matrix_report_equals_report_of_the_samples(rows):
 
 
 def test_report_from_counts_is_the_report():
-    counts = prepare(Y_TRUE_ML, Y_PRED_ML, samplewise=True)
+    counts = MacroF1Counts.from_predictions(Y_TRUE_ML, Y_PRED_ML)
+    assert counts.samples is not None
     assert classification_report(counts, digits=3) == classification_report(
         Y_TRUE_ML, Y_PRED_ML, digits=3
     )
-    no_samples = prepare(Y_TRUE_ML, Y_PRED_ML, samplewise=False)
+    # a multilabel record without per-sample counts (no public constructor
+    # makes one: the record's samples attribute set to None)
+    no_samples = dataclasses.replace(counts, samples=None)
     with pytest.raises(ValueError, match="per-sample counts"):
         classification_report(no_samples)
     assert isinstance(no_samples, MacroF1Counts)

@@ -32,6 +32,9 @@ from sklearn_macrof1 import (
     analyze_search,
     get_scorer,
 )
+
+# the corrected t-test on chosen differences has no public face: analyze_search
+# applies it to a search's folds only (never to equal fold scores, nor 1 fold)
 from sklearn_macrof1._stats._search import corrected_resampled_ttest
 
 pytestmark = pytest.mark.filterwarnings(

@@ -19,6 +19,8 @@ from sklearn_macrof1 import (
     fbeta_confidence_interval,
     fbeta_summary,
 )
+
+# the source registry has no public face (see the module docstring)
 from sklearn_macrof1._counting import _registry as _sources
 from sklearn_macrof1._counting._record import Reading, read_in_memory
 from sklearn_macrof1._counting._registry import CountRequest, Predictions
@@ -133,6 +135,7 @@ def test_the_zero_weight_rule_is_one_function(monkeypatch) -> None:
     the one rule: a whole refuses them, a part is counted and marked."""
     import sys
 
+    # the zero-weight rule has no public face: watched
     from sklearn_macrof1._counting import _record
 
     rule = _record.zero_weight_rule

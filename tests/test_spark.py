@@ -37,6 +37,9 @@ from sklearn_macrof1 import (  # noqa: E402
     fbeta_of_averages_score,
     fbeta_summary,
 )
+
+# the Spark queries and their limits (MAX_PAIRS, MAX_MOMENT_LABELS) have no
+# public face: the plan of a query is read, the limits made small
 from sklearn_macrof1._sources import _spark_frames as _spark  # noqa: E402
 from sklearn_macrof1.spark import MacroF1Evaluator, counts_from_dataframe  # noqa: E402
 

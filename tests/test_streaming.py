@@ -37,6 +37,9 @@ from sklearn_macrof1 import (
     fbeta_of_averages_score,
     fbeta_summary,
 )
+
+# the accumulator's stack of records has no public face: its own measure of a
+# record's merge cost orders the merges it checks
 from sklearn_macrof1._results._accumulator import _size
 
 AVERAGES_1D = (None, "micro", "macro", "weighted", "binary")
