@@ -2,32 +2,22 @@
 
 from __future__ import annotations
 
-import io
 import json
 
 import numpy as np
 import pytest
+from _program import macrof1
 
 from sklearn_macrof1 import (
     MacroF1Counts,
     fbeta_confidence_interval,
     fbeta_summary,
 )
-from sklearn_macrof1._cli._main import run
 
 RNG = np.random.default_rng(5)
 Y_TRUE = RNG.choice(["cat", "dog", "bird"], 150)
 Y_PRED = np.where(RNG.random(150) < 0.7, Y_TRUE, RNG.choice(["cat", "dog"], 150))
 PAPER_SKEWED = "2 100 10000 0 100".split()
-
-
-def cli(argv):
-    out, err = io.StringIO(), io.StringIO()
-    try:
-        status = run(argv, stdin=io.StringIO(""), stdout=out, stderr=err)
-    except SystemExit as exc:
-        status = exc.code
-    return status, out.getvalue(), err.getvalue()
 
 
 @pytest.fixture
@@ -39,7 +29,7 @@ def label_files(tmp_path):
 
 
 def test_score_json_intervals_equal_library(label_files):
-    status, out, _ = cli(["score", *label_files, "--confidence", "0.9",
+    status, out, _ = macrof1(["score", *label_files, "--confidence", "0.9",
                           "--format", "json"])  # fmt: skip
     assert status == 0
     doc = json.loads(out)
@@ -55,7 +45,7 @@ def test_score_json_intervals_equal_library(label_files):
 
 
 def test_json_without_confidence_has_no_interval_keys(label_files):
-    doc = json.loads(cli(["score", *label_files, "--format", "json"])[1])
+    doc = json.loads(macrof1(["score", *label_files, "--format", "json"])[1])
     assert "intervals" not in doc and "confidence" not in doc["options"]
 
 
@@ -63,7 +53,7 @@ def test_score_bootstrap_is_reproducible_and_equal(label_files):
     argv = ["score", *label_files, "--confidence", "0.95", "--average", "weighted",
             "--interval-method", "bootstrap", "--n-resamples", "200",
             "--random-state", "3", "--format", "json"]  # fmt: skip
-    first, second = json.loads(cli(argv)[1]), json.loads(cli(argv)[1])
+    first, second = json.loads(macrof1(argv)[1]), json.loads(macrof1(argv)[1])
     assert first == second
     ci = fbeta_confidence_interval(
         Y_TRUE, Y_PRED, average="weighted", method="bootstrap", n_resamples=200,
@@ -74,18 +64,18 @@ def test_score_bootstrap_is_reproducible_and_equal(label_files):
 
 
 def test_score_text_shows_columns_and_summary(label_files):
-    status, out, _ = cli(["score", *label_files, "--confidence", "0.95"])
+    status, out, _ = macrof1(["score", *label_files, "--confidence", "0.95"])
     assert status == 0
     assert "f1-score 95% CI" in out and "f1-of-averages 95% CI" in out
     ci = fbeta_confidence_interval(Y_TRUE, Y_PRED)
     assert f"[{ci.averaged_fbeta.low:.6f}, {ci.averaged_fbeta.high:.6f}]" in out
     assert f"[{ci.fbeta_of_averages.low:.6f}, {ci.fbeta_of_averages.high:.6f}]" in out
-    plain = cli(["score", *label_files])[1]
+    plain = macrof1(["score", *label_files])[1]
     assert "CI" not in plain
 
 
 def test_matrix_json_intervals_equal_summary():
-    status, out, _ = cli(["matrix", *PAPER_SKEWED, "--confidence", "0.95",
+    status, out, _ = macrof1(["matrix", *PAPER_SKEWED, "--confidence", "0.95",
                           "--format", "json"])  # fmt: skip
     assert status == 0
     doc = json.loads(out)
@@ -95,22 +85,22 @@ def test_matrix_json_intervals_equal_summary():
     ci = summary.confidence_interval(confidence=0.95)
     assert doc["intervals"]["fbeta_of_averages"]["low"] == ci.fbeta_of_averages.low
     assert doc["intervals"]["averaged_fbeta"]["high"] == ci.averaged_fbeta.high
-    text = cli(["matrix", *PAPER_SKEWED, "--confidence", "0.95"])[1]
+    text = macrof1(["matrix", *PAPER_SKEWED, "--confidence", "0.95"])[1]
     assert "f1-of-averages 95% CI" in text and "(intervals: delta method" in text
 
 
 def test_average_none_keeps_report_intervals(label_files):
-    status, out, _ = cli(["score", *label_files, "--confidence", "0.95",
+    status, out, _ = macrof1(["score", *label_files, "--confidence", "0.95",
                           "--average", "none"])  # fmt: skip
     assert status == 0
     assert "f1-score 95% CI" in out and "(intervals:" not in out
 
 
 @pytest.mark.parametrize("bad", ["0", "1", "1.5", "-0.2", "abc", "nan"])
-def test_bad_confidence_is_a_usage_error(bad, capsys):
-    status, _, _ = cli(["matrix", *PAPER_SKEWED, f"--confidence={bad}"])
+def test_bad_confidence_is_a_usage_error(bad):
+    status, _, err = macrof1(["matrix", *PAPER_SKEWED, f"--confidence={bad}"])
     assert status == 2
-    assert "--confidence" in capsys.readouterr().err
+    assert "--confidence" in err
 
 
 @pytest.mark.parametrize(
@@ -118,17 +108,17 @@ def test_bad_confidence_is_a_usage_error(bad, capsys):
     [["--n-resamples", "1"], ["--random-state", "-1"],
      ["--interval-method", "bca"]],
 )  # fmt: skip
-def test_bad_interval_options_are_usage_errors(extra, capsys):
+def test_bad_interval_options_are_usage_errors(extra):
     argv = ["matrix", *PAPER_SKEWED, "--confidence", "0.9", "=".join(extra)]
-    status, _, _ = cli(argv)
+    status, _, err = macrof1(argv)
     assert status == 2
-    assert extra[0] in capsys.readouterr().err
+    assert extra[0] in err
 
 
 def test_weighted_matrix_is_a_data_error(tmp_path):
     m = tmp_path / "m.csv"
     m.write_text("1.5,0.5\n0.25,2\n")
-    status, out, err = cli(["matrix", "--file", str(m), "--rows", "true",
+    status, out, err = macrof1(["matrix", "--file", str(m), "--rows", "true",
                             "--confidence", "0.95"])  # fmt: skip
     assert status == 1 and out == ""
     assert "non-integer" in err

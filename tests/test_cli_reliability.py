@@ -3,7 +3,6 @@ pandas-style matrices, unwritable or closed streams (issue 13)."""
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import subprocess
@@ -13,23 +12,14 @@ import textwrap
 import numpy as np
 import pandas as pd
 import pytest
+from _program import macrof1
 
 from sklearn_macrof1 import (
     MacroF1Counts,
     fbeta_summary,
 )
-from sklearn_macrof1._cli._main import run
 
 HUGE = "99999999999999999999"  # beyond int64
-
-
-def cli(argv, stdin_text=""):
-    out, err = io.StringIO(), io.StringIO()
-    try:
-        status = run(argv, stdin=io.StringIO(stdin_text), stdout=out, stderr=err)
-    except SystemExit as exc:
-        status = exc.code
-    return status, out.getvalue(), err.getvalue()
 
 
 def _assert_one_line_error(status, err, *words):
@@ -58,14 +48,14 @@ def table(tmp_path):
 
 def test_continuous_column_is_refused_as_by_the_api(table):
     path, _ = table
-    status, out, err = cli(["score", str(path), "--true", "y", "--pred", "weight"])
+    status, out, err = macrof1(["score", str(path), "--true", "y", "--pred", "weight"])
     _assert_one_line_error(status, err, "continuous", "'weight'")
     assert out == ""
 
 
 def test_whole_float_column_is_scored_as_float_labels(table):
     path, frame = table
-    status, out, _ = cli(
+    status, out, _ = macrof1(
         ["score", str(path), "--true", "whole", "--pred", "y", "--format", "json"]
     )
     assert status == 0
@@ -88,7 +78,7 @@ def test_whole_float_column_is_scored_as_float_labels(table):
     ],
 )
 def test_huge_numbers_in_arguments_never_raise(argv):
-    status, _, err = cli(argv)
+    status, _, err = macrof1(argv)
     assert status in (0, 1)
     if status == 1:
         _assert_one_line_error(status, err)
@@ -98,34 +88,34 @@ def test_huge_integers_in_label_files_columns_and_matrix_files(tmp_path):
     truth, pred = tmp_path / "t.txt", tmp_path / "p.txt"
     truth.write_text(f"1\n{HUGE}\n1\n")
     pred.write_text(f"1\n{HUGE}\n2\n")
-    status, out, _ = cli(["score", str(truth), str(pred), "--format", "json"])
+    status, out, _ = macrof1(["score", str(truth), str(pred), "--format", "json"])
     assert status == 0
     labels = [c["label"] for c in json.loads(out)["classes"]]
     assert HUGE in labels  # an identifier, kept exactly (as a string)
     for option in ("--labels", "--pos-label"):
         extra = ["--average", "binary"] if option == "--pos-label" else []
-        status, _, err = cli(["score", str(truth), str(pred), option, HUGE, *extra])
+        status, _, err = macrof1(["score", str(truth), str(pred), option, HUGE, *extra])
         assert status in (0, 1), err
     table = tmp_path / "t.csv"
     table.write_text(f"y,p\n1,{HUGE}\n2,2\n")
-    assert cli(["score", str(table), "--true", "y", "--pred", "p"])[0] == 0
-    status, _, err = cli(
+    assert macrof1(["score", str(table), "--true", "y", "--pred", "p"])[0] == 0
+    status, _, err = macrof1(
         ["score", str(table), "--true", "y", "--pred", "p", "--labels", HUGE]
     )
     assert status in (0, 1), err
     matrix = tmp_path / "m.csv"
     matrix.write_text(f"1,{HUGE}\n0,1\n")
-    assert cli(["matrix", "--file", str(matrix), "--rows", "true"])[0] == 0
+    assert macrof1(["matrix", "--file", str(matrix), "--rows", "true"])[0] == 0
 
 
 def test_matrix_whose_sums_overflow_exits_non_zero_with_a_message():
-    status, out, err = cli(["matrix", "2", "1e308", "1e308", "1e308", "1e308"])
+    status, out, err = macrof1(["matrix", "2", "1e308", "1e308", "1e308", "1e308"])
     _assert_one_line_error(status, err, "too large")
     assert out == ""
 
 
 def test_beta_inf_in_json():
-    status, out, _ = cli(
+    status, out, _ = macrof1(
         ["matrix", "2", "1", "2", "3", "4", "--beta", "inf"] + ["--format", "json"]
     )
     assert status == 0
@@ -154,7 +144,7 @@ NAMES = ["cat", "dog", "eel"]
 def test_pandas_confusion_matrix_csv_uses_its_names(tmp_path, frame):
     path = tmp_path / "cm.csv"
     frame.to_csv(path)
-    status, out, _ = cli(
+    status, out, _ = macrof1(
         ["matrix", "--file", str(path), "--rows", "true", "--format", "json"]
     )
     assert status == 0
@@ -175,7 +165,7 @@ def test_header_only_and_index_only_matrices_use_their_names(tmp_path):
     index = tmp_path / "i.csv"
     pd.DataFrame(CM, index=NAMES).to_csv(index, header=False)
     for path in (header, index):
-        status, out, _ = cli(
+        status, out, _ = macrof1(
             ["matrix", "--file", str(path), "--rows", "true", "--format", "json"]
         )
         assert status == 0
@@ -185,7 +175,7 @@ def test_header_only_and_index_only_matrices_use_their_names(tmp_path):
 def test_matrix_whose_header_and_index_disagree_is_refused_saying_so(tmp_path):
     path = tmp_path / "cm.csv"
     pd.DataFrame(CM, index=NAMES, columns=["a", "b", "c"]).to_csv(path)
-    status, _, err = cli(["matrix", "--file", str(path), "--rows", "true"])
+    status, _, err = macrof1(["matrix", "--file", str(path), "--rows", "true"])
     _assert_one_line_error(status, err, "header row", "first column")
 
 

@@ -10,15 +10,14 @@ derive everything from that one reading. (Dask collections:
 
 from __future__ import annotations
 
-import io
 import sys
 from collections import Counter
 
 import numpy as np
 import pytest
+from _program import macrof1
 
 import sklearn_macrof1 as mf
-from sklearn_macrof1._cli._main import run
 from sklearn_macrof1._counting import _record
 from sklearn_macrof1._read import _targets
 
@@ -201,10 +200,9 @@ def test_multilabel_comparison_reads_y_true_once(calls, conversions, method):
 
 
 def _cli(argv, stdin_text=""):
-    out, err = io.StringIO(), io.StringIO()
-    status = run(argv, stdin=io.StringIO(stdin_text), stdout=out, stderr=err)
-    assert status == 0, err.getvalue()
-    return out.getvalue()
+    status, out, err = macrof1(argv, stdin_text)
+    assert status == 0, err
+    return out
 
 
 @pytest.mark.parametrize("extra", [[], ["--confidence", "0.9"]])

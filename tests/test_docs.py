@@ -42,10 +42,8 @@ the diff before committing it).
 
 from __future__ import annotations
 
-import contextlib
 import doctest
 import importlib.util
-import io
 import os
 import re
 import shlex
@@ -221,8 +219,9 @@ def console_commands(block: Block) -> list[tuple[str, str, int]]:
 
 def _console_script(command: str) -> list[str] | None:
     """The arguments of a plain ``macrof1 ...`` command (no pipes, redirections or
-    substitutions), which is run in this process: the same ``main`` as the console
-    script, without the ~1 s of starting Python and importing scikit-learn."""
+    substitutions), which is run in this process as ``python -m sklearn_macrof1``
+    runs it (``tests/_program.py``: the console script's entry point), without the
+    ~1 s of starting Python and importing scikit-learn."""
     unquoted = re.sub(r"'[^']*'|\"[^\"]*\"", "", command)
     if re.search(r"[|<>&;`$()*?]", unquoted):
         return None
@@ -233,25 +232,20 @@ def _console_script(command: str) -> list[str] | None:
 def run_shell(command: str, cwd: Path) -> tuple[str, int]:
     argv = _console_script(command)
     if argv is not None:
-        from sklearn_macrof1._cli._main import main
+        from _program import macrof1
 
-        buffer = io.StringIO()
         old_cwd, old_columns = os.getcwd(), os.environ.get("COLUMNS")
         os.chdir(cwd)
         os.environ["COLUMNS"] = "80"
-        try:
-            with contextlib.redirect_stdout(buffer), contextlib.redirect_stderr(buffer):
-                try:
-                    code = main(argv)
-                except SystemExit as exc:  # argparse's usage errors and --help
-                    code = exc.code if isinstance(exc.code, int) else 1
+        try:  # standard output and error in one stream, as a terminal shows them
+            status, output, _ = macrof1(argv, merged=True)
         finally:
             os.chdir(old_cwd)
             if old_columns is None:
                 del os.environ["COLUMNS"]
             else:
                 os.environ["COLUMNS"] = old_columns
-        return buffer.getvalue(), int(code or 0)
+        return output, status
     proc = subprocess.run(
         ["bash", "-o", "pipefail", "-c", command],
         cwd=cwd,

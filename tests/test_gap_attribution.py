@@ -304,11 +304,12 @@ def test_views():
     assert att == att
 
 
-def test_report_cli_and_notebook_name_the_largest_pairs(capsys):
+def test_report_cli_and_notebook_name_the_largest_pairs():
+    from _program import macrof1
+
     from sklearn_macrof1 import (
         classification_report,
     )
-    from sklearn_macrof1._cli._main import main
 
     text = classification_report(
         MacroF1Counts.from_confusion_matrix(
@@ -339,11 +340,12 @@ def test_report_cli_and_notebook_name_the_largest_pairs(capsys):
     # the notebook view of the summary
     assert "largest gap contributors" in s._repr_html_()
     # the CLI: the report's line, and the summary's own for another average
-    assert main(["matrix", "2", "100", "10000", "0", "100"]) == 0
-    assert "gap by pair:    0 & 1 0.4853 (100%)" in capsys.readouterr().out
+    status, out, _ = macrof1(["matrix", "2", "100", "10000", "0", "100"])
+    assert status == 0
+    assert "gap by pair:    0 & 1 0.4853 (100%)" in out
     args = ["matrix", "3", "30", "5", "0", "10", "40", "3", "0", "20", "5"]
-    assert main([*args, "--average", "weighted", "--beta", "2"]) == 0
-    out = capsys.readouterr().out
+    status, out, _ = macrof1([*args, "--average", "weighted", "--beta", "2"])
+    assert status == 0
     assert "  largest gap contributors: 1 & 2 " in out
 
 
