@@ -16,6 +16,9 @@ from sklearn_macrof1 import (
     MacroF1Counts,
     fbeta_summary,
 )
+
+# The O(k) class terms, the pair terms and the blockwise top pairs are units
+# checked against each other here, below the GapAttribution that shows them.
 from sklearn_macrof1._formulas._attribution import (
     MAX_PAIR_CLASSES,
     gap_class_terms,

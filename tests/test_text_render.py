@@ -9,6 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from sklearn.metrics import classification_report as sklearn_report
 
+# The renderer's units (the table description, the column-wise formatting and
+# the text layout) have no public face of their own: every result reaches them.
 import sklearn_macrof1._html as html_module
 from sklearn_macrof1 import classification_report
 from sklearn_macrof1._html import (

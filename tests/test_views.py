@@ -20,6 +20,8 @@ from sklearn_macrof1 import (
     fbeta_confidence_interval,
     fbeta_summary,
 )
+
+# How a p-value is written (its floor, its precision) is a unit of the renderer.
 from sklearn_macrof1._html import format_p_value
 
 Y_TRUE = [0, 0, 1, 1, 2, 2, 2, 2] * 25
@@ -205,7 +207,7 @@ def test_html_of_10000_classes_shows_20_rows_and_counts_the_rest():
     its first MAX_HTML_ROWS rows and says how many it left out (to_frame()
     keeps every row)."""
     from sklearn_macrof1 import MacroF1Accumulator
-    from sklearn_macrof1._html import MAX_HTML_ROWS
+    from sklearn_macrof1._html import MAX_HTML_ROWS  # the limit the views share
 
     assert MAX_HTML_ROWS == 20
     rng = np.random.default_rng(0)
@@ -639,6 +641,8 @@ def test_accumulator_views():
 
 
 def test_holm_adjustment():
+    # Holm's step-down on hand-made p-values (nan included): a unit no
+    # comparison reaches with chosen p-values
     from sklearn_macrof1._stats._comparison import holm
 
     np.testing.assert_allclose(holm([0.01, 0.04, 0.03]), [0.03, 0.06, 0.06])
