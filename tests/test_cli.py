@@ -12,6 +12,7 @@ import csv
 import io
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -28,6 +29,15 @@ from sklearn_macrof1 import (
     fbeta_summary,
     gap_closed_form,
 )
+
+
+def summary_row(out: str, title: str) -> dict[str, str]:
+    """The summary's row in the program's text, by heading (the line after
+    ``title`` holds the headings, two spaces apart; the row follows a blank)."""
+    head, _, row = out.split(f"\n{title}\n", 1)[1].splitlines()[:3]
+    cells = re.split(r"\s{2,}", row.strip())
+    return dict(zip(re.split(r"\s{2,}", head), cells, strict=True))
+
 
 # The reference paper's appendix D (rows are predictions).
 PAPER_SKEWED = "2 100 10000 0 100".split()
@@ -99,11 +109,10 @@ def test_paper_appendix_text_prints_figures_and_orientation():
     assert status == 0
     assert "rows = predicted labels" in out and "reference paper" in out
     assert "0.504950495" in out and "0.019607843" in out
-    summary = {
-        line.rsplit("  ", 1)[0].strip(): line.rsplit(" ", 1)[1]
-        for line in out.split("summary (", 1)[1].splitlines()[1:]
-    }
-    assert summary["gap"] == summary["gap, closed form (Lemma)"] == "0.485342652"
+    summary = summary_row(out, "macro average, beta=1: 2 classes (binary)")
+    assert summary["average"] == "macro"
+    assert summary["gap"] == summary["gap (Lemma)"] == "0.485342652"
+    assert summary["averaged F1"] == "0.019607843"
 
 
 def test_matrix_orientation_is_explicit_and_changes_the_result():
@@ -403,7 +412,24 @@ def test_text_format_has_report_both_scores_gap_and_bound(table):
     assert f"{ref.averaged_fbeta:.6f}" in out
     assert f"{ref.fbeta_of_averages:.6f}" in out
     assert f"{ref.gap:.6f}" in out
-    assert "gap bound (Theorem 3, 3 classes)  0.444444" in out
+    summary = summary_row(out, "macro average, beta=1: 3 classes (multiclass)")
+    assert summary["gap bound"] == "0.444444"
+    assert summary["averaged F1"] == f"{ref.averaged_fbeta:.6f}"
+
+
+def test_text_writes_a_gap_of_rounding_noise_as_zero():
+    """A symmetric confusion matrix has P = R in every class: its gap is 0, and
+    its floating-point gap (-2.8e-17 here) is written "0.000000", not with a
+    sign the numbers do not have."""
+    cells = [40, 59, 28, 62, 59, 22, 71, 53, 28, 71, 86, 34, 62, 53, 34, 6]
+    gap = fbeta_summary(
+        MacroF1Counts.from_confusion_matrix(np.reshape(cells, (4, 4)), rows="true")
+    ).gap
+    assert -1e-15 < gap < 0
+    status, out, _ = macrof1(["matrix", "4", *map(str, cells)])
+    assert status == 0
+    summary = summary_row(out, "macro average, beta=1: 4 classes (multiclass)")
+    assert summary["gap"] == summary["gap (Lemma)"] == "0.000000"
 
 
 def test_csv_format(table):

@@ -31,7 +31,8 @@ from typing import Any, cast
 import numpy as np
 
 from .._averages import AVERAGES, CLASS_MEANS, HAS_BOUND, ordered
-from .._html import Column, Table, render_csv, table_records
+from .._html import Column, Table, render_csv, render_view, table_records
+from .._results._views import summary_tables
 
 PROG = "macrof1"
 SCHEMA_VERSION = 1
@@ -985,24 +986,12 @@ def _document_head(command: str) -> dict[str, Any]:
     }
 
 
-def _fmt(value: Any, digits: int) -> str:
-    if value is None:
-        return "n/a"
-    if isinstance(value, np.ndarray):
-        return " ".join(_fmt(v, digits) for v in value.tolist())
-    value = float(value)
-    if math.isnan(value):
-        return "nan"
-    text = f"{value:.{digits}f}"
-    return text[1:] if text.startswith("-") and float(text) == 0 else text
-
-
 def format_text(command: str, scored: Scored, *, digits: int) -> str:
-    from .._results._views import fbeta_name
-
+    """The text output: what was read, the report, then the summary's own
+    table (and its intervals') as ``str()`` shows them, at ``digits`` but at
+    least 6 decimals, with the closed form of the gap beside the gap."""
     s = scored.summary
     inp = scored.input
-    name = fbeta_name(s.beta)
     lines = []
     if command == "matrix":
         orientation = (
@@ -1026,49 +1015,45 @@ def format_text(command: str, scored: Scored, *, digits: int) -> str:
     if s.beta != 1:
         lines.append(f"(the report shows F1; the summary below uses beta = {s.beta:g})")
     wide = max(digits, 6)
-    avg = "no averaging" if s.average is None else f"average={s.average!r}"
-    lines.append(
-        f"summary ({avg}, beta={s.beta:g}, zero_division={s.zero_division!r}):"
-    )
-    rows = [
-        (
-            f"averaged {name} (sklearn's f1_score)"
-            if s.beta == 1
-            else f"averaged {name}",
-            s.averaged_fbeta,
-        ),
-        (f"{name} of averages", s.fbeta_of_averages),
-        ("gap", s.gap),
-    ]
-    if s.gap_closed_form is not None:
-        rows.append(("gap, closed form (Lemma)", s.gap_closed_form))
-    if s.average in HAS_BOUND:
-        rows.append((f"gap bound (Theorem 3, {s.n_classes} classes)", s.gap_bound))
-    rows += [("precision", s.precision), ("recall", s.recall)]
-    ci = scored.interval
-    if ci is not None:
-        level = f"{ci.confidence * 100:g}% CI"
-        rows.insert(2, (f"  {level}", ci.fbeta_of_averages))
-        rows.insert(1, (f"  {level}", ci.averaged_fbeta))
-    width = max(len(label) for label, _ in rows)
-    for label, value in rows:
-        if hasattr(value, "low"):  # a ScoreInterval row
-            shown = f"[{_fmt(value.low, wide)}, {_fmt(value.high, wide)}]"
-        else:
-            shown = _fmt(value, wide)
-        lines.append(f"  {label:<{width}}  {shown}")
-    if not (s.average in HAS_BOUND and s.beta == 1) and s.average in CLASS_MEANS:
-        pairs = _gap_pairs(s, scored.names)  # macro F1's are in the report
-        if pairs:
-            lines.append(f"  {pairs}")
-    if ci is not None:
-        how = (
-            "delta method"
-            if ci.method == "delta"
-            else f"percentile bootstrap, {ci.n_resamples} resamples"
-        )
-        lines.append(f"  (intervals: {how}, n={ci.n_samples})")
+    main, classes = summary_tables(s)
+    if main is None:  # average=None: the classes' scores
+        table = _unsigned_zeros(dataclasses.replace(classes, digits=wide))
+    else:
+        columns = list(main.columns)
+        if s.gap_closed_form is not None:
+            after_gap = [c.key for c in columns].index("gap") + 1
+            closed = Column("gap-closed-form", [s.gap_closed_form], "gap (Lemma)")
+            columns.insert(after_gap, closed)
+        # the report's legend says what the gap and its bound are
+        table = dataclasses.replace(main, columns=columns, digits=wide, notes=[])
+        table = _unsigned_zeros(table)
+        if not (s.average in HAS_BOUND and s.beta == 1) and s.average in CLASS_MEANS:
+            pairs = _gap_pairs(s, scored.names)  # macro F1's are in the report
+            if pairs:
+                table.notes.append(pairs)
+    tables = [table]
+    if scored.interval is not None:
+        interval = dataclasses.replace(scored.interval._table(), digits=wide)
+        tables.append(_unsigned_zeros(interval))
+    lines.append(render_view(tables))
     return "\n".join(lines) + "\n"
+
+
+def _unsigned_zeros(table: Table) -> Table:
+    """``table`` with its numbers written at its digits, a value that rounds
+    to zero without a sign (a gap of -1e-17 is rounding noise: "0.000000")."""
+
+    def fixed(value: Any) -> str:
+        if not isinstance(value, float | np.floating):
+            return str(value)
+        text = f"{float(value):.{table.digits}f}"
+        return text[1:] if text.startswith("-") and float(text) == 0 else text
+
+    columns = [
+        c if c.fmt is not None else dataclasses.replace(c, fmt=fixed)
+        for c in table.columns
+    ]
+    return dataclasses.replace(table, columns=columns)
 
 
 def _gap_pairs(summary: Any, names: Any) -> str:
