@@ -184,6 +184,23 @@ def test_text_of_every_result_is_its_notebook_view():
     assert " ".join(analysis.statement.split()) in " ".join(text.split())
 
 
+def test_text_notes_keep_labels_whole():
+    """A note is wrapped at spaces only: labels with hyphens, and one longer
+    than a line, stay whole in the text as in the notebook's paragraph."""
+    y = np.repeat([0, 1, 1, 2, 2], [100, 10000, 100, 50, 30])
+    p = np.repeat([0, 0, 1, 2, 0], [100, 10000, 100, 50, 30])
+    long = "-".join(["partition"] * 12)  # 119 characters, no space
+    for names in (["xx-fiction", "science-fiction", "non-fiction"], [long, "b", "c"]):
+        labels = np.array(names)
+        summary = fbeta_summary(labels[y], labels[p])
+        text = assert_text_shows_the_notebook_view(summary)
+        note = [line for line in text.splitlines() if "contributors" in line]
+        assert note and note[0].startswith("largest gap contributors: ")
+        for name in names:
+            assert any(name in line.split() for line in text.splitlines())
+    assert any(len(line) > 88 for line in text.splitlines())  # the long label
+
+
 def test_summary_html_escapes_labels_and_shortens_many_classes():
     y = np.array([f"<c{i}>" for i in range(30)] * 2)
     s = fbeta_summary(y, np.roll(y, 1))
