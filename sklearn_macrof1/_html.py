@@ -216,8 +216,8 @@ def render_view(tables: list[Table], notes: Sequence[str] = ()) -> str:
     (at most ``max_rows``, in ``shown_order``, aligned by :func:`render_text`),
     then its notes and the one on the rows left out; the result's ``notes``
     last. Parts are set apart by a blank line, two spaces at least set the
-    columns apart, notes are wrapped at :data:`TEXT_WIDTH` characters, and no
-    newline ends the text.
+    columns apart, notes are wrapped at spaces to :data:`TEXT_WIDTH`
+    characters, and no newline ends the text.
     """
     parts = []
     for table in tables:
@@ -236,7 +236,16 @@ TEXT_WIDTH = 88
 
 
 def _wrapped(notes: Sequence[str]) -> list[str]:
-    return [line for note in notes for line in textwrap.wrap(note, TEXT_WIDTH)]
+    """The lines of ``notes``, broken at spaces only: a class label or a
+    candidate in a note ("science-fiction", a path) stays whole on one line,
+    longer than :data:`TEXT_WIDTH` if it must."""
+    return [
+        line
+        for note in notes
+        for line in textwrap.wrap(
+            note, TEXT_WIDTH, break_long_words=False, break_on_hyphens=False
+        )
+    ]
 
 
 def _rows_of(table: Table, rows: np.ndarray) -> Table:

@@ -72,7 +72,11 @@ def test_results_follow_the_rules(average: str) -> None:
     if average not in HAS_GAP:
         assert summary.gap == pytest.approx(0.0, abs=1e-12)
     # the bound: in the text, the notebook view and the frame only where proven
-    assert ("gap bound" in str(summary).splitlines()[1]) == (average in HAS_BOUND)
+    text = str(summary)
+    headings = re.split(r"\s{2,}", text.splitlines()[1].strip())
+    assert headings[:2] == ["average", "averaged F1"]
+    assert ("gap bound" in headings) == (average in HAS_BOUND)
+    assert ("Theorem 3" in text) == (average in HAS_BOUND)
     assert ("gap bound" in summary._repr_html_()) == (average in HAS_BOUND)
     frame = summary.to_frame()
     assert ("gap-bound" in frame.columns) == (average in HAS_BOUND)

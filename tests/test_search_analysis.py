@@ -393,6 +393,46 @@ def test_views(iris_search):
     assert (tests["p_value"] >= tests["uncorrected_p_value"]).all()
 
 
+def test_views_of_many_candidates_show_both_picks():
+    """Of more than 20 candidates the text and the notebook show 20 rows: the
+    first ones and the two picks, with their means (the rest in to_frame())."""
+    rng = np.random.default_rng(0)
+    averaged = 0.6 + 0.01 * rng.random((30, 5))
+    of_averages = averaged + 0.002
+    averaged[25] += 0.2  # best by averaged F1
+    of_averages[27] += 0.3  # best by F1 of averages
+    results = {
+        "params": [{"C": i} for i in range(30)],
+        "mean_test_averaged_f1": averaged.mean(axis=1),
+        "mean_test_f1_of_averages": of_averages.mean(axis=1),
+    }
+    for j in range(5):
+        results[f"split{j}_test_averaged_f1"] = averaged[:, j]
+        results[f"split{j}_test_f1_of_averages"] = of_averages[:, j]
+    a = analyze_search(results, test_size_ratio=0.25)
+    assert (a.best_averaged, a.best_of_averages) == (25, 27)
+    lines = str(a).splitlines()
+    rows = [line.split()[0] for line in lines[3:23]]
+    assert rows == [f"C={i}" for i in [*range(18), 25, 27]]
+    (best_avg,) = [line for line in lines if line.startswith("     C=25 ")]
+    assert f"{averaged[25].mean():.4f}" in best_avg.split()
+    assert best_avg.endswith("best by averaged F1")
+    (best_foa,) = [line for line in lines if line.startswith("     C=27 ")]
+    assert f"{of_averages[27].mean():.4f}" in best_foa.split()
+    assert best_foa.endswith("best by F1 of averages")
+    assert "... and 10 more candidates: analysis.to_frame() has every row." in lines
+    html = a._repr_html_()
+    assert html.count("best by") == 2 and html.count("<tr>") == 1 + 20 + 1 + 4
+    same = analyze_search(  # picks among the first 20: the first 20 rows
+        {**results, "params": results["params"][::-1]}
+        | {k: v[::-1] for k, v in results.items() if k != "params"},
+        test_size_ratio=0.25,
+    )
+    assert (same.best_averaged, same.best_of_averages) == (4, 2)
+    rows = [line.split()[0] for line in str(same).splitlines()[3:23]]
+    assert rows == [f"C={i}" for i in range(29, 9, -1)]
+
+
 def test_display(iris_search):
     pytest.importorskip("matplotlib")
     import matplotlib.pyplot as plt

@@ -186,6 +186,23 @@ def test_text_of_every_result_is_its_notebook_view():
     assert " ".join(analysis.statement.split()) in " ".join(text.split())
 
 
+def test_text_notes_keep_labels_whole():
+    """A note is wrapped at spaces only: labels with hyphens, and one longer
+    than a line, stay whole in the text as in the notebook's paragraph."""
+    y = np.repeat([0, 1, 1, 2, 2], [100, 10000, 100, 50, 30])
+    p = np.repeat([0, 0, 1, 2, 0], [100, 10000, 100, 50, 30])
+    long = "-".join(["partition"] * 12)  # 119 characters, no space
+    for names in (["xx-fiction", "science-fiction", "non-fiction"], [long, "b", "c"]):
+        labels = np.array(names)
+        summary = fbeta_summary(labels[y], labels[p])
+        text = assert_text_shows_the_notebook_view(summary)
+        note = [line for line in text.splitlines() if "contributors" in line]
+        assert note and note[0].startswith("largest gap contributors: ")
+        for name in names:
+            assert any(name in line.split() for line in text.splitlines())
+    assert any(len(line) > 88 for line in text.splitlines())  # the long label
+
+
 def test_summary_html_escapes_labels_and_shortens_many_classes():
     y = np.array([f"<c{i}>" for i in range(30)] * 2)
     s = fbeta_summary(y, np.roll(y, 1))
@@ -200,6 +217,50 @@ def test_the_html_note_of_one_row_left_out_is_singular():
     y = np.arange(21).repeat(2)
     html = fbeta_summary(y, np.roll(y, 1))._repr_html_()
     assert "... and 1 more class: summary.to_frame() has every row." in html
+
+
+def test_views_of_many_classes_write_only_the_rows_they_show():
+    """str() and the notebook view of a summary of 200,000 classes write the
+    text of the 20 rows they show, not of every label (a print of a summary of
+    1,000,000 classes made 1,000,000 strings); to_frame() names every class."""
+    import tracemalloc
+
+    k = 200_000
+    y = np.arange(k) * 3 - 7  # negative labels too
+    p = np.roll(y, 1)
+    p[::2] = y[::2]
+    s = fbeta_summary(y, p, average=None, zero_division=0)
+    tracemalloc.start()
+    try:
+        text, page = str(s), s._repr_html_()
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 24 * k  # a copy or two of k numbers, no k Python strings
+    rows = text_rows(assert_text_shows_the_notebook_view(s))
+    assert [r[0] for r in rows[3:23]] == [str(c) for c in y[:20]]
+    assert "-7" in page and "... and 199980 more classes" in text
+    assert s.to_frame().index[:3].tolist() == ["-7", "-4", "-1"]
+
+
+def test_attribution_view_shows_the_largest_classes_first_ties_in_order():
+    """The class table of an attribution shows the 20 largest contributions,
+    largest first, ties in class order (as a stable sort of every class)."""
+    from sklearn_macrof1 import MacroF1Counts
+
+    # classes 0..41 in threes of equal (P, R): 14 values, each three times
+    m = np.diag(np.repeat(np.arange(14, 0, -1), 3) * 5 + 50)
+    m[np.arange(42), (np.arange(42) + 3) % 42] += np.tile([1, 1, 1, 30, 30, 30], 7)
+    counts = MacroF1Counts.from_confusion_matrix(m, rows="true")
+    attribution = fbeta_summary(counts).gap_attribution()
+    values = attribution.class_contributions
+    expected = np.argsort(-values, kind="stable")[:21]
+    assert values[expected[19]] == values[expected[20]]  # a tie across row 20
+    expected = expected[:20]
+    shown = [r[0] for r in text_rows(str(attribution))[3:23]]
+    assert shown == [str(attribution.labels[i]) for i in expected]
+    classes, _ = parse(attribution._repr_html_()).tables
+    assert [r[0] for r in classes["rows"]] == shown
 
 
 def test_html_of_10000_classes_shows_20_rows_and_counts_the_rest():

@@ -22,6 +22,7 @@ from sklearn.exceptions import NotFittedError
 
 from .._averages import AVERAGES
 from .._html import (
+    MAX_HTML_ROWS,
     Column,
     Table,
     format_p_value,
@@ -320,7 +321,17 @@ class SearchAnalysis:
             unit="candidates",
             unit_one="candidate",
             full="analysis.to_frame()",
+            shown_order=self._shown_candidates(),
         )
+
+    def _shown_candidates(self) -> list[int] | None:
+        """The rows a view shows of more than :data:`MAX_HTML_ROWS` candidates:
+        the first ones and the two picks, in the candidates' order (None: all)."""
+        if self.n_candidates <= MAX_HTML_ROWS:
+            return None
+        picks = {int(self.best_averaged), int(self.best_of_averages)}
+        first = [i for i in range(MAX_HTML_ROWS) if i not in picks]
+        return sorted(picks | set(first[: MAX_HTML_ROWS - len(picks)]))
 
     def _test_table(self) -> Table:
         """One row per corrected resampled t-test."""

@@ -17,7 +17,15 @@ from .._formulas._attribution import (
     refuse_square,
     top_gap_pairs,
 )
-from .._html import Column, Table, ValueEquality, render_html, render_view, table_frame
+from .._html import (
+    MAX_HTML_ROWS,
+    Column,
+    Table,
+    ValueEquality,
+    render_html,
+    render_view,
+    table_frame,
+)
 
 
 def _item(value: Any) -> Any:
@@ -146,9 +154,10 @@ class GapAttribution(ValueEquality):
             for i, j, v in zip(x.tolist(), y.tolist(), values.tolist(), strict=True)
         ]
 
-    def _top_class_indices(self, n: int) -> np.ndarray:
-        """Indices of the ``n`` largest non-zero class contributions, largest
-        first (ties in class order): O(k) selection, then a sort of ``n``."""
+    def _largest_first(self, n: int) -> np.ndarray:
+        """Indices of the ``n`` largest class contributions, largest first
+        (ties in class order): O(k) selection, then a sort of the few at or
+        above the ``n``-th largest."""
         values = self.class_contributions
         n = min(max(int(n), 0), values.shape[0])
         if n == 0:
@@ -158,8 +167,14 @@ class GapAttribution(ValueEquality):
             candidates = np.flatnonzero(values >= cut)
         else:
             candidates = np.arange(values.shape[0])
-        order = candidates[np.lexsort((candidates, -values[candidates]))][:n]
-        return order[values[order] > 0]
+        # (candidates in class order: a stable sort keeps ties so)
+        return candidates[np.argsort(-values[candidates], kind="stable")][:n]
+
+    def _top_class_indices(self, n: int) -> np.ndarray:
+        """Indices of the ``n`` largest non-zero class contributions, largest
+        first (ties in class order)."""
+        order = self._largest_first(n)
+        return order[self.class_contributions[order] > 0]
 
     def top_classes(self, n: int = 3) -> list[tuple[Any, float]]:
         """The ``n`` classes with the largest share, as ``(label, contribution)``."""
@@ -234,7 +249,8 @@ class GapAttribution(ValueEquality):
             unit="classes",
             unit_one="class",
             full="attribution.to_frame()",
-            shown_order=np.argsort(-contributions, kind="stable"),
+            # the rows a view shows, without sorting 1,000,000 classes
+            shown_order=self._largest_first(MAX_HTML_ROWS),
         )
 
     def _pair_table(self, n: int) -> Table:

@@ -132,7 +132,9 @@ def summary_tables(
         if per_class_only
         else "per class",
         columns,
-        keys=[str(label) for label in summary.labels.tolist()],
+        # the labels as they are: a view writes the text of the rows it shows
+        # (20 of 1,000,000 classes), a frame's index that of every label
+        keys=summary.labels,
         index="class",
         unit="classes",
         unit_one="class",
@@ -173,6 +175,7 @@ def summary_frame(
     """``FBetaSummary.to_frame``: one row per class, then the average's row (with
     the interval columns ``<score>-ci-low`` ... of both scores, when given)."""
     main, classes = summary_tables(summary, interval)
+    classes.keys = [str(label) for label in summary.labels.tolist()]
     return table_frame([classes] if main is None else [classes, main], caller=caller)
 
 
