@@ -225,6 +225,8 @@ def render_view(tables: list[Table], notes: Sequence[str] = ()) -> str:
         shown = _rows_of(table, np.asarray(order[: table.max_rows], dtype=np.intp))
         notes_of_table = _wrapped([*table.notes, *_left_out_note(table)])
         text = render_text([shown], notes_of_table, spacing=2)
+        if not shown.n_rows:  # one blank line between headings and notes, not two
+            text = text.replace("\n\n\n", "\n\n", 1)
         parts.append(f"{table.title}\n{text.rstrip()}")
     if notes:
         parts.append("\n".join(_wrapped(notes)))

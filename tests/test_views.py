@@ -184,6 +184,38 @@ def test_text_of_every_result_is_its_notebook_view():
     analysis = analyze_search(search)
     text = assert_text_shows_the_notebook_view(analysis)
     assert " ".join(analysis.statement.split()) in " ".join(text.split())
+    assert text.startswith(  # what was compared, as the former text said
+        "search analysis: 3 candidates, 3 folds (macro, beta=1; metrics "
+        "'averaged_f1', 'f1_of_averages')\n"
+    )
+
+
+def test_text_of_one_class_and_of_a_table_without_rows():
+    text = str(fbeta_summary([0, 0], [0, 0]))
+    assert text.startswith("macro average, beta=1: 1 class (binary)\n")
+    assert "its supremum for 1 class (" in " ".join(text.split())
+    lines = str(fbeta_summary([0, 1], [0, 1]).gap_attribution()).splitlines()
+    pairs = lines.index("largest class pairs")
+    assert lines[pairs + 1 :] == [
+        "pair   contribution  share",
+        "",
+        "none: the gap is 0",
+    ]
+
+
+def test_text_of_several_classifiers_lists_every_pair_of_up_to_ten():
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 3, 300)
+    p = np.where(rng.random(300) < 0.7, y, rng.integers(0, 3, 300))
+    many = compare_classifiers(y, *[np.roll(p, i) for i in range(6)])
+    text = assert_text_shows_the_notebook_view(many)
+    assert len(parse(many._repr_html_()).tables[0]["rows"]) == 30  # 15 pairs
+    assert "more rows" not in text
+    eleven = compare_classifiers(y, *[np.roll(p, i) for i in range(11)])  # 55 pairs
+    text = assert_text_shows_the_notebook_view(eleven)
+    assert "... and 20 more rows (pairs and formulas): comparison.to_frame() has" in (
+        text
+    )
 
 
 def test_text_notes_keep_labels_whole():
@@ -317,15 +349,16 @@ def test_html_of_many_pairs_is_shortened():
     preds = [
         np.where(rng.random(300) < 0.8, y, rng.integers(0, 3, 300)) for _ in range(6)
     ]
+    preds += [np.roll(preds[0], i) for i in range(1, 6)]  # 11: 55 pairs
     many = compare_classifiers(y, *preds)
     parsed = parse(many._repr_html_())
     (table,) = parsed.tables
-    assert len(table["rows"]) == 20  # of 15 pairs x 2 formulas
+    assert len(table["rows"]) == 90  # of 55 pairs x 2 formulas
     assert (
-        "... and 10 more rows (pairs and formulas): comparison.to_frame() has "
+        "... and 20 more rows (pairs and formulas): comparison.to_frame() has "
         "every row." in parsed.paragraphs
     )
-    assert len(many.to_frame()) == 30
+    assert len(many.to_frame()) == 110
 
 
 def test_summary_html_for_weighted_has_no_gap_bound_and_none_is_per_class():

@@ -312,8 +312,15 @@ class SearchAnalysis:
             Column("best_averaged", index == self.best_averaged, shown=False),
             Column("best_of_averages", index == self.best_of_averages, shown=False),
         ]
+        how = (
+            f"{self.average}, beta={self.beta:g}"
+            if self.average is not None and self.beta is not None
+            else "formulas named by the caller"
+        )
         return Table(
-            f"search analysis: {self.n_candidates} candidates, {self.n_folds} folds",
+            f"search analysis: {self.n_candidates} candidates, {self.n_folds} folds "
+            f"({how}; metrics {self.averaged_metric!r}, "
+            f"{self.of_averages_metric!r})",
             columns,
             labels=self.candidates,
             notes=[ranks],

@@ -54,6 +54,11 @@ def short(value: Any) -> str:
     return f"{float(value):.4g}"
 
 
+def _classes(n: int) -> str:
+    """ "1 class", "3 classes"."""
+    return f"{n} class" if n == 1 else f"{n} classes"
+
+
 def _count(value: Any) -> str:
     """Supports print as integers when they are whole numbers (unweighted)."""
     value = float(value)
@@ -100,7 +105,7 @@ def summary_tables(
                 columns.append(Column(f"{key}-ci-high", [ci.high], shown=False))
         main = Table(
             f"{summary.average} average, beta={summary.beta:g}: "
-            f"{summary.n_classes} classes ({summary.target_type})",
+            f"{_classes(summary.n_classes)} ({summary.target_type})",
             columns,
             keys=[f"{summary.average} avg"],
             labels=[summary.average],
@@ -109,7 +114,7 @@ def summary_tables(
         if summary.average in HAS_BOUND:
             main.notes.append(
                 f"gap = {name} of averages - averaged {name}; gap bound: its "
-                f"supremum for {summary.n_classes} classes (Opitz & Burst, Macro F1 "
+                f"supremum for {_classes(summary.n_classes)} (Opitz & Burst, Macro F1 "
                 "and Macro F1, Theorem 3)."
             )
         pairs = _gap_pairs_note(summary)

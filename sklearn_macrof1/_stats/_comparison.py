@@ -280,6 +280,11 @@ class ClassifierComparison(ValueEquality):
         return table_frame([self._table()], caller="ClassifierComparison.to_frame")
 
 
+#: Rows a view of several classifiers shows: every pair of up to 10
+#: classifiers under both formulas (the notebook shows 20 rows of other tables).
+_MAX_PAIR_ROWS = 90
+
+
 @dataclass(frozen=True, eq=False)
 class MultipleComparison(ValueEquality):
     """Every pair of several classifiers compared under both formulas.
@@ -394,6 +399,7 @@ class MultipleComparison(ValueEquality):
             unit="rows (pairs and formulas)",
             unit_one="row (pairs and formulas)",
             full="comparison.to_frame()",
+            max_rows=_MAX_PAIR_ROWS,
         )
 
     def _repr_html_(self) -> str:
