@@ -102,7 +102,10 @@ def test_average_none_keeps_report_intervals(label_files):
     status, out, _ = macrof1(["score", *label_files, "--confidence", "0.95",
                           "--average", "none"])  # fmt: skip
     assert status == 0
-    assert "f1-score 95% CI" in out and "(intervals:" not in out
+    assert "f1-score 95% CI" in out
+    # no summary of one score per formula: no interval table after it
+    assert "per class (average=None, beta=1)" in out
+    assert "% confidence intervals (" not in out
 
 
 @pytest.mark.parametrize("level", ["0.975", "0.999", "0.5", "0.001"])
