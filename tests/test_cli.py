@@ -432,6 +432,71 @@ def test_text_writes_a_gap_of_rounding_noise_as_zero():
     assert summary["gap"] == summary["gap (Lemma)"] == "0.000000"
 
 
+def per_class_rows(out: str, title: str) -> list[list[str]]:
+    """The rows of the per-class table in the program's text (two spaces apart)."""
+    lines = out.splitlines()
+    start = lines.index(title) + 3  # the title, the headings, a blank line
+    rows = []
+    for line in lines[start:]:
+        if not line.strip():
+            break
+        rows.append(re.split(r"\s{2,}", line.strip()))
+    return rows
+
+
+@pytest.mark.parametrize(
+    ("inputs", "options", "names"),
+    [
+        (
+            ["sports|tech\ntech\npolitics\n", "sports\ntech|politics\npolitics\n"],
+            ["--label-sep", "|", "--labels", "tech,sports"],
+            ["tech", "sports"],
+        ),
+        (
+            ["a,b,x,y\n1,0,1,1\n0,1,0,1\n1,1,1,0\n"],
+            ["--true", "a", "--true", "b", "--pred", "x", "--pred", "y"],
+            ["a", "b"],
+        ),
+    ],
+)
+def test_text_per_class_summary_names_the_labels(tmp_path, inputs, options, names):
+    """With --average none the summary's rows are named as the report's (the
+    label names of a multilabel input, not their column numbers)."""
+    files = []
+    for i, text in enumerate(inputs):
+        path = tmp_path / (f"{i}.csv" if len(inputs) == 1 else f"{i}.txt")
+        path.write_text(text)
+        files.append(str(path))
+    argv = ["score", *files, *options, "--average", "none"]
+    status, out, err = macrof1(argv)
+    assert status == 0, err
+    rows = per_class_rows(out, "per class (average=None, beta=1)")
+    assert [row[0] for row in rows] == names
+    doc = cli_json(argv)
+    assert [c["label"] for c in doc["classes"]] == names
+    for row, c in zip(rows, doc["classes"], strict=True):
+        assert row[1:4] == [f"{c[k]:.6f}" for k in ("precision", "recall", "fbeta")]
+
+
+def test_text_per_class_summary_of_many_classes_points_at_every_row(tmp_path):
+    """The per-class summary shows 20 classes; its note on the rest names what
+    has every row in this program, not a Python call."""
+    labels = [str(i) for i in range(25)]
+    t, p = tmp_path / "t.txt", tmp_path / "p.txt"
+    t.write_text("\n".join(labels) + "\n")
+    p.write_text("\n".join(labels[1:] + labels[:1]) + "\n")
+    status, out, _ = macrof1(
+        ["score", str(t), str(p), "--average", "none", "--zero-division", "0"]
+    )
+    assert status == 0
+    rows = per_class_rows(out, "per class (average=None, beta=1)")
+    assert [row[0] for row in rows] == labels[:20]
+    assert out.splitlines()[-1] == (
+        "... and 5 more classes: --format csv or json has every row."
+    )
+    assert "to_frame()" not in out
+
+
 def test_csv_format(table):
     status, out, _ = macrof1(
         ["score", str(table), "--true", "gold", "--pred", "guess", "--format", "csv"]

@@ -102,7 +102,24 @@ def test_average_none_keeps_report_intervals(label_files):
     status, out, _ = macrof1(["score", *label_files, "--confidence", "0.95",
                           "--average", "none"])  # fmt: skip
     assert status == 0
-    assert "f1-score 95% CI" in out and "(intervals:" not in out
+    assert "f1-score 95% CI" in out
+    # no summary of one score per formula: no interval table after it
+    assert "per class (average=None, beta=1)" in out
+    assert "% confidence intervals (" not in out
+
+
+@pytest.mark.parametrize("level", ["0.975", "0.999", "0.5", "0.001"])
+def test_text_names_the_confidence_level_as_given(label_files, level):
+    """The interval table's title says the level asked for (97.5%, not 98%), as
+    the report's columns do."""
+    status, out, _ = macrof1(["score", *label_files, "--confidence", level])
+    assert status == 0
+    percent = f"{float(level) * 100:g}%"
+    assert f"f1-score {percent} CI" in out
+    lines = out.splitlines()
+    assert f"{percent} confidence intervals (macro average, beta=1)" in lines
+    assert sum(line.endswith("confidence intervals (macro average, beta=1)")
+               for line in lines) == 1  # fmt: skip
 
 
 @pytest.mark.parametrize("bad", ["0", "1", "1.5", "-0.2", "abc", "nan"])

@@ -440,6 +440,15 @@ def test_summary_equality_and_hash_do_not_raise():
 # ---------------------------------------------------------------- FBetaInterval
 
 
+@pytest.mark.parametrize(("confidence", "shown"), [(0.975, "97.5%"), (0.999, "99.9%")])
+def test_interval_views_name_the_level_as_given(confidence, shown):
+    ci = fbeta_confidence_interval(Y_TRUE, Y_A, confidence=confidence)
+    title = f"{shown} confidence intervals (macro average, beta=1)"
+    assert str(ci).startswith(title + "\n")
+    (table,) = parse(ci._repr_html_()).tables
+    assert table["caption"] == title
+
+
 def test_interval_views():
     ci = fbeta_confidence_interval(Y_TRUE, Y_A)
     text = repr(ci)

@@ -1017,7 +1017,16 @@ def format_text(command: str, scored: Scored, *, digits: int) -> str:
     wide = max(digits, 6)
     main, classes = summary_tables(s)
     if main is None:  # average=None: the classes' scores
-        table = _unsigned_zeros(dataclasses.replace(classes, digits=wide))
+        # named as in the report (a multilabel input's label names, not the
+        # numbers of its columns); the rows past the 20 shown are in CSV and JSON
+        classes = dataclasses.replace(
+            classes,
+            keys=scored.names,
+            labels=None,
+            digits=wide,
+            full="--format csv or json",
+        )
+        table = _unsigned_zeros(classes)
     else:
         columns = list(main.columns)
         if s.gap_closed_form is not None:

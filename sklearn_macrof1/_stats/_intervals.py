@@ -238,7 +238,7 @@ averaged_fbeta=0.7190 [0.6574, 0.7807], fbeta_of_averages=0.7358 [0.6811, 0.7906
             return Column(key, [getattr(self, key)] * 2, shown=False)
 
         return Table(
-            f"{self.confidence:.0%} confidence intervals ({self.average} average, "
+            f"{self.confidence * 100:g}% confidence intervals ({self.average} average, "
             f"beta={self.beta:g})",
             [
                 column("estimate"),
