@@ -134,6 +134,12 @@ def format_value(value: Any, digits: int = 4) -> str:
     return str(value)
 
 
+def percent(fraction: float) -> str:
+    """A level or error rate as given: 0.95 is "95%", 0.975 "97.5%", 0.025
+    "2.5%" (not rounded to a whole percent)."""
+    return f"{fraction * 100:g}%"
+
+
 def format_p_value(p: float, resolution: float | None = None) -> str:
     """A p-value as people read it; bootstrap p-values at their floor show
     ``< 1/(B+1)`` (``resolution``) rather than a number they cannot resolve."""

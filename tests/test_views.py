@@ -449,6 +449,20 @@ def test_interval_views_name_the_level_as_given(confidence, shown):
     assert table["caption"] == title
 
 
+@pytest.mark.parametrize(("confidence", "shown"), [(0.975, "97.5%"), (0.999, "99.9%")])
+def test_comparison_views_name_the_level_and_error_rate_as_given(confidence, shown):
+    """Not rounded to a whole percent: 97.5% intervals, significance at 2.5%."""
+    c = compare_classifiers(Y_TRUE, Y_A, Y_B, confidence=confidence)
+    (table,) = parse(c._repr_html_()).tables
+    assert f"{shown} CI low" in table["header"]
+    alpha = f"{(1 - confidence) * 100:g}%"
+    assert alpha in ("2.5%", "0.1%")
+    assert f"significant at {alpha})" in c.statement
+    many = compare_classifiers(Y_TRUE, Y_A, Y_B, Y_B[::-1], confidence=confidence)
+    assert f"family-wise error rate {alpha});" in " ".join(str(many).split())
+    assert f"{shown} CI low" in parse(many._repr_html_()).tables[0]["header"]
+
+
 def test_interval_views():
     ci = fbeta_confidence_interval(Y_TRUE, Y_A)
     text = repr(ci)

@@ -26,6 +26,7 @@ from .._html import (
     Column,
     Table,
     format_p_value,
+    percent,
     render_html,
     render_view,
     table_frame,
@@ -241,7 +242,7 @@ class SearchAnalysis:
 
         def verdict(d: FoldDifference) -> str:
             sig = "significant" if d.significant else "not significant"
-            return f"{d.difference:+.4f} (p={d.p_value:.3g}, {sig} at {alpha:.0%})"
+            return f"{d.difference:+.4f} (p={d.p_value:.3g}, {sig} at {percent(alpha)})"
 
         a, b = (
             self.candidates[self.best_averaged],
@@ -361,7 +362,7 @@ class SearchAnalysis:
         return Table(
             f"Nadeau-Bengio corrected resampled t-tests (J = {self.n_folds}, "
             f"n_test/n_train = {self.test_train_ratio:.3g}, "
-            f"{self.confidence:.0%} intervals)",
+            f"{percent(self.confidence)} intervals)",
             [
                 Column("test", [test for test, _, _ in tests], shown=False),
                 column("formula", **hidden),

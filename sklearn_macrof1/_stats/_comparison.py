@@ -39,6 +39,7 @@ from .._html import (
     Table,
     ValueEquality,
     format_p_value,
+    percent,
     render_html,
     render_view,
     table_frame,
@@ -190,7 +191,7 @@ class ClassifierComparison(ValueEquality):
                 sig = "significant" if d.p_value < alpha else "not significant"
                 verdict = (
                     f"prefers {better} by {abs(d.difference):.4f} "
-                    f"({d._p_text()}, {sig} at {alpha:.0%})"
+                    f"({d._p_text()}, {sig} at {percent(alpha)})"
                 )
             parts.append(f"{label} {verdict}")
         text = "; ".join(parts) + ". "
@@ -227,7 +228,7 @@ class ClassifierComparison(ValueEquality):
     def _table(self) -> Table:
         """The description behind the notebook view and the frame."""
         name_a, name_b = self.names
-        level = f"{self.confidence:.0%}"
+        level = percent(self.confidence)
         formulas = self._formulas()
         resolution = self.averaged_fbeta.p_resolution
         table = Table(
@@ -345,7 +346,8 @@ class MultipleComparison(ValueEquality):
         return (
             f"{len(self.names)} classifiers, {m} pairs: p (Holm) adjusts each "
             f"formula's {m} p-values for multiple comparisons (Holm's step-down, "
-            f"family-wise error rate {1 - first.confidence:.0%}); intervals are "
+            f"family-wise error rate {percent(1 - first.confidence)}); "
+            "intervals are "
             f"not adjusted. {first._how()}, n={first.n_samples} samples."
         )
 
@@ -373,7 +375,7 @@ class MultipleComparison(ValueEquality):
         resolution = first.averaged_fbeta.p_resolution
         differences = _difference_columns(
             [d for _, _, _, d, _ in rows],
-            ("score A", "score B", "A - B", f"{first.confidence:.0%}"),
+            ("score A", "score B", "A - B", percent(first.confidence)),
         )
         return Table(
             f"{len(self.names)} classifiers, every pair ({first.average} average, "

@@ -83,7 +83,15 @@ from .._formulas._evaluation import (
     evaluate,
     read_for,
 )
-from .._html import Column, Table, ValueEquality, render_html, render_view, table_frame
+from .._html import (
+    Column,
+    Table,
+    ValueEquality,
+    percent,
+    render_html,
+    render_view,
+    table_frame,
+)
 from .._options import as_generator, check_options_of, warn_user
 from .._read._encoding import Targets
 from .._read._targets import as_bool
@@ -238,7 +246,7 @@ averaged_fbeta=0.7190 [0.6574, 0.7807], fbeta_of_averages=0.7358 [0.6811, 0.7906
             return Column(key, [getattr(self, key)] * 2, shown=False)
 
         return Table(
-            f"{self.confidence * 100:g}% confidence intervals ({self.average} average, "
+            f"{percent(self.confidence)} confidence intervals ({self.average} average, "
             f"beta={self.beta:g})",
             [
                 column("estimate"),
