@@ -565,3 +565,29 @@ def test_string_dtype_labels_that_no_fixed_width_array_holds():
             continue
         assert_same_outcome(ours, theirs)
         assert "y_pred holds missing values" in ours[2]
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+@pytest.mark.parametrize("n_labels", [2, 3, 40])
+def test_weighted_dense_multilabel_counts_are_scikit_learns_bit_for_bit(
+    order, n_labels
+):
+    """Weighted indicator counts add each sample's weight in sample order, as
+    scikit-learn's bincount does: equal to the last bit, on every machine (a
+    matrix product's sums depend on the BLAS kernel and its threads)."""
+    from sklearn.metrics import multilabel_confusion_matrix
+    from sklearn.utils.sparsefuncs import count_nonzero
+
+    rng = np.random.default_rng(n_labels)
+    n = 3000
+    y_true = np.asarray(rng.random((n, n_labels)) < 0.3, dtype=int, order=order)
+    y_pred = np.asarray(rng.random((n, n_labels)) < 0.3, dtype=int, order=order)
+    weights = rng.random(n) * 3
+    summary = fbeta_summary(
+        y_true, y_pred, sample_weight=weights, average="macro", zero_division=0
+    )
+    reference = multilabel_confusion_matrix(y_true, y_pred, sample_weight=weights)
+    np.testing.assert_array_equal(summary.true_positives, reference[:, 1, 1])
+    for ours, y in ((summary.support, y_true), (summary.predicted, y_pred)):
+        sums = count_nonzero(sp.csr_matrix(y), axis=0, sample_weight=weights)
+        np.testing.assert_array_equal(ours, sums)  # as scikit-learn sums them

@@ -412,7 +412,13 @@ def _weighted_column_sums(y: Any, weights: np.ndarray | None) -> np.ndarray:
         return np.bincount(y.indices, weights=weights[rows], minlength=y.shape[1])
     if weights is None:
         return _column_counts(y)
-    return weights @ y.astype(np.float64)
+    # each row times its weight, the rows added in order down the columns: the
+    # sums of scikit-learn's bincount over the samples, bit for bit, and the
+    # same on every machine (a matrix product's BLAS kernel orders its
+    # additions by CPU and thread count)
+    weighted = y.astype(np.float64, order="C")
+    weighted *= weights[:, None]
+    return weighted.sum(axis=0)
 
 
 def _row_sums(y: Any) -> np.ndarray:
