@@ -258,10 +258,9 @@ def test_bad_targets_raise_the_scores_errors():
         MacroF1Display.from_predictions([0, 1, 2], [0, 1])
 
 
-def _iso_curve(level, beta):
-    """The (recall, precision) points of the display's background iso-curve of
-    ``level`` (its ``iso_lines_``), for ``beta``."""
-    disp = MacroF1Display(
+def _two_classes(beta=1.0):
+    """A display of two classes at (P, R) = (1, 0.5) and (0.5, 1)."""
+    return MacroF1Display(
         class_precision=[1.0, 0.5],
         class_recall=[0.5, 1.0],
         class_fbeta=[2 / 3, 2 / 3],
@@ -271,7 +270,13 @@ def _iso_curve(level, beta):
         fbeta_of_averages=0.75,
         gap=0.75 - 2 / 3,
         beta=beta,
-    ).plot(iso_levels=(level,))
+    )
+
+
+def _iso_curve(level, beta):
+    """The (recall, precision) points of the display's background iso-curve of
+    ``level`` (its ``iso_lines_``), for ``beta``."""
+    disp = _two_classes(beta).plot(iso_levels=(level,))
     (line,) = disp.iso_lines_
     return np.asarray(line.get_xdata()), np.asarray(line.get_ydata())
 
@@ -298,16 +303,7 @@ def test_iso_curves_edge_cases():
 
 # ------------------------------------------------------------ optional matplotlib
 def test_missing_matplotlib_says_how_to_install(monkeypatch):
-    disp = MacroF1Display(
-        class_precision=[1.0, 0.5],
-        class_recall=[0.5, 1.0],
-        class_fbeta=[2 / 3, 2 / 3],
-        precision=0.75,
-        recall=0.75,
-        averaged_fbeta=2 / 3,
-        fbeta_of_averages=0.75,
-        gap=0.75 - 2 / 3,
-    )
+    disp = _two_classes()
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
     hint = r'pip install "sklearn-macrof1\[plot\]"'
