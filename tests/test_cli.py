@@ -374,6 +374,45 @@ def test_multilabel_label_sets_in_label_files(tmp_path):
     assert doc["scores"]["averaged_fbeta"] == pytest.approx(ref.averaged_fbeta)
 
 
+def test_indicator_words_are_the_indicator_values(tmp_path):
+    """yes/no, y/n, t/f, TRUE/False and 1.0/0.0 (any case) are 1 and 0, and an
+    empty cell is 0: the same scores as the file written in 0/1."""
+    words = tmp_path / "words.csv"
+    words.write_text("ta,tb,pa,pb\nYES,n,y,No\nf,T,,TRUE\nTrue,1.0,0.0,yes\n")
+    digits = tmp_path / "digits.csv"
+    digits.write_text("ta,tb,pa,pb\n1,0,1,0\n0,1,0,1\n1,1,0,1\n")
+    columns = ["--true", "ta", "--true", "tb", "--pred", "pa", "--pred", "pb"]
+    from_words = cli_json(["score", str(words), *columns])
+    assert from_words["scores"] == cli_json(["score", str(digits), *columns])["scores"]
+    assert from_words["classes"][1]["true_positives"] == 2
+
+
+def test_rows_of_only_blanks_are_skipped(tmp_path):
+    """A row whose cells are all blank (a trailing ", ," line, spaces) is not a
+    sample; a row with one blank cell among others is (and is refused)."""
+    plain = tmp_path / "plain.csv"
+    plain.write_text("gold,guess\ncat,cat\ndog,cat\n")
+    padded = tmp_path / "padded.csv"
+    padded.write_text("gold,guess\ncat,cat\n  ,  \n\ndog,cat\n , \n")
+    args = ["--true", "gold", "--pred", "guess"]
+    doc = cli_json(["score", str(padded), *args])
+    assert doc["input"]["n_samples"] == 2
+    assert doc["scores"] == cli_json(["score", str(plain), *args])["scores"]
+
+
+def test_spaces_around_list_items_are_not_part_of_the_labels(tmp_path):
+    table = tmp_path / "t.csv"
+    table.write_text("gold,guess\ncat,cat\ndog,cat\nbird,dog\n")
+    args = ["score", str(table), "--true", "gold", "--pred", "guess"]
+    spaced = cli_json([*args, "--labels", " dog , cat"])
+    assert [c["label"] for c in spaced["classes"]] == ["dog", "cat"]
+    assert spaced["scores"] == cli_json([*args, "--labels", "dog,cat"])["scores"]
+    matrix = ["matrix", "2", "5", "1", "2", "7", "--rows", "true"]
+    named = cli_json([*matrix, "--class-names", " yes ,  no"])
+    support = {c["label"]: c["support"] for c in named["classes"]}
+    assert support == {"yes": 6, "no": 9}  # rows in the order the names give
+
+
 def test_multilabel_indicator_columns(tmp_path):
     path = tmp_path / "ind.csv"
     path.write_text("ta,tb,pa,pb\n1,0,1,1\n0,1,0,1\ntrue,true,1,false\n")
