@@ -33,7 +33,7 @@ import math
 import numbers
 import textwrap
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 import numpy as np
@@ -231,8 +231,6 @@ def render_view(tables: list[Table], notes: Sequence[str] = ()) -> str:
         shown = _rows_of(table, np.asarray(order[: table.max_rows], dtype=np.intp))
         notes_of_table = _wrapped([*table.notes, *_left_out_note(table)])
         text = render_text([shown], notes_of_table, spacing=2)
-        if not shown.n_rows:  # one blank line between headings and notes, not two
-            text = text.replace("\n\n\n", "\n\n", 1)
         parts.append(f"{table.title}\n{text.rstrip()}")
     if notes:
         parts.append("\n".join(_wrapped(notes)))
@@ -266,19 +264,14 @@ def _rows_of(table: Table, rows: np.ndarray) -> Table:
             return values[rows]
         return [values[i] for i in rows.tolist()]
 
-    columns = [
-        Column(**{**c.__dict__, "values": pick(c.values)})
-        for c in table.columns
-        if c.shown
-    ]
-    return Table(
-        table.title,
-        columns,
+    columns = [replace(c, values=pick(c.values)) for c in table.columns if c.shown]
+    return replace(
+        table,
+        columns=columns,
         keys=pick(table.keys),
         labels=pick(table.labels),
-        index=table.index,
-        digits=table.digits,
-        index_width=table.index_width,
+        notes=[],
+        shown_order=None,
     )
 
 
@@ -359,7 +352,9 @@ def render_text(
                 widths,
             )
     if notes:
-        lines += ["", *notes]
+        if lines[-1]:  # (a table without rows ends with its blank line)
+            lines.append("")
+        lines += notes
     return "\n".join(lines) + "\n"
 
 

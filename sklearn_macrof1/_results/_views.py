@@ -207,8 +207,7 @@ def accumulator_html(accumulator: Any, summarize: Callable[[Any], Any]) -> str:
             notes.append(str(exc))
         else:
             row = [accumulator.n_samples, counts.n_classes, counts.kind, labels]
-            main, classes = summary_tables(summary)
-            tables = [classes] if main is None else [main, classes]
+            tables = summary_view(summary)
     head = Table(
         "MacroF1Accumulator",
         [

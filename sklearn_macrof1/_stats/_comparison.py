@@ -346,9 +346,8 @@ class MultipleComparison(ValueEquality):
         return (
             f"{len(self.names)} classifiers, {m} pairs: p (Holm) adjusts each "
             f"formula's {m} p-values for multiple comparisons (Holm's step-down, "
-            f"family-wise error rate {percent(1 - first.confidence)}); "
-            "intervals are "
-            f"not adjusted. {first._how()}, n={first.n_samples} samples."
+            f"family-wise error rate {percent(1 - first.confidence)}); intervals "
+            f"are not adjusted. {first._how()}, n={first.n_samples} samples."
         )
 
     def __str__(self) -> str:
