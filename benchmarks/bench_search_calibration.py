@@ -4,7 +4,7 @@ Each repetition draws a fresh data set of ``n`` samples from one fixed
 population (3 Gaussian classes with priors 0.6 / 0.3 / 0.1; two exchangeable
 views of 5 features each),
 cross-validates two candidates on the same folds with ``cross_validate(...,
-scoring=MACRO_F1_SCORING, return_indices=True)`` and runs
+scoring=make_macro_f1_scoring(), return_indices=True)`` and runs
 ``analyze_search({"A": ..., "B": ...})``. The p-value of "A - B = 0" is read
 for both formulas (averaged F1 and F1 of averages), corrected (Nadeau-Bengio:
 variance ``(1/J + n_test/n_train) s²``) and uncorrected (the plain paired
@@ -56,10 +56,10 @@ from sklearn.pipeline import make_pipeline
 from sklearn.tree import DecisionTreeClassifier
 
 from sklearn_macrof1 import (
-    MACRO_F1_SCORING,
     analyze_search,
     averaged_f1_score,
     f1_of_averages_score,
+    make_macro_f1_scoring,
 )
 from sklearn_macrof1._stats._search import corrected_resampled_ttest
 
@@ -107,7 +107,7 @@ def one_repetition(kind: str, scheme: str, n: int, rep: int) -> dict[str, float]
     a, b = candidates(kind)
     results = {
         name: cross_validate(
-            est, X, y, cv=cv, scoring=MACRO_F1_SCORING, return_indices=True
+            est, X, y, cv=cv, scoring=make_macro_f1_scoring(), return_indices=True
         )
         for name, est in (("A", a), ("B", b))
     }

@@ -26,7 +26,6 @@ from ._results._compute_metrics import make_compute_metrics
 from ._results._gap_attribution import GapAttribution
 from ._results._report import classification_report
 from ._results._scorers import (
-    MACRO_F1_SCORING,
     get_scorer,
     get_scorer_names,
     make_averaged_fbeta_scorer,
@@ -64,7 +63,6 @@ __all__ = [
     "ScoreInterval",
     "SearchAnalysis",
     "SearchAnalysisDisplay",
-    "MACRO_F1_SCORING",
     "MacroF1Accumulator",
     "MacroF1Counts",
     "MacroF1Display",

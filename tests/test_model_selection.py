@@ -38,7 +38,6 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.tree import DecisionTreeClassifier
 
 from sklearn_macrof1 import (
-    MACRO_F1_SCORING,
     averaged_f1_score,
     averaged_fbeta_score,
     f1_of_averages_score,
@@ -129,7 +128,7 @@ def test_cross_validate_equals_direct_calls_on_the_same_folds():
     direct = _direct_fold_scores(model, X, y, CV, names)
     for name in names:
         np.testing.assert_allclose(result[f"test_{name}"], direct[name], atol=1e-12)
-    mapping = cross_validate(model, X, y, cv=CV, scoring=MACRO_F1_SCORING)
+    mapping = cross_validate(model, X, y, cv=CV, scoring=make_macro_f1_scoring())
     np.testing.assert_allclose(
         mapping["test_averaged_f1"], direct["averaged_f1_macro"], atol=1e-12
     )
@@ -141,8 +140,12 @@ def test_cross_validate_equals_direct_calls_on_the_same_folds():
 def test_parallel_runs_give_the_serial_scores():
     X, y = load_breast_cancer(return_X_y=True)
     model = DecisionTreeClassifier(max_depth=2, random_state=0)
-    serial = cross_validate(model, X, y, cv=CV, scoring=MACRO_F1_SCORING, n_jobs=1)
-    parallel = cross_validate(model, X, y, cv=CV, scoring=MACRO_F1_SCORING, n_jobs=2)
+    serial = cross_validate(
+        model, X, y, cv=CV, scoring=make_macro_f1_scoring(), n_jobs=1
+    )
+    parallel = cross_validate(
+        model, X, y, cv=CV, scoring=make_macro_f1_scoring(), n_jobs=2
+    )
     for key in ("test_averaged_f1", "test_f1_of_averages"):
         np.testing.assert_array_equal(parallel[key], serial[key])
 
@@ -215,9 +218,9 @@ def test_metadata_routing_passes_sample_weight_to_the_scorer():
         direct["averaged_f1_macro"],
         atol=1e-12,
     )
-    # the shared ready-made mapping was not touched
-    shared = MACRO_F1_SCORING["averaged_f1"].get_metadata_routing()
-    assert shared.score.requests.get("sample_weight") is None
+    # a new mapping does not share the configured scorers
+    fresh = make_macro_f1_scoring()["averaged_f1"].get_metadata_routing()
+    assert fresh.score.requests.get("sample_weight") is None
 
 
 def test_string_class_labels():
@@ -330,10 +333,11 @@ def test_the_two_macro_f1s_rank_two_classifiers_in_opposite_order():
     assert scores["logistic"][0] > scores["bayes"][0]  # averaged F1 prefers LR
     assert scores["bayes"][1] > scores["logistic"][1]  # F1 of averages prefers NB
     # the scorers say the same as the functions
+    scoring = make_macro_f1_scoring()
     for name, model in (("logistic", logistic), ("bayes", bayes)):
-        assert MACRO_F1_SCORING["averaged_f1"](model, X_test, y_test) == (
+        assert scoring["averaged_f1"](model, X_test, y_test) == (
             pytest.approx(scores[name][0], abs=1e-12)
         )
-        assert MACRO_F1_SCORING["f1_of_averages"](model, X_test, y_test) == (
+        assert scoring["f1_of_averages"](model, X_test, y_test) == (
             pytest.approx(scores[name][1], abs=1e-12)
         )

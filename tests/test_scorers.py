@@ -7,13 +7,13 @@ import warnings
 
 import numpy as np
 import pytest
+import sklearn
 from sklearn import metrics
 from sklearn.datasets import load_iris
 from sklearn.tree import DecisionTreeClassifier
 
 import sklearn_macrof1
 from sklearn_macrof1 import (
-    MACRO_F1_SCORING,
     averaged_fbeta_score,
     fbeta_of_averages_score,
     get_scorer,
@@ -162,21 +162,33 @@ def test_factory_options_reach_the_score():
 @pytest.mark.parametrize("name", ["f1_of_averages_macro", "averaged_f2_weighted"])
 def test_scorers_pickle(name):
     scorer = make_fbeta_of_averages_scorer(zero_division=0.0)
-    for s in (scorer, get_scorer(name), MACRO_F1_SCORING["f1_of_averages"]):
+    for s in (scorer, get_scorer(name), make_macro_f1_scoring()["f1_of_averages"]):
         clone = pickle.loads(pickle.dumps(s))
         assert repr(clone) == repr(s)
 
 
 def test_macro_f1_scoring():
-    assert set(MACRO_F1_SCORING) == {"averaged_f1", "f1_of_averages"}
     fresh = make_macro_f1_scoring(zero_division=0.0)
-    assert fresh["averaged_f1"] is not MACRO_F1_SCORING["averaged_f1"]
+    assert set(fresh) == {"averaged_f1", "f1_of_averages"}
     assert fresh["averaged_f1"](TREE, X, Y) == pytest.approx(
         metrics.f1_score(Y, PRED, average="macro", zero_division=0.0)
     )
     assert fresh["f1_of_averages"](TREE, X, Y) == pytest.approx(
         fbeta_of_averages_score(Y, PRED, beta=1.0, zero_division=0.0)
     )
+
+
+def test_each_scoring_mapping_has_its_own_scorers():
+    first, second = make_macro_f1_scoring(), make_macro_f1_scoring()
+    with sklearn.config_context(enable_metadata_routing=True):
+        first["averaged_f1"].set_score_request(sample_weight=True)
+        configured = first["averaged_f1"].get_metadata_routing().score.requests
+        for other in (second, make_macro_f1_scoring()):
+            for name, scorer in other.items():
+                assert scorer is not first[name]
+                requests = scorer.get_metadata_routing().score.requests
+                assert requests.get("sample_weight") is None
+    assert configured["sample_weight"] is True
 
 
 def test_public_names():
@@ -186,8 +198,10 @@ def test_public_names():
         "make_averaged_fbeta_scorer",
         "make_fbeta_of_averages_scorer",
         "make_macro_f1_scoring",
-        "MACRO_F1_SCORING",
         "classification_report",
         "MacroF1Counts",
     ):
         assert name in sklearn_macrof1.__all__
+    # a module-level mapping of scorer objects would be shared by every user
+    # of the process (set_score_request changes it for all): there is none
+    assert not hasattr(sklearn_macrof1, "MACRO_F1_SCORING")

@@ -26,11 +26,11 @@ from sklearn.neighbors import NearestCentroid
 from sklearn.tree import DecisionTreeClassifier
 
 from sklearn_macrof1 import (
-    MACRO_F1_SCORING,
     SearchAnalysis,
     SearchAnalysisDisplay,
     analyze_search,
     get_scorer,
+    make_macro_f1_scoring,
 )
 
 # the corrected t-test on chosen differences has no public face: analyze_search
@@ -52,7 +52,7 @@ def iris_search():
     search = GridSearchCV(
         DecisionTreeClassifier(random_state=0),
         TREE_GRID,
-        scoring=MACRO_F1_SCORING,
+        scoring=make_macro_f1_scoring(),
         refit=False,
         cv=cv,
     ).fit(X, y)
@@ -137,7 +137,7 @@ def test_same_pick_and_runner_up_on_wine():
     search = GridSearchCV(
         DecisionTreeClassifier(random_state=0),
         {"max_depth": [1, 2, 3, 4]},
-        scoring=MACRO_F1_SCORING,
+        scoring=make_macro_f1_scoring(),
         refit="averaged_f1",
         cv=3,
         return_train_score=True,
@@ -190,7 +190,9 @@ def test_cross_validate_mapping():
         "nb": GaussianNB(),
     }
     with_ix = {
-        n: cross_validate(e, X, y, cv=cv, scoring=MACRO_F1_SCORING, return_indices=True)
+        n: cross_validate(
+            e, X, y, cv=cv, scoring=make_macro_f1_scoring(), return_indices=True
+        )
         for n, e in ests.items()
     }
     a = analyze_search(with_ix)
@@ -214,7 +216,7 @@ def test_cross_validate_mapping():
         X,
         y,
         cv=KFold(5, shuffle=True, random_state=2),
-        scoring=MACRO_F1_SCORING,
+        scoring=make_macro_f1_scoring(),
         return_indices=True,
     )
     with pytest.raises(ValueError, match="different folds"):
@@ -230,7 +232,8 @@ def test_errors_say_how_to_fix():
     with pytest.raises(NotFittedError, match="not fitted"):
         analyze_search(single)
     single.fit(X, y)
-    with pytest.raises(ValueError, match="scoring=MACRO_F1_SCORING"):
+    fix = r"scoring=sklearn_macrof1\.make_macro_f1_scoring\(\)"
+    with pytest.raises(ValueError, match=fix):
         analyze_search(single)
     # scikit-learn's own averaged F1 name pairs with ours
     mixed = GridSearchCV(
@@ -248,7 +251,7 @@ def test_errors_say_how_to_fix():
     custom = GridSearchCV(
         tree,
         {"max_depth": [1, 2, 3]},
-        scoring={"mean_f1": MACRO_F1_SCORING["averaged_f1"], "h": "accuracy"},
+        scoring={"mean_f1": make_macro_f1_scoring()["averaged_f1"], "h": "accuracy"},
         refit=False,
         cv=3,
     ).fit(X, y)
@@ -267,7 +270,7 @@ def test_errors_say_how_to_fix():
     one = {
         n: cross_validate(
             e, X, y, cv=ShuffleSplit(1, test_size=0.3, random_state=0),
-            scoring=MACRO_F1_SCORING,
+            scoring=make_macro_f1_scoring(),
         )
         for n, e in (("a", tree), ("b", GaussianNB()))
     }  # fmt: skip
@@ -275,7 +278,7 @@ def test_errors_say_how_to_fix():
         analyze_search(one, test_size_ratio=0.3 / 0.7)
     # one candidate
     lone = GridSearchCV(
-        tree, {"max_depth": [2]}, scoring=MACRO_F1_SCORING, refit=False, cv=3
+        tree, {"max_depth": [2]}, scoring=make_macro_f1_scoring(), refit=False, cv=3
     ).fit(X, y)
     with pytest.raises(ValueError, match="two or more candidates"):
         analyze_search(lone)
@@ -284,7 +287,7 @@ def test_errors_say_how_to_fix():
     grouped = GridSearchCV(
         tree,
         {"max_depth": [1, 2, 3]},
-        scoring=MACRO_F1_SCORING,
+        scoring=make_macro_f1_scoring(),
         refit=False,
         cv=GroupKFold(3),
     ).fit(X, y, groups=groups)
@@ -361,7 +364,7 @@ def test_failed_fits_are_left_out():
         search = GridSearchCV(
             DecisionTreeClassifier(random_state=0),
             {"max_depth": [1, 2, 3, -1]},
-            scoring=MACRO_F1_SCORING,
+            scoring=make_macro_f1_scoring(),
             refit=False,
             cv=3,
             error_score=np.nan,

@@ -155,7 +155,7 @@ def test_text_of_every_result_is_its_notebook_view():
     from sklearn.model_selection import GridSearchCV
     from sklearn.tree import DecisionTreeClassifier
 
-    from sklearn_macrof1 import MACRO_F1_SCORING, analyze_search
+    from sklearn_macrof1 import analyze_search, make_macro_f1_scoring
 
     summary = fbeta_summary(Y_TRUE, Y_A)
     text = assert_text_shows_the_notebook_view(summary)
@@ -177,7 +177,7 @@ def test_text_of_every_result_is_its_notebook_view():
     search = GridSearchCV(
         DecisionTreeClassifier(random_state=0),
         {"max_depth": [1, 2, 3]},
-        scoring=MACRO_F1_SCORING,
+        scoring=make_macro_f1_scoring(),
         refit=False,
         cv=3,
     ).fit(X, y)

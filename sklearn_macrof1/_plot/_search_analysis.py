@@ -48,7 +48,8 @@ from ._display import check_matplotlib
 
 _SKLEARN_F1 = re.compile("f1_(" + "|".join(AVERAGES) + ")")
 _FIX = (
-    "Score the search with both formulas: scoring=MACRO_F1_SCORING (keys "
+    "Score the search with both formulas: "
+    "scoring=sklearn_macrof1.make_macro_f1_scoring() (keys "
     "'averaged_f1' and 'f1_of_averages'), or a dict holding an "
     "'averaged_f<beta>_<average>' and an 'f<beta>_of_averages_<average>' scorer "
     "(sklearn_macrof1.get_scorer(name)); or name the two metrics with "
@@ -109,7 +110,7 @@ def _pick_metrics(
                 " scikit-learn's successive-halving searches take one metric "
                 "only, so they cannot carry both formulas: refit the candidates "
                 "of its last iteration with GridSearchCV(..., scoring="
-                "MACRO_F1_SCORING) or cross_validate."
+                "sklearn_macrof1.make_macro_f1_scoring()) or cross_validate."
             )
         raise ValueError(
             "These results were not scored with both macro F1 formulas (the "
@@ -459,7 +460,8 @@ def _read(
         if not hasattr(results, "cv_results_"):
             raise NotFittedError(
                 f"This {type(results).__name__} instance is not fitted yet; call "
-                "fit(X, y) before analyze_search (with scoring=MACRO_F1_SCORING)."
+                "fit(X, y) before analyze_search (with "
+                "scoring=sklearn_macrof1.make_macro_f1_scoring())."
             )
         cv_results = results.cv_results_
         halving = "iter" in cv_results or type(results).__name__.startswith("Halving")
@@ -523,12 +525,13 @@ def analyze_search(
     ----------
     results : fitted search, ``cv_results_`` dict, or mapping of cross_validate results
         A fitted ``GridSearchCV`` or ``RandomizedSearchCV`` scored with both
-        formulas (``scoring=MACRO_F1_SCORING``, or a dict of scorers named
-        ``averaged_f<beta>_<average>`` and ``f<beta>_of_averages_<average>``;
-        any ``refit`` and ``return_train_score``: only test scores are read),
-        its ``cv_results_``, or ``{name: cross_validate(est, X, y, cv=cv,
-        scoring=MACRO_F1_SCORING)}`` for two or more estimators on the same
-        ``cv``. Successive-halving searches take one metric only in
+        formulas (``scoring=make_macro_f1_scoring()``, or a dict of scorers
+        named ``averaged_f<beta>_<average>`` and
+        ``f<beta>_of_averages_<average>``; any ``refit`` and
+        ``return_train_score``: only test scores are read), its
+        ``cv_results_``, or ``{name: cross_validate(est, X, y, cv=cv,
+        scoring=make_macro_f1_scoring())}`` for two or more estimators on the
+        same ``cv``. Successive-halving searches take one metric only in
         scikit-learn; their last iteration is read when both are present.
     metrics : (str, str), default=None
         The metric names of the averaged and of the of-averages scores, when
@@ -578,11 +581,11 @@ def analyze_search(
     >>> from sklearn.datasets import load_wine
     >>> from sklearn.model_selection import GridSearchCV, StratifiedKFold
     >>> from sklearn.tree import DecisionTreeClassifier
-    >>> from sklearn_macrof1 import MACRO_F1_SCORING, analyze_search
+    >>> from sklearn_macrof1 import analyze_search, make_macro_f1_scoring
     >>> X, y = load_wine(return_X_y=True)
     >>> search = GridSearchCV(
     ...     DecisionTreeClassifier(random_state=0), {"max_depth": [1, 2, 3, 4]},
-    ...     scoring=MACRO_F1_SCORING, refit=False,
+    ...     scoring=make_macro_f1_scoring(), refit=False,
     ...     cv=StratifiedKFold(5, shuffle=True, random_state=0)).fit(X, y)
     >>> analysis = analyze_search(search)
     >>> analysis.picks_differ, analysis.candidates[analysis.best_averaged]
@@ -712,11 +715,11 @@ class SearchAnalysisDisplay:
     >>> from sklearn.datasets import load_wine
     >>> from sklearn.model_selection import GridSearchCV
     >>> from sklearn.tree import DecisionTreeClassifier
-    >>> from sklearn_macrof1 import MACRO_F1_SCORING, SearchAnalysisDisplay
+    >>> from sklearn_macrof1 import SearchAnalysisDisplay, make_macro_f1_scoring
     >>> X, y = load_wine(return_X_y=True)
     >>> search = GridSearchCV(
     ...     DecisionTreeClassifier(random_state=0), {"max_depth": [1, 2, 3]},
-    ...     scoring=MACRO_F1_SCORING, refit=False, cv=3).fit(X, y)
+    ...     scoring=make_macro_f1_scoring(), refit=False, cv=3).fit(X, y)
     >>> disp = SearchAnalysisDisplay.from_search(search)
     >>> disp.pick_averaged_.get_label()
     'best by averaged F1: max_depth=3'

@@ -321,7 +321,7 @@ def make_macro_f1_scoring(*, zero_division: Any = "warn") -> dict[str, Any]:
     ``refit="f1_of_averages"``) or ``cross_validate``; the results have keys
     ``mean_test_averaged_f1`` / ``test_f1_of_averages`` and so on. Each call
     returns new scorer objects, so ``set_score_request`` on them changes no one
-    else's (:data:`MACRO_F1_SCORING` is a shared ready-made copy).
+    else's.
 
     Parameters
     ----------
@@ -351,7 +351,3 @@ def make_macro_f1_scoring(*, zero_division: Any = "warn") -> dict[str, Any]:
             ("f1_of_averages", "of_averages"),
         )
     }
-
-
-#: Ready ``scoring=`` mapping with both macro F1s (see :func:`make_macro_f1_scoring`).
-MACRO_F1_SCORING: dict[str, Any] = make_macro_f1_scoring()

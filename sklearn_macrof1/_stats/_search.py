@@ -306,7 +306,7 @@ def fold_scores_from_cross_validate(
                 raise ValueError(
                     f"The cross_validate result of {name!r} has no {key!r}: every "
                     "estimator must be scored with the same scoring (for example "
-                    "scoring=MACRO_F1_SCORING)."
+                    "scoring=sklearn_macrof1.make_macro_f1_scoring())."
                 )
             folds = np.asarray(result[key], dtype=np.float64).ravel()
             if n_folds is None:
