@@ -40,7 +40,7 @@ from scipy import stats
 from sklearn_macrof1 import (
     MacroF1Counts,
     fbeta_summary,
-    gap_supremum,
+    gap_bound,
     supremum_confusion_matrix,
 )
 
@@ -609,7 +609,7 @@ def supremum_table(
             gap[i, j] = s.gap
             averaged[i, j] = s.averaged_fbeta
             closed[i, j] = s.gap_closed_form
-    supremum = np.array([gap_supremum(n) for n in ns])
+    supremum = np.array([gap_bound(n) for n in ns])
     return Supremum(ns, zs, gap, averaged, closed, supremum)
 
 
@@ -634,7 +634,7 @@ def plot_supremum(result: Supremum, path: Path) -> Path:
         ]
         label = f"n = {n}" + (" (and every even n)" if n == 2 else "")
         ax.plot(z, gaps, color=colors(k), label=label)
-        ax.axhline(gap_supremum(n), color=colors(k), linestyle=":", linewidth=1)
+        ax.axhline(gap_bound(n), color=colors(k), linestyle=":", linewidth=1)
     ax.set(
         xscale="log",
         xlabel="z (off-diagonal count of the paper's matrix $m_z^n$)",
@@ -669,7 +669,7 @@ def markdown_tables(rows: list[TableRow], sup: Supremum, image: str) -> str:
         f"![Theorem 3]({image})",
         "",
         "Theorem 3: Δ of the paper's matrices `supremum_confusion_matrix(n, z)` "
-        "(`gap_supremum(n)` is the bound; averaged F1 → 0 as z grows).",
+        "(`gap_bound(n)` is the bound; averaged F1 → 0 as z grows).",
         "",
         f"| n | {zs} | sup Δ (Theorem 3) | sup − Δ at z={sup.z[-1]:g} | "
         f"averaged F1 at z={sup.z[-1]:g} | max abs(Δ − Lemma) |",

@@ -14,7 +14,7 @@ They can differ by up to 0.5 and rank classifiers differently (Opitz & Burst,
 
 from ._counting._record import MacroF1Counts
 from ._decisions import DecisionRule, MacroF1TunedClassifierCV, tune_decision_rule
-from ._formulas._paper import gap_closed_form, gap_supremum, supremum_confusion_matrix
+from ._formulas._paper import gap_bound, gap_closed_form, supremum_confusion_matrix
 from ._plot._display import MacroF1Display
 from ._plot._search_analysis import (
     SearchAnalysis,
@@ -78,7 +78,7 @@ __all__ = [
     "fbeta_confidence_interval",
     "fbeta_summary",
     "gap_closed_form",
-    "gap_supremum",
+    "gap_bound",
     "get_scorer",
     "get_scorer_names",
     "make_averaged_fbeta_scorer",

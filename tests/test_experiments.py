@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from sklearn.metrics import f1_score, precision_score, recall_score
 
-from sklearn_macrof1 import gap_supremum
+from sklearn_macrof1 import gap_bound
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -122,7 +122,7 @@ def test_supremum_table_approaches_theorem3(pe):
     assert (np.diff(sup.gap, axis=1) > 0).all()
     assert (sup.gap < sup.supremum[:, None]).all()
     np.testing.assert_allclose(sup.gap[:, -1], sup.supremum, atol=1e-5)
-    np.testing.assert_allclose(sup.supremum, [gap_supremum(n) for n in range(2, 8)])
+    np.testing.assert_allclose(sup.supremum, [gap_bound(n) for n in range(2, 8)])
     np.testing.assert_allclose(sup.gap, sup.closed_form, atol=1e-12)
 
 

@@ -22,8 +22,8 @@ from sklearn_macrof1 import (
     f1_of_averages_score,
     fbeta_of_averages_score,
     fbeta_summary,
+    gap_bound,
     gap_closed_form,
-    gap_supremum,
     supremum_confusion_matrix,
 )
 
@@ -245,15 +245,15 @@ def test_closed_form_on_arbitrary_rates(pr):
 
 
 def test_supremum_values():
-    assert gap_supremum(2) == 0.5
-    assert gap_supremum(4) == 0.5
-    assert gap_supremum(3) == pytest.approx(0.5 - 1 / 18)
-    assert gap_supremum(13) == pytest.approx(0.5 - 1 / 338)
+    assert gap_bound(2) == 0.5
+    assert gap_bound(4) == 0.5
+    assert gap_bound(3) == pytest.approx(0.5 - 1 / 18)
+    assert gap_bound(13) == pytest.approx(0.5 - 1 / 338)
 
 
 @pytest.mark.parametrize("n", range(2, 14))
 def test_supremum_approached_by_the_papers_matrices(n):
-    bound = gap_supremum(n)
+    bound = gap_bound(n)
     gaps = []
     for z in [1.0, 10.0, 1e3, 1e5, 1e7]:
         s = fbeta_summary(
@@ -280,9 +280,9 @@ def test_supremum_never_exceeded(m, zero_division):
         MacroF1Counts.from_confusion_matrix(m, rows="true"), zero_division=zero_division
     )
     if zero_division == 1:
-        assert s.gap <= gap_supremum(m.shape[0]) + 1e-15
+        assert s.gap <= gap_bound(m.shape[0]) + 1e-15
     else:
-        assert s.gap < gap_supremum(m.shape[0])
+        assert s.gap < gap_bound(m.shape[0])
     assert s.gap < s.gap_bound + 1e-15
 
 
@@ -292,7 +292,7 @@ def test_supremum_is_reached_with_zero_division_1():
         zero_division=1,
     )
     assert s.averaged_fbeta == 0.0 and s.fbeta_of_averages == 0.5
-    assert s.gap == gap_supremum(2) == 0.5
+    assert s.gap == gap_bound(2) == 0.5
 
 
 def test_supremum_never_exceeded_by_skewed_random_matrices():
@@ -305,7 +305,7 @@ def test_supremum_never_exceeded_by_skewed_random_matrices():
         s = fbeta_summary(
             MacroF1Counts.from_confusion_matrix(m, rows="true"), zero_division=0
         )
-        assert s.gap < gap_supremum(n)
+        assert s.gap < gap_bound(n)
 
 
 # --- micro, binary and None ----------------------------------------------------

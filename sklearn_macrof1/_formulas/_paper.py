@@ -2,9 +2,9 @@
 
 - :func:`gap_closed_form`: the Lemma, the gap between F1 of averages and averaged F1
   (macro averaging, beta = 1) in closed form from per-class precision and recall;
-- :func:`gap_supremum`: Theorem 3, the least upper bound of that gap for n classes;
+- :func:`gap_bound`: Theorem 3, the least upper bound of that gap for n classes;
 - :func:`supremum_confusion_matrix`: the paper's sequence of confusion matrices
-  (Appendix C, proof 3) whose gap approaches the supremum as ``z`` grows.
+  (Appendix C, proof 3) whose gap approaches that bound as ``z`` grows.
 """
 
 from __future__ import annotations
@@ -82,16 +82,28 @@ def gap_closed_form(precision: Any, recall: Any) -> float:
     return float(gap_class_terms(p, r, np.full(n, 1.0 / n), 1.0).sum())
 
 
-def gap_supremum(n_classes: int) -> float:
+def gap_bound(n_classes: int) -> float:
     """Theorem 3: the supremum of the macro F1 gap for ``n_classes`` classes.
 
     0.5 for an even number of classes, ``0.5 - 1 / (2 n**2)`` for an odd number.
-    The gap gets arbitrarily close to it but never reaches it.
+    The gap gets arbitrarily close to it but never reaches it (with
+    ``zero_division=1`` an ill-defined class can reach it). A summary's
+    :attr:`FBetaSummary.gap_bound` is this bound for its classes, and
+    :func:`classification_report` shows it on the macro row as ``gap-bound``.
+
+    Parameters
+    ----------
+    n_classes : int
+        Number of classes, at least 1.
+
+    Returns
+    -------
+    bound : float
 
     Examples
     --------
-    >>> from sklearn_macrof1 import gap_supremum
-    >>> gap_supremum(2), gap_supremum(3)
+    >>> from sklearn_macrof1 import gap_bound
+    >>> gap_bound(2), gap_bound(3)
     (0.5, 0.4444444444444444)
     """
     if not _is_integer_from(n_classes, 1):
@@ -101,7 +113,7 @@ def gap_supremum(n_classes: int) -> float:
 
 
 def supremum_confusion_matrix(n_classes: int, z: float) -> np.ndarray:
-    """The paper's confusion matrix ``m_z^n`` whose gap tends to the supremum.
+    """The paper's confusion matrix ``m_z^n`` whose gap tends to :func:`gap_bound`.
 
     Rows are **predictions** and columns true labels (the paper's orientation).
     Classes come in pairs with blocks ``[[1, 0], [z, 1]]``; for an odd number

@@ -12,7 +12,7 @@ from .._averages import HAS_BOUND, has_closed_form
 from .._counting._record import MacroF1Counts
 from .._formulas._aggregation import ALL_METRICS, Averages, Ratios, ratios
 from .._formulas._evaluation import Options, Selection, evaluate
-from .._formulas._paper import gap_closed_form, gap_supremum
+from .._formulas._paper import gap_bound, gap_closed_form
 from .._html import ValueEquality, render_html, render_view
 from .._stats._intervals import summary_confidence_interval
 from ._gap_attribution import GapAttribution, attribution_from_summary
@@ -133,7 +133,7 @@ fbeta_of_averages=0.8333, gap=0.05556)
     @property
     def gap_bound(self) -> float:
         """Theorem 3's supremum of the macro F1 gap for ``n_classes`` classes."""
-        return gap_supremum(max(self.n_classes, 1))
+        return gap_bound(max(self.n_classes, 1))
 
     @property
     def gap_closed_form(self) -> float | None:
