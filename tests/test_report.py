@@ -224,13 +224,13 @@ def test_confusion_matrix_report_equals_report_of_the_samples(rows):
 
 def test_report_from_counts_is_the_report():
     counts = MacroF1Counts.from_predictions(Y_TRUE_ML, Y_PRED_ML)
-    assert counts.samples is not None
+    assert counts._samples is not None
     assert classification_report(counts, digits=3) == classification_report(
         Y_TRUE_ML, Y_PRED_ML, digits=3
     )
     # a multilabel record without per-sample counts (no public constructor
     # makes one: the record's samples attribute set to None)
-    no_samples = dataclasses.replace(counts, samples=None)
+    no_samples = dataclasses.replace(counts, _samples=None)
     with pytest.raises(ValueError, match="per-sample counts"):
         classification_report(no_samples)
     assert isinstance(no_samples, MacroF1Counts)

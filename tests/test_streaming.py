@@ -350,7 +350,7 @@ def test_samples_histogram_stays_small() -> None:
     y_pred = rng.integers(0, 2, size=(20_000, 3)).astype(bool)
     for part in split(20_000, list(range(1000, 20_000, 1000))):
         acc.update(y_true[part], y_pred[part])
-    samples = acc.counts.samples
+    samples = acc.counts._samples
     assert samples is not None
     assert samples.tp.shape[0] <= 4**3  # (tp, true, pred) each in 0..3
     direct = fbeta_summary(y_true, y_pred, average="samples")
@@ -407,7 +407,7 @@ def test_accepts_lists_and_pandas() -> None:
 
 def _state(acc: MacroF1Accumulator) -> tuple:
     counts = acc.counts
-    samples = counts.samples
+    samples = counts._samples
     per_sample = None
     if samples is not None:
         order = np.lexsort((samples.pred, samples.true, samples.tp))

@@ -94,22 +94,17 @@ n_classes), or None
         ``FBetaSummary.confusion_matrix``). None for multilabel targets, and
         for records that keep only per-class counts (:meth:`from_totals`, and
         a merge with such a record).
-    samples : SampleCounts or None
-        Multilabel targets: the per-sample counts of ``average="samples"``, a
-        histogram of the distinct per-sample ``(tp, true, pred)`` triples over
-        ``sample_columns``, with the weights of each. None for 1-D targets.
-    class_counts : bool
-        False when only the per-sample counts were counted (a lone
-        ``average="samples"`` score needs nothing else): ``tp``, ``true`` and
-        ``pred`` are then empty and must not be aggregated.
     n_samples : int or None
         Number of samples counted (None for a record read from a confusion
-        matrix).
-    sample_columns : ndarray or None
-        The multilabel columns of the per-sample counts (None: all).
-    zero_weight : bool
-        True when every sample counted has weight 0: valid for a batch of a
-        stream, not for a score.
+        matrix or from totals).
+    labels : ndarray or None
+        The fixed labels the record was counted with (``from_predictions(...,
+        labels=...)``, ``MacroF1Accumulator(labels=...)``): a verb given the
+        record without ``labels=`` uses these, as the one-shot call with
+        ``labels=`` does. None: every class present.
+    weighted : bool
+        Whether the counts are sample-weighted (``sample_weight`` was given,
+        or a confusion matrix holds non-integer counts).
     moments : ndarray, scipy.sparse.csr_array or None
         Second moments for the delta method (``from_predictions(...,
         moments=True)``). 1-D targets: shape ``(n_classes, n_classes)`` like
@@ -120,29 +115,24 @@ n_classes), or None
         ``x_i = (tp | true | pred)`` over all columns; above 256 columns its
         occupied entries (a ``scipy.sparse.csr_array``: the pairs of entries
         that occur together in a sample). None when not counted.
-    labels : ndarray or None
-        The fixed labels the record was counted with (``from_predictions(...,
-        labels=...)``, ``MacroF1Accumulator(labels=...)``): a verb given the
-        record without ``labels=`` uses these, as the one-shot call with
-        ``labels=`` does. None: every class present.
-    weighted : bool
-        Whether the counts are sample-weighted (``sample_weight`` was given,
-        or a confusion matrix holds non-integer counts).
-    class_order : ndarray or None
-        The classes in the order of the rows of the confusion matrix they were
-        read from (:meth:`from_confusion_matrix`; ``0 .. k-1`` without
-        ``labels``): the order of the rows of :func:`classification_report`, and
-        the classes every resample of an interval keeps. None: counted from
-        predictions.
 
     Notes
     -----
+    **Per-sample counts.** Multilabel records from :meth:`from_predictions`
+    (and streams of multilabel batches) also hold the per-sample counts that
+    ``average="samples"`` needs: a histogram of the distinct per-sample
+    ``(tp, true, pred)`` triples with the weights of each, so its size grows
+    with the distinct triples, not with the samples. The repr says whether a
+    record holds them (``samples=True``). They, and the fields whose names
+    start with an underscore, are the record's internal state: not part of
+    the public interface, but compared and pickled with the rest.
+
     **Merging.** ``a.merge(b)`` (or ``a + b``; ``sum(records)`` works) is the
     record of both sets of samples, ``a`` and ``b`` unchanged. 1-D records are
     aligned by label over the union of their classes (strings and numbers
     never mix: ``ValueError``); multilabel records must have the same columns
-    and, for per-sample counts, the same ``sample_columns``; 1-D and
-    multilabel records do not merge. Both must have the same fixed ``labels``
+    (and per-sample counts over the same ones); 1-D and multilabel records do
+    not merge. Both must have the same fixed ``labels``
     (or none), which the merged record keeps. Second moments are kept when
     both records have them. Confusion matrices and second moments add cell
     by cell, dense up to 2048 classes of the union and as occupied cells
@@ -176,15 +166,28 @@ confusion=True, samples=False, moments=False)
     true: np.ndarray
     pred: np.ndarray
     confusion: np.ndarray | sp.csr_array | None = None
-    samples: SampleCounts | None = field(default=None, repr=False)
-    class_counts: bool = True
     n_samples: int | None = None
-    sample_columns: np.ndarray | None = field(default=None, repr=False)
-    zero_weight: bool = False
-    moments: np.ndarray | sp.csr_array | None = field(default=None, repr=False)
     labels: np.ndarray | None = None
     weighted: bool = False
-    class_order: np.ndarray | None = field(default=None, repr=False)
+    moments: np.ndarray | sp.csr_array | None = None
+    # Internal state (not in the repr; compared and pickled with the rest):
+    #: Multilabel: the per-sample counts of ``average="samples"`` over
+    #: ``_sample_columns`` (None: all columns); None for 1-D targets.
+    _samples: SampleCounts | None = field(default=None, repr=False)
+    _sample_columns: np.ndarray | None = field(default=None, repr=False)
+    #: False when only the per-sample counts were counted (a lone
+    #: ``average="samples"`` score needs nothing else): ``tp``, ``true`` and
+    #: ``pred`` are then empty and must not be aggregated.
+    _class_counts: bool = field(default=True, repr=False)
+    #: Every sample counted has weight 0: valid for a batch of a stream, not
+    #: for a score (:meth:`_check_weights`).
+    _zero_weight: bool = field(default=False, repr=False)
+    #: The classes in the order of the rows of the confusion matrix they were
+    #: read from (:meth:`from_confusion_matrix`; ``0 .. k-1`` without
+    #: ``labels``): the order of the rows of :func:`classification_report`, and
+    #: the classes every resample of an interval keeps. None: counted from
+    #: predictions.
+    _class_order: np.ndarray | None = field(default=None, repr=False)
 
     # ------------------------------------------------------------ constructors
     @classmethod
@@ -252,7 +255,7 @@ matrix} of shape (n_samples, n_labels)
             moments=bool(moments),
             targets_kept=False,  # only the record leaves: it needs every moment
             caller=caller,
-        ).counts.compact()
+        ).counts._compact()
         if labels is not None:
             counts.labels = fixed_labels(np.asarray(labels))
         return counts
@@ -320,7 +323,7 @@ matrix} of shape (n_samples, n_labels)
             *table_counts(m),
             m,
             weighted=not np.array_equal(m, np.round(m)),
-            class_order=order,
+            _class_order=order,
         )
 
     @classmethod
@@ -421,7 +424,7 @@ matrix} of shape (n_samples, n_labels)
             f"{type(self).__name__}(kind={self.kind!r}, n_classes={self.n_classes}, "
             f"n_samples={self.n_samples}, labels={_few(self.labels)}, "
             f"confusion={self.confusion is not None}, "
-            f"samples={self.samples is not None}, "
+            f"samples={self._samples is not None}, "
             f"moments={self.moments is not None})"
         )
 
@@ -459,14 +462,14 @@ matrix} of shape (n_samples, n_labels)
         merged = (_merge_multilabel if self.kind == _MULTILABEL else _merge_1d)(
             self, other
         )
-        merged.class_counts = self.class_counts and other.class_counts
+        merged._class_counts = self._class_counts and other._class_counts
         if self.n_samples is not None and other.n_samples is not None:
             merged.n_samples = self.n_samples + other.n_samples
-        merged.zero_weight = self.zero_weight and other.zero_weight
+        merged._zero_weight = self._zero_weight and other._zero_weight
         merged.labels = self.labels
         merged.weighted = self.weighted or other.weighted
-        if _same(self.class_order, other.class_order):
-            merged.class_order = self.class_order
+        if _same(self._class_order, other._class_order):
+            merged._class_order = self._class_order
         return merged
 
     def __add__(self, other: Any) -> MacroF1Counts:
@@ -480,16 +483,16 @@ matrix} of shape (n_samples, n_labels)
         return NotImplemented
 
     # ------------------------------------------------------------ internal
-    def check_weights(self) -> MacroF1Counts:
+    def _check_weights(self) -> MacroF1Counts:
         """Self, as the record of a whole (:func:`zero_weight_rule`)."""
-        zero_weight_rule(self.zero_weight, self.n_samples)
+        zero_weight_rule(self._zero_weight, self.n_samples)
         return self
 
-    def compact(self) -> MacroF1Counts:
+    def _compact(self) -> MacroF1Counts:
         """The same record with its per-sample counts as a histogram."""
-        if self.samples is None or self.samples.count is not None:
+        if self._samples is None or self._samples.count is not None:
             return self
-        return replace(self, samples=self.samples.histogram())
+        return replace(self, _samples=self._samples.histogram())
 
 
 def check_counting_options(labels: Any, moments: Any, *, caller: str) -> None:
@@ -730,28 +733,28 @@ def _merge_multilabel(a: MacroF1Counts, b: MacroF1Counts) -> MacroF1Counts:
             f"{b.n_classes}; every batch must have the same columns."
         )
     samples = None
-    if a.samples is not None or b.samples is not None:
+    if a._samples is not None or b._samples is not None:
         if (
-            a.samples is None
-            or b.samples is None
-            or not _same_columns(a.sample_columns, b.sample_columns)
+            a._samples is None
+            or b._samples is None
+            or not _same_columns(a._sample_columns, b._sample_columns)
         ):
             raise ValueError(
                 "Cannot merge multilabel counts whose per-sample counts cover "
-                f"different columns ({a.sample_columns!r} and "
-                f"{b.sample_columns!r}); use the same labels."
+                f"different columns ({a._sample_columns!r} and "
+                f"{b._sample_columns!r}); use the same labels."
             )
-        samples = a.samples.merge(b.samples)
+        samples = a._samples.merge(b._samples)
+    both = a._class_counts and b._class_counts
     return MacroF1Counts(
         _MULTILABEL,
         a.classes,
-        a.tp + b.tp if a.class_counts and b.class_counts else a.tp[:0],
-        a.true + b.true if a.class_counts and b.class_counts else a.true[:0],
-        a.pred + b.pred if a.class_counts and b.class_counts else a.pred[:0],
-        None,
-        samples,
-        sample_columns=a.sample_columns,
+        a.tp + b.tp if both else a.tp[:0],
+        a.true + b.true if both else a.true[:0],
+        a.pred + b.pred if both else a.pred[:0],
         moments=_sum_tables(a.moments, b.moments),
+        _samples=samples,
+        _sample_columns=a._sample_columns,
     )
 
 
@@ -797,14 +800,13 @@ def count_targets(
             tp,
             true,
             pred,
-            None,
-            samples,
-            class_counts,
-            targets.n_samples,
-            sample_columns if samplewise else None,
-            zero_weight=zero_weight,
-            moments=second,
+            n_samples=targets.n_samples,
             weighted=weights is not None,
+            moments=second,
+            _samples=samples,
+            _sample_columns=sample_columns if samplewise else None,
+            _class_counts=class_counts,
+            _zero_weight=zero_weight,
         )
     classes, tp, true, pred, confusion, second = count_1d(
         targets, weights, moments and weights is not None, cells
@@ -817,9 +819,9 @@ def count_targets(
         pred,
         confusion,
         n_samples=targets.n_samples,
-        zero_weight=zero_weight,
-        moments=second,
         weighted=weights is not None,
+        moments=second,
+        _zero_weight=zero_weight,
     )
 
 
@@ -841,9 +843,9 @@ def zero_weight_rule(
     whole) must have a non-zero weight: ``ValueError``, as recent scikit-learn
     refuses them (``error``, when given, is the source's own wording of it). A
     part of the data (a batch of a stream, a chunk of a Dask collection:
-    ``part``) may; its record keeps ``zero`` (``MacroF1Counts.zero_weight``,
+    ``part``) may; its record keeps ``zero`` (``MacroF1Counts._zero_weight``,
     and a merge of parts while every part has it), and the whole they make is
-    judged by this rule again (:meth:`MacroF1Counts.check_weights`). Returns
+    judged by this rule again (:meth:`MacroF1Counts._check_weights`). Returns
     ``zero``.
     """
     if zero and not part:

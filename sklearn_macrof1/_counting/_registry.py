@@ -74,9 +74,9 @@ All-zero weights
 One rule, one function (:func:`~._record.zero_weight_rule`): a part of the data
 (a batch of a stream, a chunk of a Dask collection: ``CountRequest(part=True)``)
 may have weights that are all zero, and its record says so
-(``MacroF1Counts.zero_weight``, set when it is counted); merged records keep the
+(``MacroF1Counts._zero_weight``, set when it is counted); merged records keep the
 flag while every part has it, and a result refuses such a record
-(:meth:`~._record.MacroF1Counts.check_weights`). The data of a whole call
+(:meth:`~._record.MacroF1Counts._check_weights`). The data of a whole call
 (``part=False``) must have a non-zero weight: the source applies the rule before
 counting when it can see the weights (in memory, Spark), to the merge of its
 parts otherwise (Dask). (A Spark DataFrame is always a whole.)

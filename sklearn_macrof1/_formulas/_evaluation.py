@@ -331,7 +331,7 @@ def evaluate(
     caller: str,
 ) -> tuple[Selection, Averages]:
     """Selection and aggregation for one ``average``."""
-    if not counts.class_counts and options.average != "samples":  # pragma: no cover
+    if not counts._class_counts and options.average != "samples":  # pragma: no cover
         raise RuntimeError("per-class counts were not computed")
     selection = select(counts, options, caller=caller)
     averages = aggregate(
@@ -342,7 +342,7 @@ def evaluate(
         beta=options.beta,
         zero_division=options.zero_division,
         warn_for=warn_for,
-        samples=None if counts.samples is None else counts.samples.arrays(),
+        samples=None if counts._samples is None else counts._samples.arrays(),
     )
     return selection, averages
 
@@ -362,7 +362,7 @@ def evaluate_averages(
     "macro", "weighted" and (multilabel counts with per-sample counts)
     "samples". Returns the selection, the per-class ratios and the averages.
     """
-    if not counts.class_counts:  # pragma: no cover
+    if not counts._class_counts:  # pragma: no cover
         raise RuntimeError("per-class counts were not computed")
     selection = select(counts, replace(options, average=None), caller=caller)
     shared, results = aggregate_many(
@@ -373,7 +373,7 @@ def evaluate_averages(
         beta=options.beta,
         zero_division=options.zero_division,
         warn_for=warn_for,
-        samples=None if counts.samples is None else counts.samples.arrays(),
+        samples=None if counts._samples is None else counts._samples.arrays(),
     )
     return selection, shared, results
 
@@ -466,7 +466,7 @@ def record_reading(
     """A record given to a verb, as a reading, once checked against the
     options: ``average="samples"`` needs per-sample counts over the columns
     the verb averages over (``samplewise``: the verb has a samples row)."""
-    counts.check_weights()
+    counts._check_weights()
     if counts.kind != _MULTILABEL:
         if options.average == "samples" and counts.n_samples is None:
             raise ValueError(
@@ -475,13 +475,13 @@ def record_reading(
                 "'weighted', 'binary' or None."
             )
     elif samplewise:
-        if counts.samples is None:
+        if counts._samples is None:
             raise ValueError(
                 f"{caller}: this multilabel record has no per-sample counts, "
                 "which average='samples' needs; count it with "
                 "MacroF1Counts.from_predictions."
             )
-        fixed = counts.sample_columns
+        fixed = counts._sample_columns
         if fixed is None:
             fixed = np.arange(counts.n_classes)
         if options.labels is not None and not _same_values(options.labels, fixed):

@@ -488,7 +488,7 @@ class MacroF1Accumulator:
                 "This MacroF1Accumulator has no samples yet; call update() with at "
                 "least one non-empty batch first."
             )
-        return replace(counts.check_weights(), labels=self.labels)
+        return replace(counts._check_weights(), labels=self.labels)
 
     def __repr__(self) -> str:
         labels = _plain(self.labels)

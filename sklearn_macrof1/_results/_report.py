@@ -699,7 +699,7 @@ shape (n_samples, n_labels) or MacroF1Counts
         # the record's fixed labels are the user's; a matrix's names order rows
         labels_given = labels_given or y_true.labels is not None
         if options.labels is None:
-            options = replace(options, labels=y_true.class_order)
+            options = replace(options, labels=y_true._class_order)
         if resampling is not None:
             check_record_interval(
                 y_true,

@@ -641,9 +641,9 @@ def _count_1d(
         pred_sum,
         confusion,
         n_samples=int(true.shape[0]),
-        zero_weight=zero,
-        moments=second,
         weighted=weights is not None,
+        moments=second,
+        _zero_weight=zero,
     )
 
 
@@ -690,14 +690,13 @@ def _count_multilabel(
         tp,
         true_sum,
         pred_sum,
-        None,
-        samples,
-        class_counts,
-        n,
-        columns if request.samplewise else None,
-        zero_weight=zero,
-        moments=second,
+        n_samples=n,
         weighted=weights is not None,
+        moments=second,
+        _samples=samples,
+        _sample_columns=columns if request.samplewise else None,
+        _class_counts=class_counts,
+        _zero_weight=zero,
     )
 
 
@@ -1141,8 +1140,8 @@ class DeviceTally:
             pred_sum,
             confusion,
             n_samples=n,
-            zero_weight=self.weighted and not bool(self.nonzero),
             weighted=self.weighted,
+            _zero_weight=self.weighted and not bool(self.nonzero),
         )
 
 
@@ -1235,13 +1234,11 @@ class DeviceMultilabelTally:
             tp,
             true_sum,
             pred_sum,
-            None,
-            SampleCounts(tp_n, true_n, pred_n, weight, count, square),
-            True,
-            self.n_samples,
-            self.columns,
-            zero_weight=self.weighted and not bool(self.nonzero),
+            n_samples=self.n_samples,
             weighted=self.weighted,
+            _samples=SampleCounts(tp_n, true_n, pred_n, weight, count, square),
+            _sample_columns=self.columns,
+            _zero_weight=self.weighted and not bool(self.nonzero),
         )
 
 

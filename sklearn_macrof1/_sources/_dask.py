@@ -273,7 +273,7 @@ def count_joint_dask(
     joint = _nonempty(_merged_on_workers(parts, merge_joint_counts), names)
     if not part:
         for counts in joint.counts:
-            counts.check_weights()
+            counts._check_weights()
     return joint
 
 
@@ -299,7 +299,7 @@ class _Dask:
         )
         counts = _nonempty(counts, ["y_pred"])
         if not request.part:
-            counts.check_weights()
+            counts._check_weights()
         weighted = data.sample_weight is not None
         if weighted and not counts.weighted:
             counts = replace(counts, weighted=True)

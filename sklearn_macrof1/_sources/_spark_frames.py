@@ -491,10 +491,9 @@ def count_spark_sets(
         sums[0].copy(),
         sums[1].copy(),
         sums[2].copy(),
-        None,
-        samples,
         n_samples=n_samples,
         moments=second,
+        _samples=samples,
     )
 
 
@@ -602,7 +601,7 @@ class _Spark:
                 moments=request.moments,
             )
             # the columns are the label values: the per-row counts cover them
-            counts.sample_columns = counts.classes
+            counts._sample_columns = counts.classes
         else:
             counts = count_spark(
                 df,

@@ -48,7 +48,7 @@ def count_batch(
 
     ``columns`` are the multilabel columns of the per-sample counts (the
     ``labels`` of a one-shot call; ignored for 1-D targets). The per-sample counts
-    come as a histogram (:meth:`~sklearn_macrof1.MacroF1Counts.compact`).
+    come as a histogram (:meth:`~sklearn_macrof1.MacroF1Counts._compact`).
     A batch is a part of the stream: its weights may all be zero (its record
     says so; only the whole stream must have a non-zero weight, as one call).
     ``moments`` adds the second moments of a delta-method interval to the
@@ -66,7 +66,7 @@ def count_batch(
         targets_kept=False,  # only the record leaves: it needs every moment
         part=True,
         caller=caller,
-    ).compact()
+    )._compact()
 
 
 def batch_labels(

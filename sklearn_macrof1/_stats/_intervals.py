@@ -717,7 +717,7 @@ class Evaluation:
         of ``average="samples"``: a sample of weight w on row t has the
         influence ``w c_t``."""
         per = self.averages.per_class
-        samples = self.counts.samples
+        samples = self.counts._samples
         assert samples is not None and self.sample_weight is not None
         if self.row_count is None:  # one row per sample
             first = self.sample_weight
@@ -1004,7 +1004,7 @@ def evaluation_from(
     selection, averages = evaluated
     weight = row_count = None
     if options.average == "samples":
-        samples = counts.samples
+        samples = counts._samples
         assert samples is not None  # counted samplewise for this average
         n = int(samples.tp.shape[0])
         weight = np.ones(n) if samples.weight is None else samples.weight
@@ -1361,7 +1361,7 @@ shape (n_samples, n_labels) or MacroF1Counts
     caller = "fbeta_confidence_interval"
     labels = check_form(y_true, y_pred, sample_weight, labels, caller=caller)
     if labels is None and isinstance(y_true, MacroF1Counts):
-        if y_true.class_order is not None:
+        if y_true._class_order is not None:
             # Every row and column of a confusion matrix is a class, also in a
             # resample that draws none of its samples (as its summary's interval).
             labels = y_true.classes
