@@ -229,7 +229,7 @@ def test_report_from_counts_is_the_report():
         Y_TRUE_ML, Y_PRED_ML, digits=3
     )
     # a multilabel record without per-sample counts (no public constructor
-    # makes one: the record's samples attribute set to None)
+    # makes one: the record's internal per-sample counts removed)
     no_samples = dataclasses.replace(counts, _samples=None)
     with pytest.raises(ValueError, match="per-sample counts"):
         classification_report(no_samples)
