@@ -2,7 +2,7 @@
 
 A module whose examples need an optional package lists it in
 ``__doctest_requires__`` (a tuple of module names, as pytest-doctestplus spells it)
-or in DOCTEST_REQUIRES below (by module, or by a class or function inside one);
+or in DOCTEST_REQUIRES below (by module);
 its examples are skipped where that package is not installed (e.g. the
 minimum-versions job, which has no matplotlib or Dask).
 """
@@ -21,11 +21,10 @@ os.environ.setdefault("SCIPY_ARRAY_API", "1")
 
 DOCTEST_REQUIRES = {
     "sklearn_macrof1._plot._display": ("matplotlib",),
+    "sklearn_macrof1._plot._search_analysis": ("matplotlib",),
     "sklearn_macrof1._sources._dask": ("dask", "distributed"),
     "sklearn_macrof1._sources._spark_frames": ("pyspark",),
     "sklearn_macrof1.spark": ("pyspark",),
-    # one class of a module whose other examples need no optional package
-    "sklearn_macrof1._plot._search_analysis.SearchAnalysisDisplay": ("matplotlib",),
 }
 #: Modules that import an optional package when imported: not collected without it.
 IMPORT_REQUIRES = {
@@ -47,9 +46,5 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         globs = item.dtest.globs
         needs = set(globs.get("__doctest_requires__", ()))
         needs |= set(DOCTEST_REQUIRES.get(globs.get("__name__", ""), ()))
-        # a key naming a class or function covers its own examples and its methods'
-        for name, required in DOCTEST_REQUIRES.items():
-            if item.dtest.name == name or item.dtest.name.startswith(name + "."):
-                needs |= set(required)
         if missing := _missing(needs):
             item.add_marker(pytest.mark.skip(reason=f"needs {', '.join(missing)}"))

@@ -76,6 +76,7 @@ SECTIONS = {
     "sklearn_macrof1._results._gap_attribution": "Summaries",
     "sklearn_macrof1._results._report": "Classification report",
     "sklearn_macrof1._results._scorers": "Model selection",
+    "sklearn_macrof1._results._search_analysis": "Model selection",
     "sklearn_macrof1._plot._search_analysis": "Model selection",
     "sklearn_macrof1._stats._intervals": "Uncertainty",
     "sklearn_macrof1._stats._comparison": "Uncertainty",

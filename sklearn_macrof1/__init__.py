@@ -16,11 +16,7 @@ from ._counting._record import MacroF1Counts
 from ._decisions import DecisionRule, MacroF1TunedClassifierCV, tune_decision_rule
 from ._formulas._paper import gap_bound, gap_closed_form, supremum_confusion_matrix
 from ._plot._display import MacroF1Display
-from ._plot._search_analysis import (
-    SearchAnalysis,
-    SearchAnalysisDisplay,
-    analyze_search,
-)
+from ._plot._search_analysis import SearchAnalysisDisplay
 from ._results._accumulator import MacroF1Accumulator
 from ._results._compute_metrics import make_compute_metrics
 from ._results._gap_attribution import GapAttribution
@@ -39,6 +35,7 @@ from ._results._scores import (
     fbeta_of_averages_score,
     fbeta_summary,
 )
+from ._results._search_analysis import SearchAnalysis, analyze_search
 from ._results._summary import FBetaSummary
 from ._stats._comparison import (
     ClassifierComparison,

@@ -12,8 +12,13 @@ already computed, nothing is re-fitted or re-scored:
   repeated k-fold test does), with J - 1 degrees of freedom;
 - :func:`rank_agreement`: Spearman's rho and Kendall's tau between the
   candidates' mean scores under the two formulas;
-- :func:`fold_scores_from_cv_results` and :func:`fold_scores_from_cross_validate`:
-  the (candidates x folds) score tables and what is known about the fold sizes.
+- :func:`read_search`, :func:`fold_scores_from_cv_results` and
+  :func:`fold_scores_from_cross_validate`: the metrics a fitted search, its
+  ``cv_results_`` or a mapping of ``cross_validate`` results holds, its
+  (candidates x folds) score tables and what is known about the fold sizes;
+- :class:`SearchStatistics`: the candidates' picks under the two formulas, their
+  rank agreement and the corrected t-tests of the picks and runner-ups (the
+  numbers of ``SearchAnalysis``, which adds their views).
 """
 
 from __future__ import annotations
@@ -23,11 +28,13 @@ import numbers
 import warnings
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 import numpy as np
 from scipy import stats
+from sklearn.base import is_classifier
+from sklearn.exceptions import NotFittedError
 
 
 @dataclass(frozen=True, eq=False)
@@ -175,6 +182,12 @@ def rank_agreement(a: np.ndarray, b: np.ndarray) -> RankAgreement:
         rho, p_rho = stats.spearmanr(a, b)
         tau, p_tau = stats.kendalltau(a, b)
     return RankAgreement(float(rho), float(p_rho), float(tau), float(p_tau), n)
+
+
+def rank_candidates(values: np.ndarray) -> np.ndarray:
+    """scikit-learn's ``rank_test_*``: 1 for the best, ties share the lowest."""
+    order = -values
+    return np.array([int((order < v).sum()) + 1 for v in order])
 
 
 # --- reading the scores ------------------------------------------------------
@@ -348,6 +361,87 @@ def fold_scores_from_cross_validate(
     )
 
 
+@dataclass(frozen=True)
+class SearchResults:
+    """What :func:`read_search` found in the results it was given.
+
+    ``results`` is a ``cv_results_`` or ``{name: cross_validate result}``
+    (``cross_validated``); ``metrics`` are the metric names it holds for every
+    candidate; ``halving`` says whether it comes from a successive-halving
+    search; ``splitter`` is the search's ``cv`` (None: unknown) and
+    ``classifier`` whether its estimator is a classifier (for ``check_cv``).
+    """
+
+    results: Mapping[str, Any]
+    metrics: list[str]
+    halving: bool
+    splitter: Any
+    classifier: bool
+    cross_validated: bool
+
+    def fold_scores(self, metrics: Sequence[str]) -> FoldScores:
+        """The per-fold score tables of ``metrics`` (names among ``self.metrics``)."""
+        if self.cross_validated:
+            return fold_scores_from_cross_validate(self.results, metrics)
+        return fold_scores_from_cv_results(
+            self.results, metrics, splitter=self.splitter
+        )
+
+
+def read_search(results: Any) -> SearchResults:
+    """The results of a fitted search, a cv_results_ dict or a mapping name ->
+    cross_validate result, with the metric names they hold."""
+    if (
+        hasattr(results, "cv_results_")
+        or hasattr(results, "param_grid")
+        or hasattr(results, "param_distributions")
+    ):
+        if not hasattr(results, "cv_results_"):
+            raise NotFittedError(
+                f"This {type(results).__name__} instance is not fitted yet; call "
+                "fit(X, y) before analyze_search (with "
+                "scoring=sklearn_macrof1.make_macro_f1_scoring())."
+            )
+        cv_results = results.cv_results_
+        halving = "iter" in cv_results or type(results).__name__.startswith("Halving")
+        cv = getattr(results, "cv", None)
+        splitter = 5 if cv is None else cv  # cv=None is scikit-learn's 5-fold
+        classifier = bool(is_classifier(getattr(results, "estimator", None)))
+    elif isinstance(results, Mapping) and "params" in results:  # a cv_results_
+        cv_results, halving = results, "iter" in results
+        splitter, classifier = None, True
+    elif (
+        isinstance(results, Mapping)
+        and results
+        and all(isinstance(v, Mapping) for v in results.values())
+    ):
+        names = [set(metric_names(v, "test_")) for v in results.values()]
+        common = sorted(set.intersection(*names))
+        return SearchResults(results, common, False, None, True, True)
+    elif isinstance(results, Mapping) and any(
+        str(k).startswith("test_") for k in results
+    ):
+        raise TypeError(
+            "results looks like one cross_validate result; analyze_search "
+            "compares several: pass {name: cross_validate(...) result} with "
+            "two or more estimators evaluated on the same cv."
+        )
+    else:
+        raise TypeError(
+            "results must be a fitted GridSearchCV / RandomizedSearchCV (or its "
+            "cv_results_), or a mapping {name: cross_validate(...) result}; got "
+            f"{type(results).__name__}."
+        )
+    return SearchResults(
+        cv_results,
+        metric_names(cv_results, "mean_test_"),
+        halving,
+        splitter,
+        classifier,
+        False,
+    )
+
+
 def _as_sizes(value: Any, name: str, n_folds: int) -> np.ndarray:
     arr = np.asarray(value, dtype=np.float64)
     if arr.ndim == 0:
@@ -456,3 +550,134 @@ def _ratio(
 ) -> tuple[float, float, float, str]:
     tr, te = float(n_train.mean()), float(n_test.mean())
     return te / tr, tr, te, note
+
+
+# --- the analysis ------------------------------------------------------------
+
+_S = TypeVar("_S", bound="SearchStatistics")
+
+
+@dataclass(frozen=True, eq=False)
+class SearchStatistics:
+    """The numbers of a search analysis under two formulas: the fields of
+    ``sklearn_macrof1.SearchAnalysis`` (documented there, which adds what they
+    say and their views), computed by :meth:`from_fold_scores`."""
+
+    candidates: list[str]
+    averaged_metric: str
+    of_averages_metric: str
+    beta: float | None
+    average: str | None
+    averaged_scores: np.ndarray
+    of_averages_scores: np.ndarray
+    best_averaged: int
+    best_of_averages: int
+    ranks: RankAgreement
+    picks_averaged: FoldDifference | None
+    picks_of_averages: FoldDifference | None
+    runner_up_averaged: FoldDifference | None
+    runner_up_of_averages: FoldDifference | None
+    n_folds: int
+    test_train_ratio: float
+    n_train: float | None
+    n_test: float | None
+    size_note: str
+    confidence: float
+    excluded: list[str] = field(default_factory=list)
+    note: str = ""
+
+    @classmethod
+    def from_fold_scores(
+        cls: type[_S],
+        scores: FoldScores,
+        averaged_metric: str,
+        of_averages_metric: str,
+        *,
+        beta: float | None,
+        average: str | None,
+        formulas: tuple[str, str],
+        confidence: float,
+        classifier: bool,
+        **sizes: Any,
+    ) -> _S:
+        """Best candidate under each formula, rank agreement and corrected t-tests
+        of the fold scores of the two metrics; candidates with a nan fold score
+        are left out. ``formulas`` names the two formulas in the tests;
+        ``sizes`` are the fold-size options of :func:`fold_size_ratio`."""
+        a_all = scores.scores[averaged_metric]
+        b_all = scores.scores[of_averages_metric]
+        n_folds = int(a_all.shape[1])
+        if n_folds < 2:
+            raise ValueError(
+                f"The results hold {n_folds} fold; the corrected t-test needs at "
+                "least 2 (use cv=3 or more, or a splitter with n_splits >= 2)."
+            )
+        valid = np.isfinite(a_all).all(axis=1) & np.isfinite(b_all).all(axis=1)
+        excluded = [c for c, ok in zip(scores.candidates, valid, strict=True) if not ok]
+        candidates = [c for c, ok in zip(scores.candidates, valid, strict=True) if ok]
+        if len(candidates) < 2:
+            raise ValueError(
+                f"analyze_search compares candidates; these results hold "
+                f"{len(candidates)} with finite scores in every fold"
+                + (f" ({len(excluded)} left out for nan scores)" if excluded else "")
+                + ". Search over two or more candidates."
+            )
+        a, b = a_all[valid], b_all[valid]
+        ratio, tr, te, size_note = fold_size_ratio(
+            scores, n_folds, classifier=classifier, **sizes
+        )
+        avg_name, foa_name = formulas
+        mean_a, mean_b = a.mean(axis=1), b.mean(axis=1)
+        order_a = np.argsort(-mean_a, kind="stable")
+        order_b = np.argsort(-mean_b, kind="stable")
+        best_a, best_b = int(order_a[0]), int(order_b[0])
+
+        def test(table: np.ndarray, i: int, j: int, formula: str) -> FoldDifference:
+            return corrected_resampled_ttest(
+                table[i] - table[j],
+                test_train_ratio=ratio,
+                confidence=confidence,
+                candidate_a=candidates[i],
+                candidate_b=candidates[j],
+                formula=formula,
+            )
+
+        def runner_up(
+            table: np.ndarray, order: np.ndarray, formula: str
+        ) -> FoldDifference | None:
+            # the next candidate whose fold scores are not those of the best (equal
+            # fold scores, e.g. trees that stop growing, test nothing)
+            best = int(order[0])
+            for j in order[1:]:
+                if not np.array_equal(table[best], table[j]):
+                    return test(table, best, int(j), formula)
+            return None
+
+        picks_a = picks_b = None
+        if best_a != best_b:
+            picks_a = test(a, best_a, best_b, avg_name)
+            picks_b = test(b, best_a, best_b, foa_name)
+        return cls(
+            candidates=candidates,
+            averaged_metric=averaged_metric,
+            of_averages_metric=of_averages_metric,
+            beta=beta,
+            average=average,
+            averaged_scores=a,
+            of_averages_scores=b,
+            best_averaged=best_a,
+            best_of_averages=best_b,
+            ranks=rank_agreement(mean_a, mean_b),
+            picks_averaged=picks_a,
+            picks_of_averages=picks_b,
+            runner_up_averaged=runner_up(a, order_a, avg_name),
+            runner_up_of_averages=runner_up(b, order_b, foa_name),
+            n_folds=n_folds,
+            test_train_ratio=ratio,
+            n_train=tr,
+            n_test=te,
+            size_note=size_note,
+            confidence=confidence,
+            excluded=excluded,
+            note=scores.note,
+        )
