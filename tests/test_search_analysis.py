@@ -450,7 +450,7 @@ def test_display(iris_search):
     fig, axes = plt.subplots(1, 2)
     a = analyze_search(search)
     small = a.plot(ax=axes[0], top=3)
-    assert small.ax_ is axes[0]
+    assert isinstance(small, SearchAnalysisDisplay) and small.ax_ is axes[0]
     x, y = small.points_.lines[0].get_data()
     assert 3 <= len(x) <= 6
     assert all(t.get_text() for t in small.annotations_)

@@ -202,4 +202,5 @@ class SearchAnalysisDisplay:
         return self
 
 
+# SearchAnalysis.plot() draws with this class; set from here, the layer above it
 SearchAnalysis._display = SearchAnalysisDisplay

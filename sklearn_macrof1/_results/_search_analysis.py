@@ -517,7 +517,7 @@ def analyze_search(
     avg, foa, beta, average = _pick_metrics(
         source.metrics, metrics, halving=source.halving
     )
-    return SearchAnalysis.from_fold_scores(
+    return SearchAnalysis._from_fold_scores(
         source.fold_scores((avg, foa)),
         avg,
         foa,

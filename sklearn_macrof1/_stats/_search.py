@@ -561,7 +561,7 @@ _S = TypeVar("_S", bound="SearchStatistics")
 class SearchStatistics:
     """The numbers of a search analysis under two formulas: the fields of
     ``sklearn_macrof1.SearchAnalysis`` (documented there, which adds what they
-    say and their views), computed by :meth:`from_fold_scores`."""
+    say and their views), computed by :meth:`_from_fold_scores`."""
 
     candidates: list[str]
     averaged_metric: str
@@ -587,7 +587,7 @@ class SearchStatistics:
     note: str = ""
 
     @classmethod
-    def from_fold_scores(
+    def _from_fold_scores(
         cls: type[_S],
         scores: FoldScores,
         averaged_metric: str,
