@@ -1079,7 +1079,8 @@ def _place_compact_legend(ax: Any, handles: list[Any], points: Any, star: Any) -
             if line.get_visible()
         ]
     )
-    best, best_cost = "best", (math.inf, math.inf)
+    best: int | str = "best"
+    best_cost = (math.inf, math.inf)
     # upper right, upper left, lower left, lower right, then the edges' middles
     for loc in (1, 2, 3, 4, 6, 7, 8, 9, 10):
         box = ax.legend(loc=loc, **kwargs).get_window_extent(renderer)
