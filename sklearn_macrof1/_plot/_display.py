@@ -729,8 +729,9 @@ max_classes
         )
         # a compact panel's type sizes (ticks 8, labels and title 9, legend and
         # labels of points 7) fit a single column at 3.5 inches
-        ax.set_xlabel("recall", fontsize=9 if compact else None)
-        ax.set_ylabel("precision", fontsize=9 if compact else None)
+        axis_label: dict[str, Any] = {"fontsize": 9, "labelpad": 2.0} if compact else {}
+        ax.set_xlabel("recall", **axis_label)
+        ax.set_ylabel("precision", **axis_label)
         if compact:
             ax.tick_params(labelsize=8)
         scores = (
