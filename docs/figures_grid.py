@@ -1,4 +1,4 @@
-"""Render the MacroF1Display grid figures of docs/figures.md.
+"""Render the MacroF1Display figures of the gallery and the notebooks page.
 
 Run from the repository root: ``python docs/figures_grid.py docs/images``.
 """
@@ -40,6 +40,15 @@ def main(out: Path) -> None:
     fig, ax = plt.subplots(figsize=(4.5, 4.5), layout="constrained")
     MacroF1Display.from_predictions(*three, display_labels=names[3], ax=ax)
     fig.savefig(out / "display_1x1_compact.png", dpi=100)
+
+    # a figure one column of a paper wide (the gallery's example)
+    y_true = np.repeat([0, 1, 0, 1], [100, 10000, 0, 100])
+    y_pred = np.repeat([0, 0, 1, 1], [100, 10000, 0, 100])
+    fig, ax = plt.subplots(figsize=(3.5, 3.5), layout="constrained")
+    MacroF1Display.from_predictions(
+        y_true, y_pred, display_labels=["class A", "class B"], ax=ax, compact=True
+    )
+    fig.savefig(out / "display_compact_paper.png", dpi=150)
 
     fig, axes = plt.subplots(1, 2, figsize=(9, 4.6), layout="constrained")
     MacroF1Display.from_predictions(*three, display_labels=names[3], ax=axes[0])

@@ -68,18 +68,22 @@ def _check_artists(disp: MacroF1Display) -> None:
     assert fbeta_of(disp.precision, disp.recall, beta) == pytest.approx(
         disp.fbeta_of_averages
     )
+    # the gap in three decimals, or two significant digits where those hide it
+    small = 0 < abs(disp.gap) < 0.002
+    gap = f"{disp.gap:.2g}" if small else f"{disp.gap:.3f}"
     if disp.gap_line_ is not None:
         x, y = disp.gap_line_.get_xdata(), disp.gap_line_.get_ydata()
         assert x[0] == x[1] == pytest.approx(disp.recall)
         assert y[1] == pytest.approx(disp.precision)
         assert fbeta_of(y[0], x[0], beta) == pytest.approx(disp.averaged_fbeta)
-        assert f"{disp.gap:.3f}" in disp.gap_line_.get_label()
+        assert f"gap = {gap}" in disp.gap_line_.get_label()
+        assert ("too short to see" in disp.gap_line_.get_label()) == small
     assert f"{disp.fbeta_of_averages:.3f}" in disp.curve_of_averages_.get_label()
     assert f"{disp.averaged_fbeta:.3f}" in disp.curve_averaged_.get_label()
     assert disp.ax_.figure is disp.figure_
     assert disp.ax_.get_xlabel() == "recall"
     assert disp.ax_.get_ylabel() == "precision"
-    assert f"gap {disp.gap:.3f}" in disp.ax_.get_title()
+    assert f"gap {gap}" in disp.ax_.get_title()
     legend = [t.get_text() for t in disp.ax_.get_legend().get_texts()]
     assert disp.curve_of_averages_.get_label() in legend
 
@@ -413,6 +417,79 @@ def test_panel_keeps_everything_inside_its_axes(shape, n_classes):
         for b in tight[i + 1 :]:
             assert _overlap(a, b) == 0
     plt.close(fig)
+
+
+def _paper_case(case):
+    """(y_true, y_pred, plot options) of the compact figures for a paper."""
+    if case == "paper's Table 1":
+        y_true = np.repeat([0, 1, 0, 1], [100, 10000, 0, 100])
+        y_pred = np.repeat([0, 0, 1, 1], [100, 10000, 0, 100])
+        return y_true, y_pred, {"display_labels": ["class A", "class B"]}
+    if case == "3 named classes":
+        return *_skewed(3, 0), {"display_labels": ["cat", "dog", "bird"]}
+    if case == "12 classes, weighted":  # the most the compact layout labels
+        return *_skewed(12, 4), {"average": "weighted"}
+    # a gap of 0.0008, whose segment would hide under the star
+    y_true = np.repeat([0, 1], 500)
+    y_pred = np.repeat([0, 1, 1, 0], [430, 70, 460, 40])
+    return y_true, y_pred, {"display_labels": ["no", "yes"]}
+
+
+@pytest.mark.parametrize("layout", ["constrained", "tight"])
+@pytest.mark.parametrize("size", [3.5, 4.0])
+@pytest.mark.parametrize(
+    "case",
+    ["paper's Table 1", "3 named classes", "12 classes, weighted", "small gap"],
+)
+def test_compact_paper_figure_texts_inside_the_figure_and_clear_of_the_legend(
+    case, size, layout, monkeypatch
+):
+    from matplotlib.text import Text
+
+    y_true, y_pred, options = _paper_case(case)
+    fig, ax = plt.subplots(figsize=(size, size), layout=layout)
+    disp = MacroF1Display.from_predictions(
+        y_true, y_pred, ax=ax, compact=True, **options
+    )
+    # the texts a draw renders: tick labels outside the view limits, empty
+    # and invisible texts are never drawn
+    drawn = []
+    draw = Text.draw
+
+    def record(text, renderer):
+        if text.get_visible() and text.get_text():
+            drawn.append(text)
+        return draw(text, renderer)
+
+    monkeypatch.setattr(Text, "draw", record)
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    legend = ax.get_legend()
+    in_legend = {id(t) for t in legend.findobj(Text)}
+    legend_box = legend.get_window_extent(renderer)
+    texts = [t for t in drawn if id(t) not in in_legend]
+    names = {t.get_text() for t in texts}
+    # tick labels, axis labels, title, iso-F1 levels and class names all drawn
+    assert {"0.0", "1.0", "recall", "precision", "0.2", "0.8"} <= names
+    assert disp.ax_.title in texts
+    assert set(disp.annotations_) <= set(texts)
+    for text in texts:
+        box = Text.get_window_extent(text, renderer)  # without leader lines
+        assert _inside(box, fig.bbox, tol=0.5), text.get_text()
+        assert _overlap(box, legend_box) == 0, text.get_text()
+    # the mean point is never under the legend either
+    assert _overlap(disp.mean_point_.get_window_extent(renderer), legend_box) == 0
+    if case == "small gap":  # too short to see: its value is written out
+        assert 0 < disp.gap < 0.002
+        label = disp.gap_line_.get_label()
+        assert label == f"gap = {disp.gap:.2g} (too short to see)"
+        assert label in [t.get_text() for t in legend.get_texts()]
+
+
+def test_compact_figure_of_its_own_is_a_column_wide():
+    disp = MacroF1Display.from_predictions(*_skewed(3, 0), compact=True)
+    assert tuple(disp.figure_.get_size_inches()) == (4.0, 4.0)
+    assert disp.text_ is None and "\n" in disp.ax_.get_title()
 
 
 def test_full_layout_fits_its_own_figure():

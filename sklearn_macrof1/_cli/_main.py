@@ -1,6 +1,6 @@
 """The ``macrof1`` command line (also ``python -m sklearn_macrof1``).
 
-Three commands, documented in ``docs/cli.md``:
+Three commands, documented on the Command line page of the documentation:
 
 - ``macrof1`` or ``macrof1 example``: the built-in example;
 - ``macrof1 score FILE --true COL --pred COL`` (a table with a header) or
@@ -943,7 +943,7 @@ CLASS_KEYS = {
 
 
 def result_dict(command: str, scored: Scored) -> dict[str, Any]:
-    """The JSON document (schema in docs/cli.md)."""
+    """The JSON document (its schema: the Command line page of the documentation)."""
     s = _plain(scored.summary.to_dict())  # the summary's own serialisation
     classes = table_records(
         Table(

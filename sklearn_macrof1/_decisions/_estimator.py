@@ -70,8 +70,8 @@ class MacroF1TunedClassifierCV(ClassifierMixin, MetaEstimatorMixin, BaseEstimato
 
     It is the multiclass and multilabel counterpart of scikit-learn's
     ``TunedThresholdClassifierCV`` for the two macro F-betas. The method, its
-    sources and a benchmark: ``docs/decisions.md``; the same tuning on scores you
-    already hold: :func:`tune_decision_rule`.
+    sources and a benchmark: the Decision rules page of the documentation; the
+    same tuning on scores you already hold: :func:`tune_decision_rule`.
 
     Parameters
     ----------

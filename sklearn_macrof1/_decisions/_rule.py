@@ -202,7 +202,8 @@ def tune_decision_rule(
       per label for ``"macro"`` and ``"weighted"``, one shared threshold for
       ``"micro"`` and ``"samples"``.
 
-    The method, its sources and when it helps: ``docs/decisions.md``.
+    The method, its sources and when it helps: the Decision rules page of the
+    documentation.
 
     Parameters
     ----------

@@ -39,6 +39,11 @@ def check_matplotlib(caller: str) -> None:
         ) from exc
 
 
+#: Gaps below this (in score units) are written with two significant digits
+#: and marked too short to see: the segment between the curves would be
+#: hidden under the mean point's star.
+SMALLEST_DRAWN_GAP = 0.002
+
 #: Most class points a display draws by default (``max_classes`` of ``plot``).
 MAX_DRAWN_CLASSES = 1000
 
@@ -605,10 +610,10 @@ max_classes
                 f"{above} class(es) have P > R, {below} P < R:",
                 "the mean pairs one class's precision",
                 "with other classes' recall, so the star",
-                f"sits on a higher curve: gap {self.gap:.3f}.",
+                f"sits on a higher curve: gap {_gap_text(self.gap)}.",
             ]
         else:
-            lines.append(f"Gap {self.gap:.3f}.")
+            lines.append(f"Gap {_gap_text(self.gap)}.")
         return "\n".join(lines)
 
     def plot(
@@ -646,14 +651,19 @@ max_classes
         mean_kwargs : dict, default=None
             Passed to ``ax.plot`` for the mean point.
         compact : bool, default=None
-            The layout for a panel of a figure grid: everything stays inside
-            the axes (a small legend of the two curves placed where it covers
-            the least, a two-line title, class names without their scores), so
-            nothing reaches into a neighbouring panel or past the figure's
-            edge. The full layout puts the legend and explanation to the right
-            of the axes. None (the default) chooses the compact layout when
-            ``ax`` is given and the full one when the display makes its own
-            figure.
+            The layout for a panel of a figure grid or a figure one column of
+            a paper wide: everything stays inside the axes (a small legend of
+            the two curves, placed where it covers no text and no marker
+            wherever such a place exists, a two-line title, class names
+            without their scores, smaller type), so nothing reaches into a
+            neighbouring panel or past the figure's edge of a figure with a
+            layout engine (``layout="constrained"``); a display that makes its
+            own compact figure makes it 4 x 4 inches. The full layout puts the
+            legend and explanation to the right of the axes. None (the
+            default) chooses the compact layout when ``ax`` is given and the
+            full one when the display makes its own figure. In both layouts a
+            gap under 0.002, whose segment would hide under the mean point, is
+            written with two significant digits and marked too short to see.
         gap_pairs : int, default=0
             Join the points of the ``gap_pairs`` class pairs with the largest
             share of the gap by dotted lines (the legend gives each pair's
@@ -702,8 +712,9 @@ max_classes
             annotate = n_classes <= (12 if compact else 20)
         self._check_gap_pairs(gap_pairs)
         shown = self._shown_classes(max_classes)
-        if ax is None:
-            _, ax = plt.subplots(figsize=(10.0, 6.0), layout="constrained")
+        if ax is None:  # compact: a single-column figure for a paper
+            figsize = (4.0, 4.0) if compact else (10.0, 6.0)
+            _, ax = plt.subplots(figsize=figsize, layout="constrained")
         fig = ax.figure
         self.ax_ = ax
         self.figure_ = fig
@@ -714,35 +725,24 @@ max_classes
         ax.set(
             xlim=(-0.02, 1.06),
             ylim=(-0.02, 1.04),
-            xlabel="recall",
-            ylabel="precision",
             aspect="equal",
         )
+        # a compact panel's type sizes (ticks 8, labels and title 9, legend and
+        # labels of points 7) fit a single column at 3.5 inches
+        axis_label: dict[str, Any] = {"fontsize": 9, "labelpad": 2.0} if compact else {}
+        ax.set_xlabel("recall", **axis_label)
+        ax.set_ylabel("precision", **axis_label)
+        if compact:
+            ax.tick_params(labelsize=8)
         scores = (
             f"{name} of averages {self.fbeta_of_averages:.3f} vs averaged "
             f"{name} {self.averaged_fbeta:.3f}"
         )
+        gap = _gap_text(self.gap)
         if compact:
-            ax.set_title(f"{scores}\n{self.average}: gap {self.gap:.3f}", fontsize=9)
-            ax.legend(
-                handles=[
-                    h
-                    for h in (
-                        self.curve_averaged_,
-                        self.curve_of_averages_,
-                        self.gap_line_,
-                        *self.gap_pair_lines_[:1],
-                    )
-                    if h is not None
-                ],
-                loc="best",
-                fontsize=7,
-                framealpha=0.85,
-                handlelength=1.5,
-                borderaxespad=0.3,
-            )
+            ax.set_title(f"{scores}\n{self.average}: gap {gap}", fontsize=9)
         else:
-            ax.set_title(f"{scores} ({self.average}): gap {self.gap:.3f}", fontsize=10)
+            ax.set_title(f"{scores} ({self.average}): gap {gap}", fontsize=10)
             ax.legend(
                 loc="upper left",
                 bbox_to_anchor=(1.02, 1.0),
@@ -765,6 +765,22 @@ max_classes
         self.annotations_: list[Any] = []
         if annotate:
             self._annotate(ax, labels, name, compact, shown)
+        if compact:  # placed last: it must not cover the labels drawn above
+            _place_compact_legend(
+                ax,
+                [
+                    h
+                    for h in (
+                        self.curve_averaged_,
+                        self.curve_of_averages_,
+                        self.gap_line_,
+                        *self.gap_pair_lines_[:1],
+                    )
+                    if h is not None
+                ],
+                self.points_,
+                self.mean_point_,
+            )
         return self
 
     def _shown_classes(self, max_classes: Any) -> np.ndarray:
@@ -887,7 +903,7 @@ max_classes
             linestyle="--",
             linewidth=1.6,
             zorder=2,
-            label=f"averaged {name} {self.averaged_fbeta:.3f} (mean of dots)"
+            label=f"averaged {name} {self.averaged_fbeta:.3f}"
             if compact
             else f"averaged {name} = {self.averaged_fbeta:.3f} (its iso-{name})",
         )
@@ -898,7 +914,7 @@ max_classes
             color="tab:red",
             linewidth=1.8,
             zorder=2,
-            label=f"{name} of averages {self.fbeta_of_averages:.3f} (at ★)"
+            label=f"{name} of averages {self.fbeta_of_averages:.3f} (★)"
             if compact
             else f"{name} of averages = {self.fbeta_of_averages:.3f} "
             f"(iso-{name} through ★)",
@@ -968,7 +984,14 @@ max_classes
                 marker="_",
                 markersize=10,
                 zorder=3,
-                label=f"gap = {self.gap:.3f} (between the two curves)",
+                label=f"gap = {_gap_text(self.gap)}"
+                + (
+                    " (too short to see)"
+                    if abs(self.gap) < SMALLEST_DRAWN_GAP
+                    else ""
+                    if compact
+                    else " (between the two curves)"
+                ),
             )
 
     def _annotate(
@@ -1007,6 +1030,76 @@ max_classes
         _spread_labels(ax, self.annotations_, self.points_, self.mean_point_)
 
 
+def _gap_text(gap: float) -> str:
+    """The gap as the title and legend write it: three decimals, or two
+    significant digits when three decimals would hide it (``0.0012``,
+    ``9e-07``)."""
+    if gap == 0 or abs(gap) >= SMALLEST_DRAWN_GAP or math.isnan(gap):
+        return f"{gap:.3f}"
+    return f"{gap:.2g}"
+
+
+def _place_compact_legend(ax: Any, handles: list[Any], points: Any, star: Any) -> None:
+    """The compact legend at the corner or edge where it covers no text.
+
+    matplotlib's ``loc="best"`` counts an overlapped text or marker as much as
+    one covered vertex of a line, so it readily covers an iso-curve's level, a
+    class's name or the mean point. Here each of its nine anchored positions
+    is tried after a layout pass: the legend goes where it overlaps the least
+    area of texts and markers (none, wherever one such position exists), and
+    among those, where it covers the fewest vertices of the lines, as
+    ``"best"`` does.
+    """
+    kwargs = {
+        "handles": handles,
+        "fontsize": 7,
+        "framealpha": 0.85,
+        "handlelength": 1.5,
+        "borderaxespad": 0.3,
+    }
+    fig = ax.figure
+    get_renderer = getattr(fig.canvas, "get_renderer", None)
+    if get_renderer is None:  # pragma: no cover - non-Agg canvases
+        ax.legend(loc="best", **kwargs)
+        return
+    if hasattr(fig, "draw_without_rendering"):
+        fig.draw_without_rendering()
+    renderer = get_renderer()
+    from matplotlib.text import Text
+
+    obstacles = [
+        Text.get_window_extent(t, renderer)
+        for t in ax.texts
+        if t.get_visible() and t.get_text()
+    ] + _marker_boxes(points, star, renderer)
+    vertices = np.concatenate(
+        [np.empty((0, 2))]
+        + [
+            line.get_transform().transform_path(line.get_path()).vertices
+            for line in ax.get_lines()
+            if line.get_visible()
+        ]
+    )
+    best: int | str = "best"
+    best_cost = (math.inf, math.inf)
+    # upper right, upper left, lower left, lower right, then the edges' middles
+    for loc in (1, 2, 3, 4, 6, 7, 8, 9, 10):
+        box = ax.legend(loc=loc, **kwargs).get_window_extent(renderer)
+        # a margin, for a layout engine that resizes the axes once more
+        margin = box.padded(4.0 * fig.dpi / 72.0)
+        covered = sum(_overlap_area(margin, b) for b in obstacles)
+        inside = (
+            (vertices[:, 0] >= box.x0)
+            & (vertices[:, 0] <= box.x1)
+            & (vertices[:, 1] >= box.y0)
+            & (vertices[:, 1] <= box.y1)
+        )
+        cost = (covered, float(np.count_nonzero(inside)))
+        if cost < best_cost:
+            best, best_cost = loc, cost
+    ax.legend(loc=best, **kwargs)
+
+
 def _spread_labels(ax: Any, annotations: list[Any], points: Any, star: Any) -> None:
     """Move overlapping labels up or down, by whole label heights, to free spots.
 
@@ -1025,22 +1118,13 @@ def _spread_labels(ax: Any, annotations: list[Any], points: Any, star: Any) -> N
         fig.draw_without_rendering()
     renderer = get_renderer()
     from matplotlib.text import Text
-    from matplotlib.transforms import Bbox
 
     def extent(ann: Any) -> Any:  # the text alone, not its leader line
         return Text.get_window_extent(ann, renderer)
 
     frame = ax.get_window_extent(renderer)
     points_per_pixel = 72.0 / fig.dpi
-    # the class points are obstacles too
-    centres = ax.transData.transform(points.get_offsets())
-    radii = np.sqrt(np.broadcast_to(points.get_sizes(), (len(centres),))) / 2
-    radii = radii / points_per_pixel
-    placed: list[Any] = [
-        Bbox([[x - r, y - r], [x + r, y + r]])
-        for (x, y), r in zip(centres, radii, strict=True)
-    ]
-    placed.append(star.get_window_extent(renderer))  # the mean point
+    placed = _marker_boxes(points, star, renderer)  # obstacles too
     # top to bottom, so that a crowd spreads downwards first
     order = sorted(annotations, key=lambda a: -a.xy[1])
     flip = {"left": "right", "right": "left"}
@@ -1065,6 +1149,21 @@ def _spread_labels(ax: Any, annotations: list[Any], points: Any, star: Any) -> N
         ann.xyann = best[:2]
         ann.set_horizontalalignment(best[2])
         placed.append(extent(ann))
+
+
+def _marker_boxes(points: Any, star: Any, renderer: Any) -> list[Any]:
+    """Display-space boxes of the class markers and of the mean point."""
+    from matplotlib.transforms import Bbox
+
+    centres = points.get_offset_transform().transform(points.get_offsets())
+    radii = np.sqrt(np.broadcast_to(points.get_sizes(), (len(centres),))) / 2
+    radii = radii * points.figure.dpi / 72.0
+    boxes = [
+        Bbox([[x - r, y - r], [x + r, y + r]])
+        for (x, y), r in zip(centres, radii, strict=True)
+    ]
+    boxes.append(star.get_window_extent(renderer))
+    return boxes
 
 
 def _overlap_area(a: Any, b: Any) -> float:

@@ -55,8 +55,9 @@ class GapAttribution(ValueEquality):
     each pair's term to each of its classes) also add up to the gap.
 
     Scale: the class contributions come from a closed form in O(k) (three
-    weighted sums over the classes, see ``docs/gap_attribution.md``), so an
-    attribution of 1,000,000 classes costs a fraction of a second. The k x k
+    weighted sums over the classes, see the Gap attribution page of the
+    documentation), so an attribution of 1,000,000 classes costs a fraction of
+    a second. The k x k
     ``pair_contributions`` table is computed when first read, and refused
     (``ValueError`` naming its size) above 2,048 classes; :meth:`top_pairs`
     finds the largest pairs of any number of classes in bounded memory, in

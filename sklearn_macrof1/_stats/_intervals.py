@@ -1329,8 +1329,8 @@ shape (n_samples, n_labels) or MacroF1Counts
     A perfect classifier, or any classifier whose scores do not vary under
     resampling, gets a zero-width interval ``[estimate, estimate]``: the data
     show no error to extrapolate from. Ratios filled by ``zero_division``
-    (a class never predicted) count as constants. See ``docs/uncertainty.md``
-    for the coverage measured by simulation.
+    (a class never predicted) count as constants. The Intervals and comparisons
+    page of the documentation gives the coverage measured by simulation.
 
     A count record keeps no samples, and neither are Dask collections
     gathered (they are counted on the workers): the intervals come from the
