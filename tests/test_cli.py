@@ -1018,9 +1018,9 @@ def test_columnar_file_without_pyarrow_says_how_to_install_it(
     assert (status, out) == (1, "")
     assert err == (
         f"macrof1: error: {path}: a {kind} file; reading it needs pyarrow, which is "
-        'not installed: pip install "sklearn-macrof1[arrow]" (from a clone of the '
-        'repository: pip install ".[arrow]"). Without pyarrow, macrof1 reads UTF-8 '
-        "text (a CSV/TSV table with a header, or one label per line)\n"
+        "not installed: `pip install pyarrow` or, from the repository root of "
+        'sklearn-macrof1, `pip install ".[arrow]"`. Without pyarrow, macrof1 reads '
+        "UTF-8 text (a CSV/TSV table with a header, or one label per line)\n"
     )
 
 

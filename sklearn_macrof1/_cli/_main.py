@@ -31,6 +31,7 @@ from typing import Any, cast
 import numpy as np
 
 from .._averages import AVERAGES, CLASS_MEANS, HAS_BOUND, ordered
+from .._extras import install_hint
 from .._html import Column, Table, render_csv, render_view, table_records
 from .._results._views import summary_tables
 
@@ -64,10 +65,6 @@ COLUMNAR_MAGIC = {
     b"\xff\xff\xff\xff": "Arrow IPC stream",  # a message's continuation marker
     b"FEA1": "Feather",
 }
-_ARROW_INSTALL = (
-    'pip install "sklearn-macrof1[arrow]" (from a clone of the repository: '
-    'pip install ".[arrow]")'
-)
 
 
 def read_text(path: str, *, stdin: Any = None, reads: str = TABLE_FORMATS) -> str:
@@ -243,8 +240,8 @@ def read_columnar(path: str, names: list[str]) -> dict[str, list[str]] | None:
     except ImportError:  # the arrow extra is not installed
         raise DataError(
             f"{path}: a {kind} file; reading it needs pyarrow, which is not "
-            f"installed: {_ARROW_INSTALL}. Without pyarrow, macrof1 reads UTF-8 "
-            "text (a CSV/TSV table with a header, or one label per line)"
+            f"installed: {install_hint('pyarrow')}. Without pyarrow, macrof1 reads "
+            "UTF-8 text (a CSV/TSV table with a header, or one label per line)"
         ) from None
     try:
         if kind == "Parquet":

@@ -423,7 +423,8 @@ class SearchAnalysis:
         """Draw the candidates at (averaged F-beta, F-beta of averages).
 
         See :meth:`SearchAnalysisDisplay.plot`; needs matplotlib
-        (``pip install "sklearn-macrof1[plot]"``).
+        (``pip install matplotlib``, or from the repository root
+        ``pip install ".[plot]"``).
         """
         return SearchAnalysisDisplay(self).plot(ax=ax, annotate=annotate, top=top)
 
@@ -688,7 +689,8 @@ class SearchAnalysisDisplay:
     (for macro, weighted and samples averaging the F-beta of averages is never
     below the averaged F-beta, so points sit on or above it). Create it with
     :meth:`from_search` or :meth:`SearchAnalysis.plot`; needs matplotlib
-    (``pip install "sklearn-macrof1[plot]"``).
+    (``pip install matplotlib``, or from the repository root
+    ``pip install ".[plot]"``).
 
     Parameters
     ----------
