@@ -648,8 +648,8 @@ def test_example_scores_match_the_library():
         (
             ["score", "-", "--true", "a", "--pred", "b", "--average", "binary"],
             "a,b\n1,2\n3,1\n",
-            "average='binary'",
-        ),  # library ValueError
+            "--average binary scores two classes only",
+        ),  # library ValueError, in the program's words
         (
             ["score", "-", "--true", "a", "--true", "b", "--pred", "a"],
             "a,b\n1,0\n",
@@ -783,6 +783,39 @@ def test_warnings_name_the_options_of_the_program(tmp_path):
     )
 
 
+@pytest.mark.parametrize(
+    ("rows", "options", "message"),
+    [
+        (
+            "a,a\nb,c\nc,c\n",
+            ["--average", "binary"],
+            "the labels are multiclass, and --average binary scores two classes "
+            "only: choose --average none, micro, macro, weighted.",
+        ),
+        (
+            "a,a\nb,a\n",
+            ["--average", "binary", "--pos-label", "zz"],
+            "--pos-label zz is not one of the labels read (a, b): give --pos-label "
+            "LABEL with one of them.",
+        ),
+        (
+            "a,a\nb,a\n",
+            ["--average", "samples"],
+            "--average samples needs label sets (--label-sep, or indicator columns "
+            "with several --true and --pred); for one label per row choose "
+            "--average micro, macro, weighted, binary, none.",
+        ),
+    ],
+)
+def test_errors_name_the_options_of_the_program(tmp_path, rows, options, message):
+    table = tmp_path / "t.csv"
+    table.write_text("y,p\n" + rows)
+    status, out, err = macrof1(
+        ["score", str(table), "--true", "y", "--pred", "p", *options]
+    )
+    assert (status, out, err) == (1, "", f"macrof1: error: {message}\n")
+
+
 def test_true_and_predicted_labels_that_never_meet_are_flagged(tmp_path):
     """A wrong column (an id for the predictions) scores 0 over many classes: the
     run still succeeds, and says on standard error which columns it read."""
@@ -807,6 +840,22 @@ def test_true_and_predicted_labels_that_never_meet_are_flagged(tmp_path):
     assert "have no value in common" in macrof1(argv).err
     sets.write_text("y,p\na|b,c\nb,c|a\n")  # a: true in row 1, predicted in row 2
     assert "have no value in common" not in macrof1(argv).err
+
+
+def test_classes_named_as_summary_rows_keep_their_rows_in_json(tmp_path):
+    """The JSON lists the classes apart from the scores: a class named
+    'accuracy' or 'macro avg' (scikit-learn issue #29205) is one of them."""
+    table = tmp_path / "t.csv"
+    rows = zip(
+        ["accuracy", "b", "b", "accuracy", "macro avg"],
+        ["accuracy", "b", "accuracy", "accuracy", "b"],
+        strict=True,
+    )
+    table.write_text("y,p\n" + "".join(f"{t},{p}\n" for t, p in rows))
+    doc = cli_json(["score", str(table), "--true", "y", "--pred", "p"])
+    classes = {c["label"]: c["support"] for c in doc["classes"]}
+    assert classes == {"accuracy": 2, "b": 2, "macro avg": 1}
+    assert doc["scores"]["n_classes"] == 3
 
 
 @pytest.mark.parametrize(

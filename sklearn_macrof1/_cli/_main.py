@@ -1526,9 +1526,40 @@ def _one_line(message: object) -> str:
     return " ".join(str(message).split())
 
 
-#: The package's warnings that name a Python argument, and what the program says
-#: instead: the option that does the same.
+#: The package's warnings and errors that name a Python argument, and what the
+#: program says instead: the option that does the same.
 _OPTION_WORDS: tuple[tuple[re.Pattern[str], Any], ...] = (
+    (
+        re.compile(
+            r"Target is (\S+) but average='binary'\. Please choose another average "
+            r"setting, one of \[(.*?)\]\."
+        ),
+        lambda m: (
+            f"the labels are {m[1]}, and --average binary scores two classes only: "
+            f"choose --average {_choices(m[2])}."
+        ),
+    ),
+    (
+        re.compile(
+            r"pos_label=(.*?) is not a valid label\. It should be one of \[(.*?)\] "
+            r"\(the labels in y_true and y_pred\)\."
+        ),
+        lambda m: (
+            f"--pos-label {_unquoted(m[1])} is not one of the labels read "
+            f"({_choices(m[2])}): give --pos-label LABEL with one of them."
+        ),
+    ),
+    (
+        re.compile(
+            r"average='samples' is only available for multilabel targets \(2-D 0/1 "
+            r"indicator matrices\); for 1-D targets use (.*)\."
+        ),
+        lambda m: (
+            "--average samples needs label sets (--label-sep, or indicator columns "
+            "with several --true and --pred); for one label per row choose --average "
+            f"{_choices(m[1])}."
+        ),
+    ),
     (
         re.compile(r"Use `zero_division` parameter to control this behavior\."),
         "Use --zero-division 0, 1 or nan to choose the value (and silence this "
@@ -1549,6 +1580,13 @@ _OPTION_WORDS: tuple[tuple[re.Pattern[str], Any], ...] = (
 )
 
 
+def _choices(shown: str) -> str:
+    """Python's list of values (``None, 'micro'`` or ``'a', 'b' or None``) as the
+    program's words: ``none, micro``."""
+    items = re.split(r", | or ", shown)
+    return ", ".join("none" if x == "None" else _unquoted(x) for x in items if x)
+
+
 def _unquoted(shown: str) -> str:
     """A label as a command line writes it, from its repr: ``'a'`` is ``a``."""
     if len(shown) >= 2 and shown[0] == shown[-1] and shown[0] in "'\"":
@@ -1557,7 +1595,8 @@ def _unquoted(shown: str) -> str:
 
 
 def in_option_words(message: str) -> str:
-    """A warning of the package as the program says it: options, not arguments."""
+    """A warning or error of the package as the program says it: options, not
+    arguments."""
     for pattern, replacement in _OPTION_WORDS:
         message = pattern.sub(replacement, message)
     return message
@@ -1587,7 +1626,7 @@ def run(
             _say(stderr, "warning", in_option_words(message))  # each one once
         write_output(text, args.output, force=args.force, stdout=stdout)
     except (DataError, ValueError, TypeError, OverflowError) as exc:
-        _say(stderr, "error", _one_line(exc))
+        _say(stderr, "error", in_option_words(_one_line(exc)))
         return 1
     return 0
 
