@@ -19,7 +19,7 @@ class Extra:
     """An optional dependency: what ``pip`` installs it, and the extra holding it."""
 
     requirement: str  # what `pip install` takes, e.g. 'dask[array,dataframe]'
-    extra: str  # the extra of pyproject.toml, e.g. "dask"
+    extra: str | None  # the extra of pyproject.toml, e.g. "dask"; None: no extra
     also: str = ""  # what pip cannot install, e.g. " (and Java 17 or later)"
 
 
@@ -31,6 +31,7 @@ EXTRAS = {
     "dask": Extra('"dask[array,dataframe]" distributed', "dask"),
     "pyspark": Extra("pyspark", "spark", " (and Java 17 or later)"),
     "array_api_compat": Extra("array-api-compat", "array-api"),
+    "transformers": Extra("transformers", None),
 }
 
 
@@ -39,6 +40,8 @@ def install_hint(module: str) -> str:
     ``pip install matplotlib`` or, from the repository root of sklearn-macrof1,
     ``pip install ".[plot]"``."""
     extra = EXTRAS[module]
+    if extra.extra is None:
+        return f"`pip install {extra.requirement}`{extra.also}"
     return (
         f"`pip install {extra.requirement}` or, from the repository root of "
         f'sklearn-macrof1, `pip install ".[{extra.extra}]"`{extra.also}'
