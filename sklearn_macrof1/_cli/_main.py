@@ -752,6 +752,9 @@ def _disjoint(y_true: Any, y_pred: Any) -> bool:
     column is set in both)."""
     if y_true.ndim == 2:
         return not (y_true.any(axis=0) & y_pred.any(axis=0)).any()
+    for value in y_true[:3]:  # the usual answer in O(n), without sorting
+        if (y_pred == value).any():
+            return False
     return np.intersect1d(y_true, y_pred).size == 0
 
 
