@@ -592,7 +592,10 @@ shape (n_samples, n_labels) or MacroF1Counts
         (``output_dict`` values are not rounded). Columns widen where a value
         would not fit, so the layout stays aligned.
     output_dict : bool, default=False
-        Return a dict instead of text.
+        Return a dict instead of text. A class named as a summary row of the
+        report (``"accuracy"``, ``"macro avg"``, ...), whose row the summary's
+        key would replace, raises ``ValueError`` (as with ``as_frame``): rename
+        it with ``target_names``.
     zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
         Value of ill-defined ratios, as in scikit-learn.
     confidence : float in (0, 1), default=None
