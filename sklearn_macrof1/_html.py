@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-_PANDAS_HINT = 'pip install "sklearn-macrof1[pandas]"'
+from ._extras import import_optional
 
 #: Rows of one table a notebook shows; the rest are left out with a note that
 #: says how many (pandas shows 60 rows of a frame; 20 rows of classes keep a
@@ -516,15 +516,9 @@ def _fixed_digits(rounded: np.ndarray, digits: int) -> np.ndarray:
 
 def import_pandas(caller: str) -> Any:
     """``pandas``, or an ImportError saying how to install it."""
-    try:
-        import pandas as pd
-    except ImportError as exc:
-        raise ImportError(
-            f"{caller} returns a pandas.DataFrame, and pandas is not installed. It "
-            f"is an optional dependency of sklearn-macrof1; install it with "
-            f"`{_PANDAS_HINT}` (or `pip install pandas`)."
-        ) from exc
-    return pd
+    return import_optional(
+        "pandas", f"{caller} returns a pandas.DataFrame and needs pandas"
+    )
 
 
 def table_frame(tables: list[Table], *, caller: str) -> Any:

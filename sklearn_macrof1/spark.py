@@ -23,6 +23,8 @@ from typing import Any
 
 import numpy as np
 
+from ._extras import missing
+
 try:
     from pyspark import keyword_only
     from pyspark.ml.evaluation import Evaluator
@@ -30,10 +32,7 @@ try:
     from pyspark.ml.param.shared import HasLabelCol, HasPredictionCol, HasWeightCol
     from pyspark.ml.util import DefaultParamsReadable, DefaultParamsWritable
 except ImportError as exc:  # pragma: no cover - depends on the environment
-    raise ImportError(
-        'sklearn_macrof1.spark needs pyspark: pip install "sklearn-macrof1[spark]" '
-        "(and Java 17 or later)."
-    ) from exc
+    raise missing("pyspark", "sklearn_macrof1.spark needs pyspark") from exc
 
 from ._averages import AVERAGES, ordered, spelled
 from ._counting._record import MacroF1Counts, check_counting_options, fixed_labels

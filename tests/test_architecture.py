@@ -52,6 +52,26 @@ def test_spark_is_imported_only_by_the_spark_module() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == (
-        'sklearn_macrof1.spark needs pyspark: pip install "sklearn-macrof1[spark]" '
-        "(and Java 17 or later)."
+        "sklearn_macrof1.spark needs pyspark, which is not installed. Install it "
+        "with `pip install pyspark` or, from the repository root of "
+        'sklearn-macrof1, `pip install ".[spark]"` (and Java 17 or later).'
     )
+
+
+def test_install_hints_name_commands_that_work() -> None:
+    """The package is not on the package index: no hint in the package or the
+    documentation says ``pip install "sklearn-macrof1[...]"``; the package's
+    messages come from one helper (``_extras``), which names the dependency and the
+    extra from the repository root."""
+    sources = [
+        *(ROOT / "sklearn_macrof1").rglob("*.py"),
+        *(ROOT / "docs").rglob("*.md"),
+    ]
+    sources.append(ROOT / "README.md")
+    wrong = [
+        str(path.relative_to(ROOT))
+        for path in sources
+        if path.name != "_extras.py"
+        and 'install "sklearn-macrof1[' in path.read_text(encoding="utf-8")
+    ]
+    assert wrong == []

@@ -924,11 +924,14 @@ def test_torch_kernels_on_the_device(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(_array_api, "_is_cpu", lambda device: False)
     t, p, q = (torch.as_tensor(y) for y in (Y_TRUE, Y_PRED, Y_OTHER))
+    # weights in 1/64ths: every sum exact, whatever the order a device adds in
+    # (NumPy adds each class's weights in sample order, as scikit-learn does)
+    dyadic = np.round(WEIGHTS * 64) / 64
     w = torch.as_tensor(WEIGHTS)
     assert MacroF1Counts.from_predictions(
-        t, p, sample_weight=w, moments=True
+        t, p, sample_weight=torch.as_tensor(dyadic), moments=True
     ) == MacroF1Counts.from_predictions(
-        Y_TRUE, Y_PRED, sample_weight=WEIGHTS, moments=True
+        Y_TRUE, Y_PRED, sample_weight=dyadic, moments=True
     )
     mt, mp = torch.as_tensor(M_TRUE), torch.as_tensor(M_PRED)
     assert MacroF1Counts.from_predictions(mt, mp) == MacroF1Counts.from_predictions(

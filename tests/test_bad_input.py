@@ -226,3 +226,45 @@ def test_beta_is_required():
 def test_options_are_keyword_only():
     with pytest.raises(TypeError):
         averaged_fbeta_score([0, 1], [0, 1], 1.0)  # type: ignore[misc]
+
+
+_PROBA = np.array([[0.7, 0.2, 0.1], [0.1, 0.8, 0.1], [0.3, 0.3, 0.4], [0.6, 0.3, 0.1]])
+
+
+@pytest.mark.parametrize(
+    ("y_true", "y_pred", "hint"),
+    [
+        # class scores of a multiclass (or binary) target: their argmax
+        (Y3, _PROBA, r"y_score\.argmax\(axis=1\)"),
+        ([0, 1, 0, 1], _PROBA[:, :2], r"y_score\.argmax\(axis=1\)"),
+        ([0, 1, 0, 1], _PROBA[:, :1], r"y_score >= 0\.5"),  # one column: threshold
+        (
+            [0, 1, 0, 1],
+            _PROBA[:, 0],
+            r"Threshold scores .* \(for example y_score >= 0\.5\)",
+        ),
+        # the same (n, k) float array against a multilabel target: a threshold
+        (
+            np.eye(4, 3, dtype=int),
+            _PROBA,
+            r"0/1 indicator matrix first \(for example y_score >= 0\.5\)",
+        ),
+    ],
+    ids=["multiclass", "binary-2-columns", "column", "binary-1d", "multilabel"],
+)
+def test_scores_passed_as_labels_say_how_to_make_labels(y_true, y_pred, hint):
+    """The (n, k) float array of the multiclass and the multilabel cases is the
+    same: y_true decides whether the step is an argmax or a threshold."""
+    with pytest.raises(ValueError, match=f"y_pred contains continuous values.*{hint}"):
+        averaged_fbeta_score(y_true, y_pred, beta=1)
+    if y_true is Y3:
+        with pytest.raises(ValueError) as info:
+            averaged_fbeta_score(y_true, y_pred, beta=1)
+        assert "y_score >= 0.5" not in str(info.value)
+
+
+def test_scores_passed_as_y_true_name_both_steps():
+    with pytest.raises(
+        ValueError, match=r"y_true contains continuous.*argmax\(axis=1\).*threshold"
+    ):
+        averaged_fbeta_score(_PROBA, Y3, beta=1)

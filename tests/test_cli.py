@@ -648,8 +648,8 @@ def test_example_scores_match_the_library():
         (
             ["score", "-", "--true", "a", "--pred", "b", "--average", "binary"],
             "a,b\n1,2\n3,1\n",
-            "average='binary'",
-        ),  # library ValueError
+            "--average binary scores two classes only",
+        ),  # library ValueError, in the program's words
         (
             ["score", "-", "--true", "a", "--true", "b", "--pred", "a"],
             "a,b\n1,0\n",
@@ -746,6 +746,166 @@ def test_warnings_are_one_line_each(tmp_path):
     assert err and all(
         line.startswith("macrof1: warning: ") for line in err.splitlines()
     )
+
+
+def test_warnings_name_the_options_of_the_program(tmp_path):
+    """scikit-learn's warnings speak of arguments; the program's, of its options."""
+    _, _, err = macrof1(["matrix", "2", "5", "0", "5", "0", "--rows", "true"])
+    assert "macrof1: warning: Precision is ill-defined" in err
+    assert "Use --zero-division 0, 1 or nan to choose the value" in err
+    assert "zero_division" not in err
+    assert (
+        macrof1(
+            [
+                "matrix",
+                "2",
+                "5",
+                "0",
+                "5",
+                "0",
+                "--rows",
+                "true",
+                "--zero-division",
+                "0",
+            ]
+        ).err
+        == ""
+    )
+    table = tmp_path / "t.csv"
+    table.write_text("y,p\na,b\nb,a\na,a\n")
+    status, _, err = macrof1(
+        ["score", str(table), "--true", "y", "--pred", "p", "--pos-label", "a"]
+    )
+    assert (status, err) == (
+        0,
+        "macrof1: warning: --pos-label (set to a) is ignored unless --average binary "
+        "(got --average macro); --labels a scores that class alone.\n",
+    )
+
+
+@pytest.mark.parametrize(
+    ("rows", "options", "message"),
+    [
+        (
+            "a,a\nb,c\nc,c\n",
+            ["--average", "binary"],
+            "the labels are multiclass, and --average binary scores two classes "
+            "only: choose --average none, micro, macro, weighted.",
+        ),
+        (
+            "a,a\nb,a\n",
+            ["--average", "binary", "--pos-label", "zz"],
+            "--pos-label zz is not one of the labels read (a, b): give --pos-label "
+            "LABEL with one of them.",
+        ),
+        (
+            "a,a\nb,a\n",
+            ["--average", "samples"],
+            "--average samples needs label sets (--label-sep, or indicator columns "
+            "with several --true and --pred); for one label per row choose "
+            "--average micro, macro, weighted, binary, none.",
+        ),
+    ],
+)
+def test_errors_name_the_options_of_the_program(tmp_path, rows, options, message):
+    table = tmp_path / "t.csv"
+    table.write_text("y,p\n" + rows)
+    status, out, err = macrof1(
+        ["score", str(table), "--true", "y", "--pred", "p", *options]
+    )
+    assert (status, out, err) == (1, "", f"macrof1: error: {message}\n")
+
+
+def test_true_and_predicted_labels_that_never_meet_are_flagged(tmp_path):
+    """A wrong column (an id for the predictions) scores 0 over many classes: the
+    run still succeeds, and says on standard error which columns it read."""
+    table = tmp_path / "preds.csv"
+    table.write_text("id,gold,guess\n1001,cat,cat\n1002,dog,cat\n1003,dog,dog\n")
+    status, out, err = macrof1(["score", str(table), "--true", "gold", "--pred", "id"])
+    assert status == 0 and "0.000000" in out
+    assert err.splitlines()[0] == (
+        f"macrof1: warning: the true labels ({table}, column 'gold') and the predicted "
+        f"labels ({table}, column 'id') have no value in common, so no prediction is "
+        "right: check that --true and --pred name the columns meant."
+    )
+    assert macrof1(["score", str(table), "--true", "gold", "--pred", "guess"]).err == ""
+    true, pred = tmp_path / "true.txt", tmp_path / "pred.txt"
+    true.write_text("cat\ndog\n")
+    pred.write_text("1\n2\n")
+    err = macrof1(["score", str(true), str(pred)]).err
+    assert f"the true labels ({true}) and the predicted labels ({pred}) have no " in err
+    sets = tmp_path / "sets.csv"  # label sets: no label both true and predicted
+    sets.write_text("y,p\na|b,c\nb,c|d\n")
+    argv = ["score", str(sets), "--true", "y", "--pred", "p", "--label-sep", "|"]
+    assert "have no value in common" in macrof1(argv).err
+    sets.write_text("y,p\na|b,c\nb,c|a\n")  # a: true in row 1, predicted in row 2
+    assert "have no value in common" not in macrof1(argv).err
+
+
+def test_classes_named_as_summary_rows_keep_their_rows_in_json(tmp_path):
+    """The JSON lists the classes apart from the scores: a class named
+    'accuracy' or 'macro avg' (scikit-learn issue #29205) is one of them."""
+    table = tmp_path / "t.csv"
+    rows = zip(
+        ["accuracy", "b", "b", "accuracy", "macro avg"],
+        ["accuracy", "b", "accuracy", "accuracy", "b"],
+        strict=True,
+    )
+    table.write_text("y,p\n" + "".join(f"{t},{p}\n" for t, p in rows))
+    doc = cli_json(["score", str(table), "--true", "y", "--pred", "p"])
+    classes = {c["label"]: c["support"] for c in doc["classes"]}
+    assert classes == {"accuracy": 2, "b": 2, "macro avg": 1}
+    assert doc["scores"]["n_classes"] == 3
+
+
+@pytest.mark.parametrize(
+    ("text", "column", "message"),
+    [
+        # the NaN label of data row 6 (an empty cell): line 7 of the file
+        ("y,p\n0,0\n1,1\n0,1\n1,0\n2,2\n2,\n", "p", "the value on line 7 is empty"),
+        # blank lines are skipped, and still counted as lines of the file
+        ("y,p\n\n0,0\n\n, \n1,0.5\n", "p", "the value on line 6 is '0.5'"),
+        # a quoted cell spanning two lines: the next row starts on line 4
+        ('y,p\n"a\nb",a\nc,\n', "p", "the value on line 4 is empty"),
+        ("y,p,w\n0,0,1\n1,1,x\n", "w", "the value on line 3 is not a number ('x')"),
+        ("a,b\n1,1\n1\n", None, "line 3 has 1 field(s), the header has 2"),
+    ],
+)
+def test_errors_name_the_line_of_the_file(tmp_path, text, column, message):
+    path = tmp_path / "t.csv"
+    path.write_text(text)
+    argv = ["score", str(path), "--true", "y", "--pred", "p"]
+    if column == "w":
+        argv += ["--sample-weight", "w"]
+    elif column is None:
+        argv = ["score", str(path), "--true", "a", "--pred", "b"]
+    status, out, err = macrof1(argv)
+    assert (status, out) == (1, "")
+    where = f"{path}, column {column!r}: " if column else f"{path}: "
+    assert err.startswith(f"macrof1: error: {where}{message}"), err
+
+
+def test_errors_of_two_files_name_the_line(tmp_path):
+    true, pred = tmp_path / "true.txt", tmp_path / "pred.txt"
+    true.write_text("a\nb\na\n")
+    pred.write_text("a\n\nb\n")
+    status, _, err = macrof1(["score", str(true), str(pred)])
+    assert (status, err) == (
+        1,
+        f"macrof1: error: {pred}: the value on line 2 is empty (a label is needed; "
+        "for multilabel sets use --label-sep)\n",
+    )
+
+
+def test_indicator_errors_name_the_line(tmp_path):
+    path = tmp_path / "ind.csv"
+    path.write_text("ta,tb,pa,pb\n1,0,1,1\n\n0,1,maybe,1\n")
+    status, _, err = macrof1(
+        ["score", str(path), "--true", "ta", "--true", "tb", "--pred", "pa"]
+        + ["--pred", "pb"]
+    )
+    assert status == 1
+    assert f"{path}, column 'pa': the value on line 4 is 'maybe'" in err, err
 
 
 # --------------------------------------------------------------------------
@@ -993,7 +1153,10 @@ def test_columnar_table_errors(tmp_path):
             [str(good), "--true", "x", "--pred", "p"],
             "no column 'x' (columns: 't', 'p')",
         ),
-        ([str(good), "--true", "t", "--pred", "p"], "column 'p': value 2 is empty"),
+        (
+            [str(good), "--true", "t", "--pred", "p"],
+            "column 'p': the value in row 2 is empty",
+        ),
         ([str(cut), "--true", "t", "--pred", "p"], "not a readable Parquet file"),
         ([str(good), str(good)], "a table is read as one FILE with --true"),
     ]
@@ -1018,9 +1181,9 @@ def test_columnar_file_without_pyarrow_says_how_to_install_it(
     assert (status, out) == (1, "")
     assert err == (
         f"macrof1: error: {path}: a {kind} file; reading it needs pyarrow, which is "
-        'not installed: pip install "sklearn-macrof1[arrow]" (from a clone of the '
-        'repository: pip install ".[arrow]"). Without pyarrow, macrof1 reads UTF-8 '
-        "text (a CSV/TSV table with a header, or one label per line)\n"
+        "not installed: `pip install pyarrow` or, from the repository root of "
+        'sklearn-macrof1, `pip install ".[arrow]"`. Without pyarrow, macrof1 reads '
+        "UTF-8 text (a CSV/TSV table with a header, or one label per line)\n"
     )
 
 

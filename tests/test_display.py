@@ -310,7 +310,11 @@ def test_missing_matplotlib_says_how_to_install(monkeypatch):
     disp = _two_classes()
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
-    hint = r'pip install "sklearn-macrof1\[plot\]"'
+    hint = re.escape(
+        "draws with matplotlib, which is not installed. Install it with "
+        "`pip install matplotlib` or, from the repository root of sklearn-macrof1, "
+        '`pip install ".[plot]"`.'
+    )
     with pytest.raises(ImportError, match=hint):
         MacroF1Display.from_predictions([0, 1], [0, 1])
     with pytest.raises(ImportError, match=hint):
@@ -330,7 +334,7 @@ def test_package_import_never_imports_matplotlib():
         try:
             MacroF1Display.from_predictions([0, 1], [0, 1])
         except ImportError as exc:
-            assert 'pip install "sklearn-macrof1[plot]"' in str(exc), exc
+            assert '`pip install ".[plot]"`' in str(exc), exc
         else:
             raise AssertionError("no ImportError")
         print("ok")

@@ -587,7 +587,91 @@ def test_weighted_dense_multilabel_counts_are_scikit_learns_bit_for_bit(
         y_true, y_pred, sample_weight=weights, average="macro", zero_division=0
     )
     reference = multilabel_confusion_matrix(y_true, y_pred, sample_weight=weights)
-    np.testing.assert_array_equal(summary.true_positives, reference[:, 1, 1])
+    tp = reference[:, 1, 1]
+    np.testing.assert_array_equal(summary.true_positives, tp)
     for ours, y in ((summary.support, y_true), (summary.predicted, y_pred)):
         sums = count_nonzero(sp.csr_matrix(y), axis=0, sample_weight=weights)
-        np.testing.assert_array_equal(ours, sums)  # as scikit-learn sums them
+        # as scikit-learn sums them, and as its scores see them: tp + (sum - tp)
+        np.testing.assert_array_equal(ours, tp + (sums - tp))
+    _, _, _, support = precision_recall_fscore_support(
+        y_true, y_pred, sample_weight=weights, zero_division=0
+    )
+    np.testing.assert_array_equal(summary.support, support)
+
+
+# The example of a user: with float weights, a score that differed in the last bit.
+ISSUE_TRUE = [0, 0, 0, 1, 2, 1, 0, 1, 1, 2]
+ISSUE_PRED = [2, 2, 0, 2, 0, 1, 0, 0, 1, 0]
+ISSUE_WEIGHTS = [0.5, 1.3, 2.0, 1.3, 1.9, 2.9, 2.0, 1.2, 0.6, 1.0]
+
+
+def _weighted_case(rng, form):
+    n = int(rng.integers(2, 80))
+    weights = np.round(rng.uniform(0.1, 3.0, n), int(rng.integers(1, 4)))
+    if form in ("1d", "far-apart"):
+        k = int(rng.integers(2, 8))
+        y_true = rng.integers(0, k, n)
+        y_pred = np.where(rng.random(n) < 0.5, y_true, rng.integers(0, k, n))
+        if form == "far-apart":  # a few classes among many codes: other counting
+            y_true, y_pred = y_true * 10**6, y_pred * 10**6
+        return y_true, y_pred, weights, ["micro", "macro", "weighted", None]
+    k = int(rng.integers(2, 8))
+    y_true = (rng.random((n, k)) < 0.4).astype(int)
+    y_pred = (rng.random((n, k)) < 0.4).astype(int)
+    if form == "sparse":
+        y_true, y_pred = sp.csr_matrix(y_true), sp.csr_matrix(y_pred)
+    return y_true, y_pred, weights, ["micro", "macro", "weighted", "samples", None]
+
+
+@pytest.mark.parametrize("form", ["1d", "far-apart", "multilabel", "sparse"])
+def test_float_weights_give_scikit_learns_scores_bit_for_bit(form):
+    """Each class's weights are added in sample order and read as scikit-learn
+    reads them (tp + fp, tp + fn): every score and support is scikit-learn's to the
+    last bit, not only within rounding."""
+    assert (
+        averaged_f1_score(ISSUE_TRUE, ISSUE_PRED, sample_weight=ISSUE_WEIGHTS)
+        == 0.43746055786949384
+    )
+    rng = np.random.default_rng(["1d", "far-apart", "multilabel", "sparse"].index(form))
+    for _ in range(12):
+        y_true, y_pred, weights, averages = _weighted_case(rng, form)
+        for beta in (1.0, 2.0):
+            for average in averages:
+                options = {"beta": beta, "average": average, "zero_division": 0}
+                ours = fbeta_summary(y_true, y_pred, sample_weight=weights, **options)
+                theirs = precision_recall_fscore_support(
+                    y_true, y_pred, sample_weight=weights, **options
+                )
+                if average is None:
+                    got = (
+                        ours.class_precision,
+                        ours.class_recall,
+                        ours.class_fbeta,
+                        ours.support,
+                    )
+                    for a, b in zip(got, theirs, strict=True):
+                        np.testing.assert_array_equal(a, b)
+                else:
+                    assert (ours.precision, ours.recall, ours.averaged_fbeta) == (
+                        theirs[:3]
+                    )
+
+
+def test_overflowing_weighted_sums_are_nan_as_in_scikit_learn():
+    """A class whose weights overflow float64 (1e308 + 1e308): scikit-learn reads
+    its support as inf - inf, nan; so does this package (with numpy's warnings)."""
+    from sklearn.metrics import classification_report as sk_report
+
+    from sklearn_macrof1 import classification_report
+
+    y, weights = [0, 1, 0], np.full(3, 1e308)
+    with np.errstate(all="ignore"):
+        ours = classification_report(y, y, sample_weight=weights, output_dict=True)
+        theirs = sk_report(y, y, sample_weight=weights, output_dict=True)
+    assert math.isnan(ours["0"]["support"]) and ours["1"]["support"] == 1e308
+    for key, row in theirs.items():
+        if isinstance(row, dict):
+            for column, value in row.items():
+                assert ours[key][column] == value or (
+                    math.isnan(ours[key][column]) and math.isnan(value)
+                ), (key, column)

@@ -647,7 +647,13 @@ def test_frames_need_pandas(monkeypatch):
 
     monkeypatch.setitem(sys.modules, "pandas", None)
     s = fbeta_summary(Y_TRUE, Y_A)
-    with pytest.raises(ImportError, match=r"FBetaSummary.to_frame .*\[pandas\]"):
+    hint = (
+        "FBetaSummary.to_frame returns a pandas.DataFrame and needs pandas, which is "
+        "not installed. "
+        "Install it with `pip install pandas` or, from the repository root of "
+        'sklearn-macrof1, `pip install ".[pandas]"`.'
+    )
+    with pytest.raises(ImportError, match=re.escape(hint)):
         s.to_frame()
     assert s._repr_html_().startswith("<div")  # HTML needs no pandas
     assert isinstance(pd, object)

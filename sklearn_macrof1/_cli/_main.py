@@ -23,6 +23,7 @@ import io
 import json
 import math
 import os
+import re
 import sys
 import warnings
 from collections.abc import Sequence
@@ -31,6 +32,7 @@ from typing import Any, cast
 import numpy as np
 
 from .._averages import AVERAGES, CLASS_MEANS, HAS_BOUND, ordered
+from .._extras import install_hint
 from .._html import Column, Table, render_csv, render_view, table_records
 from .._results._views import summary_tables
 
@@ -64,10 +66,6 @@ COLUMNAR_MAGIC = {
     b"\xff\xff\xff\xff": "Arrow IPC stream",  # a message's continuation marker
     b"FEA1": "Feather",
 }
-_ARROW_INSTALL = (
-    'pip install "sklearn-macrof1[arrow]" (from a clone of the repository: '
-    'pip install ".[arrow]")'
-)
 
 
 def read_text(path: str, *, stdin: Any = None, reads: str = TABLE_FORMATS) -> str:
@@ -184,26 +182,45 @@ def choose_delimiter(text: str, path: str, delimiter: str | None) -> str:
     return ","
 
 
-def read_table(text: str, *, delimiter: str, source: str) -> tuple[list[str], list]:
-    """Header and data rows of a delimited table (blank lines skipped)."""
+def read_table(
+    text: str, *, delimiter: str, source: str
+) -> tuple[list[str], list, list[int]]:
+    """Header, data rows and the line of the file where each data row starts
+    (rows whose cells are all blank are skipped)."""
+    rows, lines = [], []
+    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
+    start = 1  # a quoted cell may span lines: a row starts after the last one
     try:
-        rows = [row for row in csv.reader(io.StringIO(text), delimiter=delimiter)]
+        for row in reader:
+            if row and any(cell.strip() for cell in row):
+                rows.append(row)
+                lines.append(start)
+            start = reader.line_num + 1
     except csv.Error as exc:
         raise DataError(f"{source}: not a readable table ({exc})") from None
-    rows = [row for row in rows if row and any(cell.strip() for cell in row)]
     if not rows:
         raise DataError(f"{source}: empty input (no header line)")
     header = [name.strip() for name in rows[0]]
     body = rows[1:]
     if not body:
         raise DataError(f"{source}: empty input (a header but no rows)")
-    for number, row in enumerate(body, start=2):
+    for row, line in zip(body, lines[1:], strict=True):
         if len(row) != len(header):
             raise DataError(
-                f"{source}: row {number} has {len(row)} field(s), the header has "
+                f"{source}: line {line} has {len(row)} field(s), the header has "
                 f"{len(header)}"
             )
-    return header, body
+    return header, body, lines[1:]
+
+
+#: The line of the file of each value of a column, or None for the columns of a
+#: Parquet or Arrow table, which have rows but no lines.
+Lines = Sequence[int] | None
+
+
+def where(i: int, lines: Lines) -> str:
+    """Where value ``i`` (counted from 0) of a column is in its file."""
+    return f"in row {i + 1}" if lines is None else f"on line {lines[i]}"
 
 
 def table_column(header: list[str], body: list, name: str, *, source: str) -> list[str]:
@@ -243,8 +260,8 @@ def read_columnar(path: str, names: list[str]) -> dict[str, list[str]] | None:
     except ImportError:  # the arrow extra is not installed
         raise DataError(
             f"{path}: a {kind} file; reading it needs pyarrow, which is not "
-            f"installed: {_ARROW_INSTALL}. Without pyarrow, macrof1 reads UTF-8 "
-            "text (a CSV/TSV table with a header, or one label per line)"
+            f"installed: {install_hint('pyarrow')}. Without pyarrow, macrof1 reads "
+            "UTF-8 text (a CSV/TSV table with a header, or one label per line)"
         ) from None
     try:
         if kind == "Parquet":
@@ -327,7 +344,9 @@ def _float_or_none(text: str) -> float | None:
         return None
 
 
-def convert_labels(*columns: list[str], sources: Sequence[str] = ()) -> list:
+def convert_labels(
+    *columns: list[str], sources: Sequence[str] = (), lines: Sequence[Lines] = ()
+) -> list:
     """Labels of every column, of one type for all.
 
     Integers (that int64 holds) if every value is one; else, when every value is
@@ -342,26 +361,27 @@ def convert_labels(*columns: list[str], sources: Sequence[str] = ()) -> list:
         numbers = [_float_or_none(v) for v in values]
         if all(x is not None for x in numbers):
             names = [*sources, *["labels"] * len(columns)][: len(columns)]
-            for col, source in zip(columns, names, strict=True):
-                for number, text in enumerate(col, start=1):
+            places = [*lines, *[None] * len(columns)][: len(columns)]
+            for col, source, at in zip(columns, names, places, strict=True):
+                for i, text in enumerate(col):
                     x = float(text)
                     if not (math.isfinite(x) and x == math.trunc(x)):
                         raise DataError(
-                            f"{source}: value {number} is {text!r}: the column holds "
-                            "continuous values, and classification metrics need "
-                            "class labels (threshold scores or probabilities into "
-                            "labels first)"
+                            f"{source}: the value {where(i, at)} is {text!r}: the "
+                            "column holds continuous values, and classification "
+                            "metrics need class labels (threshold scores or "
+                            "probabilities into labels first)"
                         )
             return [np.array([float(v) for v in col]) for col in columns]
     return [np.array(col, dtype=str) for col in columns]
 
 
-def check_no_empty(values: list[str], *, what: str) -> None:
-    for number, value in enumerate(values, start=1):
+def check_no_empty(values: list[str], *, what: str, lines: Lines) -> None:
+    for i, value in enumerate(values):
         if value == "":
             raise DataError(
-                f"{what}: value {number} is empty (a label is needed; for "
-                "multilabel sets use --label-sep)"
+                f"{what}: the value {where(i, lines)} is empty (a label is needed; "
+                "for multilabel sets use --label-sep)"
             )
 
 
@@ -394,7 +414,7 @@ _TRUE_WORDS = {"1", "true", "yes", "y", "t", "1.0"}
 _FALSE_WORDS = {"0", "false", "no", "n", "f", "0.0", ""}
 
 
-def indicator_column(values: list[str], *, what: str) -> np.ndarray:
+def indicator_column(values: list[str], *, what: str, lines: Lines) -> np.ndarray:
     """0/1 (or true/false, yes/no) cells as an int8 column."""
     out = np.zeros(len(values), dtype=np.int8)
     for i, v in enumerate(values):
@@ -403,19 +423,22 @@ def indicator_column(values: list[str], *, what: str) -> np.ndarray:
             out[i] = 1
         elif low not in _FALSE_WORDS:
             raise DataError(
-                f"{what}: value {i + 1} is {v!r}; indicator columns hold 0/1 "
+                f"{what}: the value {where(i, lines)} is {v!r}; indicator columns "
+                "hold 0/1 "
                 "(or true/false)"
             )
     return out
 
 
-def float_column(values: list[str], *, what: str) -> np.ndarray:
+def float_column(values: list[str], *, what: str, lines: Lines) -> np.ndarray:
     out = np.empty(len(values), dtype=np.float64)
     for i, v in enumerate(values):
         try:
             out[i] = float(v)
         except ValueError:
-            raise DataError(f"{what}: value {i + 1} is not a number ({v!r})") from None
+            raise DataError(
+                f"{what}: the value {where(i, lines)} is not a number ({v!r})"
+            ) from None
     return out
 
 
@@ -631,6 +654,7 @@ def load_predictions(
             )
         described: dict[str, Any] = {"form": "lines", "sources": list(files)}
         sources = (_source(files[0]), _source(files[1]))
+        lines: Lines = range(1, len(true_vals) + 1)  # one value per line
     else:
         path = files[0]
         source = _source(path)
@@ -639,10 +663,11 @@ def load_predictions(
             wanted.append(args.sample_weight)
         columnar = read_columnar(path, wanted)
         delimiter: str | None = None
+        lines = None
         if columnar is None:
             text = read_text(path, stdin=stdin)
             delimiter = choose_delimiter(text, path, args.delimiter)
-            header, body = read_table(text, delimiter=delimiter, source=source)
+            header, body, lines = read_table(text, delimiter=delimiter, source=source)
 
         def column(name: str) -> list[str]:
             if columnar is not None:
@@ -652,7 +677,9 @@ def load_predictions(
         def indicators(columns: list[str]) -> np.ndarray:
             return np.column_stack(
                 [
-                    indicator_column(column(c), what=f"{source}, column {c!r}")
+                    indicator_column(
+                        column(c), what=f"{source}, column {c!r}", lines=lines
+                    )
                     for c in columns
                 ]
             )
@@ -671,6 +698,7 @@ def load_predictions(
             weights = float_column(
                 column(args.sample_weight),
                 what=f"{source}, column {args.sample_weight!r}",
+                lines=lines,
             )
         described = {
             "form": "table",
@@ -684,17 +712,50 @@ def load_predictions(
             f"{source}, column {args.true[0]!r}",
             f"{source}, column {args.pred[0]!r}",
         )
+        if len(args.true) > 1:
+            true_cols, pred_cols = (
+                ", ".join(repr(c) for c in cols) for cols in (args.true, args.pred)
+            )
+            sources = (
+                f"{source}, columns {true_cols}",
+                f"{source}, columns {pred_cols}",
+            )
     described["label_sep"] = args.label_sep  # None with indicator columns
     if y_true is None and args.label_sep is not None:
         y_true, y_pred, names = binarize_sets(
             split_sets(true_vals, args.label_sep), split_sets(pred_vals, args.label_sep)
         )
     elif y_true is None:
-        check_no_empty(true_vals, what=sources[0])
-        check_no_empty(pred_vals, what=sources[1])
-        y_true, y_pred = convert_labels(true_vals, pred_vals, sources=sources)
+        check_no_empty(true_vals, what=sources[0], lines=lines)
+        check_no_empty(pred_vals, what=sources[1], lines=lines)
+        y_true, y_pred = convert_labels(
+            true_vals, pred_vals, sources=sources, lines=(lines, lines)
+        )
+    if _disjoint(y_true, y_pred):
+        check = (
+            "check that --true and --pred name the columns meant"
+            if described["form"] == "table"
+            else "check that both files hold labels of the same classes, written alike"
+        )
+        warnings.warn(
+            f"the true labels ({sources[0]}) and the predicted labels ({sources[1]}) "
+            f"have no value in common, so no prediction is right: {check}.",
+            UserWarning,
+            stacklevel=2,
+        )
     described["n_samples"] = len(y_true)
     return y_true, y_pred, weights, names, described
+
+
+def _disjoint(y_true: Any, y_pred: Any) -> bool:
+    """No label is both a true and a predicted label (of indicator matrices: no
+    column is set in both)."""
+    if y_true.ndim == 2:
+        return not (y_true.any(axis=0) & y_pred.any(axis=0)).any()
+    for value in y_true[:3]:  # the usual answer in O(n), without sorting
+        if (y_pred == value).any():
+            return False
+    return np.intersect1d(y_true, y_pred).size == 0
 
 
 # --------------------------------------------------------------------------
@@ -1468,6 +1529,82 @@ def _one_line(message: object) -> str:
     return " ".join(str(message).split())
 
 
+#: The package's warnings and errors that name a Python argument, and what the
+#: program says instead: the option that does the same.
+_OPTION_WORDS: tuple[tuple[re.Pattern[str], Any], ...] = (
+    (
+        re.compile(
+            r"Target is (\S+) but average='binary'\. Please choose another average "
+            r"setting, one of \[(.*?)\]\."
+        ),
+        lambda m: (
+            f"the labels are {m[1]}, and --average binary scores two classes only: "
+            f"choose --average {_choices(m[2])}."
+        ),
+    ),
+    (
+        re.compile(
+            r"pos_label=(.*?) is not a valid label\. It should be one of \[(.*?)\] "
+            r"\(the labels in y_true and y_pred\)\."
+        ),
+        lambda m: (
+            f"--pos-label {_unquoted(m[1])} is not one of the labels read "
+            f"({_choices(m[2])}): give --pos-label LABEL with one of them."
+        ),
+    ),
+    (
+        re.compile(
+            r"average='samples' is only available for multilabel targets \(2-D 0/1 "
+            r"indicator matrices\); for 1-D targets use (.*)\."
+        ),
+        lambda m: (
+            "--average samples needs label sets (--label-sep, or indicator columns "
+            "with several --true and --pred); for one label per row choose --average "
+            f"{_choices(m[1])}."
+        ),
+    ),
+    (
+        re.compile(r"Use `zero_division` parameter to control this behavior\."),
+        "Use --zero-division 0, 1 or nan to choose the value (and silence this "
+        "warning).",
+    ),
+    (
+        re.compile(
+            r"Note that pos_label \(set to (.*?)\) is ignored when average != "
+            r"'binary' \(got '(.*?)'\)\. You may use labels=\[pos_label\] to "
+            r"specify a single positive class\."
+        ),
+        lambda m: (
+            f"--pos-label (set to {_unquoted(m[1])}) is ignored unless --average "
+            f"binary (got --average {m[2]}); --labels {_unquoted(m[1])} scores that "
+            "class alone."
+        ),
+    ),
+)
+
+
+def _choices(shown: str) -> str:
+    """Python's list of values (``None, 'micro'`` or ``'a', 'b' or None``) as the
+    program's words: ``none, micro``."""
+    items = re.split(r", | or ", shown)
+    return ", ".join("none" if x == "None" else _unquoted(x) for x in items if x)
+
+
+def _unquoted(shown: str) -> str:
+    """A label as a command line writes it, from its repr: ``'a'`` is ``a``."""
+    if len(shown) >= 2 and shown[0] == shown[-1] and shown[0] in "'\"":
+        return shown[1:-1]
+    return shown
+
+
+def in_option_words(message: str) -> str:
+    """A warning or error of the package as the program says it: options, not
+    arguments."""
+    for pattern, replacement in _OPTION_WORDS:
+        message = pattern.sub(replacement, message)
+    return message
+
+
 def run(
     argv: Sequence[str] | None = None,
     *,
@@ -1489,10 +1626,10 @@ def run(
             warnings.simplefilter("always")
             text = _produce(args, stdin)
         for message in dict.fromkeys(_one_line(w.message) for w in caught):
-            _say(stderr, "warning", message)  # each distinct warning once
+            _say(stderr, "warning", in_option_words(message))  # each one once
         write_output(text, args.output, force=args.force, stdout=stdout)
     except (DataError, ValueError, TypeError, OverflowError) as exc:
-        _say(stderr, "error", _one_line(exc))
+        _say(stderr, "error", in_option_words(_one_line(exc)))
         return 1
     return 0
 

@@ -245,6 +245,22 @@ def _joint_table(
     return table.reshape(k, k)
 
 
+def as_scikit_learn_sums(
+    tp: np.ndarray, true_sum: np.ndarray, pred_sum: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Weighted ``(tp, true, pred)`` as scikit-learn's scores see them.
+
+    ``multilabel_confusion_matrix`` sums each class's weights in sample order
+    (``np.bincount``) and keeps ``fp = pred - tp`` and ``fn = true - tp``, from
+    which ``precision_recall_fscore_support`` adds ``tp`` back: ``tp + (pred -
+    tp)`` may differ from ``pred`` in the last bit with float weights, so the
+    counts take the same two steps, and every score equals scikit-learn's bit
+    for bit (where a sum overflows, ``inf - inf`` makes it nan, with numpy's
+    RuntimeWarning, as there).
+    """
+    return tp, tp + (true_sum - tp), tp + (pred_sum - tp)
+
+
 def count_1d(
     targets: Targets,
     weights: np.ndarray | None,
@@ -268,7 +284,14 @@ def count_1d(
     moments = None
     if k * k <= max(MAX_JOINT_CELLS, 4 * targets.n_samples):
         table = _joint_table(true, pred, k, weights)
-        tp, true_sum, pred_sum = table_counts(table)
+        if weights is None:
+            tp, true_sum, pred_sum = table_counts(table)
+        else:  # each class's weights added in sample order, not cell by cell
+            tp, true_sum, pred_sum = as_scikit_learn_sums(
+                table.diagonal().copy(),
+                np.bincount(true, weights=weights, minlength=k),
+                np.bincount(pred, weights=weights, minlength=k),
+            )
         if weights is not None and not (weights > 0).all():
             seen = _joint_table(true, pred, k, None)
             present = (seen.sum(axis=1) != 0) | (seen.sum(axis=0) != 0)
@@ -295,6 +318,8 @@ def count_1d(
         )
         true_sum = np.bincount(true, weights=weights, minlength=k)
         pred_sum = np.bincount(pred, weights=weights, minlength=k)
+        if weights is not None:
+            tp, true_sum, pred_sum = as_scikit_learn_sums(tp, true_sum, pred_sum)
         if weights is not None and not (weights > 0).all():
             present = np.zeros(k, dtype=bool)
             present[true] = True
@@ -454,6 +479,8 @@ def count_multilabel(
         tp = _weighted_column_sums(both, weights)
         true_sum = _weighted_column_sums(true, weights)
         pred_sum = _weighted_column_sums(pred, weights)
+        if weights is not None:
+            tp, true_sum, pred_sum = as_scikit_learn_sums(tp, true_sum, pred_sum)
     else:
         tp = true_sum = pred_sum = _NO_COUNTS
     samples = None

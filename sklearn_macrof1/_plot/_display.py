@@ -5,7 +5,8 @@ aggregation module). The only arithmetic here is the geometry of the curves
 drawn: the recall-precision points of constant F-beta, which
 :func:`~sklearn_macrof1._formulas._aggregation.harmonic_fbeta` maps back to their level.
 
-matplotlib is an optional extra (``pip install "sklearn-macrof1[plot]"``); it is
+matplotlib is an optional dependency (``pip install matplotlib``, or the ``[plot]``
+extra from the repository root: ``pip install ".[plot]"``); it is
 imported inside the methods that draw, never when the package is imported.
 """
 
@@ -19,24 +20,16 @@ import numpy as np
 
 from .._averages import CLASS_MEANS
 from .._counting._record import MacroF1Counts
+from .._extras import import_optional
 from .._formulas._attribution import class_weights, gap_class_terms, top_gap_pairs
 from .._results._scores import summary_of
 from .._results._summary import FBetaSummary
 from .._results._views import fbeta_name
 
-_INSTALL_HINT = 'pip install "sklearn-macrof1[plot]"'
-
 
 def check_matplotlib(caller: str) -> None:
     """Raise an ImportError saying how to install matplotlib when it is missing."""
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError as exc:
-        raise ImportError(
-            f"{caller} draws with matplotlib, which is not installed. It is an "
-            f"optional dependency of sklearn-macrof1; install it with "
-            f"`{_INSTALL_HINT}` (or `pip install matplotlib`)."
-        ) from exc
+    import_optional("matplotlib", f"{caller} draws with matplotlib")
 
 
 #: Gaps below this (in score units) are written with two significant digits
@@ -117,7 +110,8 @@ class MacroF1Display:
     :meth:`from_estimator` or :meth:`from_summary`, which draw it and return it
     drawn; :meth:`plot` draws it again (on other axes, with other options). All
     parameters are stored as attributes. Needs matplotlib
-    (``pip install "sklearn-macrof1[plot]"``).
+    (``pip install matplotlib``, or from the repository root
+    ``pip install ".[plot]"``).
 
     Parameters
     ----------

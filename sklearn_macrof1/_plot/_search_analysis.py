@@ -26,7 +26,8 @@ class SearchAnalysisDisplay:
     (for macro, weighted and samples averaging the F-beta of averages is never
     below the averaged F-beta, so points sit on or above it). Create it with
     :meth:`from_search` or :meth:`SearchAnalysis.plot`; needs matplotlib
-    (``pip install "sklearn-macrof1[plot]"``).
+    (``pip install matplotlib``, or from the repository root
+    ``pip install ".[plot]"``).
 
     Parameters
     ----------

@@ -20,7 +20,40 @@ def is_fast_numeric(y: Any) -> bool:
     return isinstance(y, np.ndarray) and y.dtype.kind in "biuf"
 
 
-def _check_float_labels(y: np.ndarray, name: str) -> None:
+def scores_hint(columns: int, true_kind: str | None) -> str:
+    """How to turn scores passed as labels into labels, decided by ``y_true``.
+
+    ``columns``: the columns of the scores (1 for a 1-D array); ``true_kind``: the
+    kind :func:`target_kind` gave ``y_true`` ("1d", "multilabel-indicator"), None
+    when the scores are ``y_true`` itself. Class scores of a binary or multiclass
+    target become labels by their argmax, multilabel scores by a threshold.
+    """
+    if columns > 1 and true_kind == "1d":
+        return (
+            "For class scores or probabilities of shape (n_samples, n_classes), "
+            "predict the class of highest score first: y_score.argmax(axis=1) (with "
+            "an estimator, estimator.classes_[y_score.argmax(axis=1)])."
+        )
+    if columns > 1 and true_kind is not None:
+        return (
+            "y_true is a multilabel indicator matrix: threshold the scores or "
+            "probabilities into a 0/1 indicator matrix first (for example "
+            "y_score >= 0.5)."
+        )
+    if true_kind == "1d":
+        return (
+            "Threshold scores or probabilities of the positive class into labels "
+            "first (for example y_score >= 0.5); for class scores of shape "
+            "(n_samples, n_classes), y_score.argmax(axis=1)."
+        )
+    return (
+        "Pass labels, not scores: y_score.argmax(axis=1) for class scores of shape "
+        "(n_samples, n_classes) of a binary or multiclass target, a threshold for "
+        "binary or multilabel scores (for example y_score >= 0.5)."
+    )
+
+
+def _check_float_labels(y: np.ndarray, name: str, true_kind: str | None = None) -> None:
     """Float labels must be finite whole numbers (sklearn: else "continuous")."""
     if y.dtype.kind != "f":
         return
@@ -45,12 +78,11 @@ def _check_float_labels(y: np.ndarray, name: str) -> None:
         example = y[~whole].flat[0]
         raise ValueError(
             f"{name} contains continuous values (for example {example!r}); "
-            f"classification metrics need {ACCEPTED}. Threshold scores or "
-            "probabilities into labels first (for example y_score >= 0.5)."
+            f"classification metrics need {ACCEPTED}. {scores_hint(1, true_kind)}"
         )
 
 
-def _sklearn_kind(y: Any, name: str) -> str:
+def _sklearn_kind(y: Any, name: str, true_kind: str | None = None) -> str:
     """Target kind via scikit-learn, with our messages for unsupported kinds."""
     try:
         kind = type_of_target(y, input_name=name)
@@ -73,10 +105,10 @@ def _sklearn_kind(y: Any, name: str) -> str:
     if kind == "multilabel-indicator":
         return "multilabel-indicator"
     if kind.startswith("continuous"):
+        columns = y.shape[1] if getattr(y, "ndim", 1) == 2 else 1
         raise ValueError(
             f"{name} contains continuous values ({kind}); classification metrics "
-            f"need {ACCEPTED}. Threshold scores or probabilities into labels "
-            "first (for example y_score >= 0.5)."
+            f"need {ACCEPTED}. {scores_hint(columns, true_kind)}"
         )
     if kind == "multiclass-multioutput":
         raise ValueError(
@@ -103,9 +135,12 @@ def _is_column(y: np.ndarray) -> bool:
     return y.ndim == 1 or (y.ndim == 2 and y.shape[1] == 1)
 
 
-def target_kind(y: Any, name: str) -> str:
+def target_kind(y: Any, name: str, true_kind: str | None = None) -> str:
     """ "1d", "multilabel-indicator" or ``UNIFORM_INDICATOR`` (a sparse indicator
     storing one nonzero value only); raises for every other target type.
+
+    ``true_kind``: for a prediction, the kind of ``y_true``, which decides how the
+    message for scores passed as labels says to turn them into labels.
 
     Numeric arrays, numpy string arrays and object arrays holding only strings
     are classified here (scikit-learn's ``type_of_target`` sorts the values, which
@@ -113,7 +148,7 @@ def target_kind(y: Any, name: str) -> str:
     """
     if is_fast_numeric(y):
         if _is_column(y):
-            _check_float_labels(y, name)
+            _check_float_labels(y, name, true_kind)
             return "1d"
         if y.ndim == 2 and y.shape[0] > 0 and y.dtype.kind in "biuf":
             if y.dtype.kind == "b" or ((y == 0) | (y == 1)).all():
@@ -124,7 +159,7 @@ def target_kind(y: Any, name: str) -> str:
             return "1d"
     elif sp.issparse(y) and _is_fast_indicator(y):
         return UNIFORM_INDICATOR
-    return _sklearn_kind(y, name)
+    return _sklearn_kind(y, name, true_kind)
 
 
 #: What :func:`kind` says of a sparse indicator storing one nonzero value only.

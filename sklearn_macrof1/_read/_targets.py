@@ -76,9 +76,10 @@ def _read(y_true: Any, y_preds: Sequence[Any], names: Sequence[str]) -> list[Tar
             "samples) while a minimum of 1 sample is required."
         )
     kinds = [target_kind(yt, "y_true")]
+    true_kind = "1d" if kinds[0] == "1d" else "multilabel-indicator"
     for yp, name in zip(yps, names, strict=True):
         try:
-            kinds.append(target_kind(yp, name))
+            kinds.append(target_kind(yp, name, true_kind))
         except (TypeError, ValueError) as exc:  # scikit-learn's may not name it
             if name in str(exc):
                 raise

@@ -234,6 +234,35 @@ def _gap_contributors(
     return by, [(what, v, v / gap) for what, v in top if v >= 0.005 * gap]
 
 
+def _check_no_summary_names(
+    classes: _Classes, average_rows: list[_Row], output_dict: bool, *, caller: str
+) -> None:
+    """A class named as a summary row ("accuracy", "macro avg", ...) would be
+    overwritten in the dict (scikit-learn's report drops it without a word) and
+    share its index with the summary row in the frame: refused, with the fix."""
+    keys = [row.name for row in average_rows]
+    if output_dict and any(row.accuracy and F1_CI in row.ci for row in average_rows):
+        keys.append(ACCURACY_CI)
+    shown = classes.shown
+    if isinstance(shown, np.ndarray):
+        clashes = [key for key in keys if bool((shown == key).any())]
+    else:
+        clashes = [key for key in keys if key in shown]
+    if clashes:
+        form = "output_dict=True" if output_dict else "as_frame=True"
+        many = len(clashes) > 1
+        raise ValueError(
+            f"{caller} with {form}: the class{'es' if many else ''} "
+            f"{', '.join(repr(key) for key in clashes)} "
+            f"{'have' if many else 'has'} the name of a summary row of the report "
+            f"({', '.join(keys)}), which would hide {'them' if many else 'it'} "
+            "(scikit-learn's report drops such a class). Rename the classes with "
+            "target_names= (one name per label, in the order of labels= or of the "
+            f"sorted labels), for example '{clashes[0]} (class)'; the text report "
+            "shows every row."
+        )
+
+
 def _as_dict(classes: _Classes, average_rows: list[_Row]) -> dict[str, Any]:
     report: dict[str, Any] = {
         str(name): dict(zip(HEADERS, map(float, values), strict=True))
@@ -453,6 +482,8 @@ def report_of_reading(
         caller=caller,
     )
     _warn_zero_width(list(intervals.values()))
+    if output_dict or as_frame:
+        _check_no_summary_names(classes, average_rows, output_dict, caller=caller)
     if output_dict:
         return _as_dict(classes, average_rows)
     legend = level = None
@@ -561,7 +592,10 @@ shape (n_samples, n_labels) or MacroF1Counts
         (``output_dict`` values are not rounded). Columns widen where a value
         would not fit, so the layout stays aligned.
     output_dict : bool, default=False
-        Return a dict instead of text.
+        Return a dict instead of text. A class named as a summary row of the
+        report (``"accuracy"``, ``"macro avg"``, ...), whose row the summary's
+        key would replace, raises ``ValueError`` (as with ``as_frame``): rename
+        it with ``target_names``.
     zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
         Value of ill-defined ratios, as in scikit-learn.
     confidence : float in (0, 1), default=None

@@ -398,7 +398,8 @@ class SearchAnalysis(SearchStatistics):
         """Draw the candidates at (averaged F-beta, F-beta of averages).
 
         See :meth:`SearchAnalysisDisplay.plot`; needs matplotlib
-        (``pip install "sklearn-macrof1[plot]"``).
+        (``pip install matplotlib``, or from the repository root
+        ``pip install ".[plot]"``).
 
         Returns
         -------
