@@ -503,6 +503,7 @@ def _warn_if_gamed(
     if not (flagged.shape[0] or lost):
         return
     f = "F1" if options.beta == 1 else f"F{options.beta:g}"
+    plural = "classes" if kind == "class" else "labels"
     untuned = "argmax" if kind == "class" else "thresholds 0.5 / 0"
     parts = []
     if flagged.shape[0]:
@@ -512,7 +513,6 @@ def _warn_if_gamed(
             for name, i in zip(names[flagged[:10]].tolist(), flagged[:10], strict=True)
         )
         more = f" and {flagged.shape[0] - 10} more" if flagged.shape[0] > 10 else ""
-        plural = "classes" if kind == "class" else "labels"
         noun = kind if flagged.shape[0] == 1 else plural
         parts.append(
             f"predicts {flagged.shape[0]} {noun} for more than "
@@ -526,7 +526,7 @@ def _warn_if_gamed(
     warnings.warn(
         f"The rule tuned for {f} of averages ({options.average}) "
         + "; it ".join(parts)
-        + f". It games {f} of averages (rare {kind}s predicted almost "
+        + f". It games {f} of averages (rare {plural} predicted almost "
         "everywhere buy recall that the averaged precision barely charges for), "
         "the failure Opitz and Burst (2019) warn about: report "
         f"averaged {f} as well, or tune for it with formula='averaged'.",
