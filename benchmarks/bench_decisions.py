@@ -326,20 +326,21 @@ def gaming_section(seed: int = 0) -> None:
     )
     model = OneVsRestClassifier(LogisticRegression(max_iter=2000))
     model.fit(X[:5000], Y[:5000])
-    y_val, p_val = Y[5000:], model.predict_proba(X[5000:])
-    print("\n### gaming F1 of averages (multilabel, 50 labels)\n")
+    y_val, p_val = Y[5000:7500], model.predict_proba(X[5000:7500])
+    y_test, p_test = Y[7500:], model.predict_proba(X[7500:])
+    print("\n### gaming F1 of averages (multilabel, 50 labels, held out)\n")
     print(
         "| rule | labels predicted for > 90 % of samples | mean per-label F1 "
         "| F1 of averages | GamedScoreWarning |\n|---|---|---|---|---|"
     )
-    rules: dict[str, Any] = {"thresholds 0.5": (p_val > 0.5).astype(int)}
+    rules: dict[str, Any] = {"thresholds 0.5": (p_test > 0.5).astype(int)}
     warned: dict[str, str] = {"thresholds 0.5": ""}
     for formula in ("averaged", "of_averages"):
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             rule = tune_decision_rule(y_val, p_val, formula=formula, random_state=0)
         name = f"tuned for {FORMULA_NAMES[formula]}"
-        rules[name] = rule.predict(p_val)
+        rules[name] = rule.predict(p_test)
         warned[name] = (
             "yes" if any(w.category is GamedScoreWarning for w in caught) else "no"
         )
@@ -347,8 +348,8 @@ def gaming_section(seed: int = 0) -> None:
         share = np.asarray(predicted).mean(axis=0)
         print(
             f"| {name} | {int((share > 0.9).sum())} | "
-            f"{averaged_f1_score(y_val, predicted, zero_division=0):.3f} | "
-            f"{f1_of_averages_score(y_val, predicted, zero_division=0):.3f} | "
+            f"{averaged_f1_score(y_test, predicted, zero_division=0):.3f} | "
+            f"{f1_of_averages_score(y_test, predicted, zero_division=0):.3f} | "
             f"{warned[name]} |"
         )
 
@@ -459,7 +460,7 @@ def paired(scores: Scores, rule: str, other: str) -> str:
 def timing() -> None:
     rng = np.random.default_rng(0)
     n = 15_000
-    print("| case | formula | seconds |\n|---|---|---|")
+    print("| case | formula | seconds | CPU seconds |\n|---|---|---|---|")
     for k in (10, 1000):
         prior = 0.7 ** (np.arange(k) % 12)
         prior /= prior.sum()
@@ -473,7 +474,7 @@ def timing() -> None:
             ("of_averages", None),
             ("of_averages", "auto"),
         ]:
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.process_time()
             tune_decision_rule(
                 y,
                 proba,
@@ -485,7 +486,8 @@ def timing() -> None:
             label = formula + (" + selection (3 folds)" if selection else "")
             print(
                 f"| multiclass n={n:,} k={k:,} | {label} | "
-                f"{time.perf_counter() - start:.2f} |",
+                f"{time.perf_counter() - start:.2f} | "
+                f"{time.process_time() - cpu:.2f} |",
                 flush=True,
             )
     n_labels = 1000
@@ -502,7 +504,7 @@ def timing() -> None:
         ("averaged", "macro", "auto"),
         ("of_averages", "macro", "auto"),
     ]:
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", GamedScoreWarning)
             tune_decision_rule(
@@ -518,7 +520,8 @@ def timing() -> None:
         )
         print(
             f"| multilabel n={n:,} L={n_labels:,} | {label} | "
-            f"{time.perf_counter() - start:.2f} |",
+            f"{time.perf_counter() - start:.2f} | "
+            f"{time.process_time() - cpu:.2f} |",
             flush=True,
         )
 
