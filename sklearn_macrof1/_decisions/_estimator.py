@@ -158,6 +158,9 @@ default="auto"
         of the rule selection, each fold's rule tuned on the other folds (nan
         with ``selection_cv=None``). The estimate to compare with argmax's
         (``rule_.selection["mean_score"][0]``); measure a test set to report.
+    n_iter_ : int
+        Sweeps of coordinate ascent run by the final tuning (1 when the rule
+        selection keeps the untuned rule).
     weights_, offsets_ : ndarray of shape (n_classes,)
         The multiclass rule (absent for multilabel targets).
     thresholds_ : ndarray of shape (n_labels,)
