@@ -6,15 +6,32 @@ differences with argmax, the standard error over seeds.
 
 Tasks (data generated or shipped with scikit-learn, nothing downloaded):
 
+- ``small`` (the estimator with default options, against argmax): per seed a
+  stratified 70/30 split of ``load_wine``, ``load_iris`` and ``load_digits``
+  subsampled to class sizes ``round(n_c * 0.75 ** rank)`` (at least 12) under a
+  random class order; bases ``make_pipeline(StandardScaler(),
+  LogisticRegression(max_iter=3000))`` and
+  ``HistGradientBoostingClassifier(random_state=0)``; 30 seeds from 1000.
+- ``long-tail``: the same protocol on ``make_classification(n_samples=20000,
+  n_classes=k, n_features=20, n_informative=12, n_redundant=4,
+  n_clusters_per_class=1, weights proportional to 1 / (i + 1), class_sep=s,
+  flip_y=0.01)`` for k in (20, 50) and s in (0.5, 1.0), with
+  ``LogisticRegression(max_iter=3000)``; 5 seeds from 1000.
+
+  Both run ``MacroF1TunedClassifierCV``'s procedure spelled out (5 stratified
+  folds, the rule tuned on the pooled out-of-fold probabilities, the model
+  refitted on the whole training part, whose argmax is the baseline), so that
+  one set of fits serves every rule compared; the first seed of each set checks
+  that ``MacroF1TunedClassifierCV`` predicts the same. Rules: the defaults
+  (rule selection on 3 folds), ``selection_cv=None`` (the in-sample optimum)
+  and, for F1 of averages, the procedure with the best mean on the selection
+  folds without the noise check (``best fold mean``).
 - ``synthetic``: ``make_classification(n_samples=60000, n_classes=10,
   n_informative=10, n_redundant=2, n_clusters_per_class=1, weights=w / w.sum(),
   class_sep=1.0, flip_y=0.02)`` with ``w = 0.5 ** arange(10)``;
   ``LogisticRegression(max_iter=3000)`` fitted on a quarter, rules tuned on a
-  quarter, scored on the other half.
-- ``balanced``: the same with equal class weights (nothing to gain).
-- ``digits``: ``load_digits`` subsampled to a long tail (class sizes 0.6 ** rank
-  of a shuffled class order, at least 8), split in halves; standardised
-  ``LogisticRegression`` against ``MacroF1TunedClassifierCV`` (5 folds).
+  quarter, scored on the other half; ``balanced``: the same with equal class
+  weights (nothing to gain).
 - ``multilabel``: ``make_multilabel_classification(n_samples=6000, n_features=20,
   n_classes=12, n_labels=2, allow_unlabeled=False)``, one-vs-rest
   ``LogisticRegression`` fitted on 2000 samples, rules tuned on 2000 and scored on
@@ -22,12 +39,18 @@ Tasks (data generated or shipped with scikit-learn, nothing downloaded):
   benchmark-only dependency): block coordinate ascent for averaged F1 (on the
   test probabilities, its expected-utility mode), Frank-Wolfe (randomised
   classifiers, fitted on the tuning set) for averaged F1 and for F1 of averages.
+- ``gaming``: ``make_multilabel_classification(n_samples=10000, n_features=50,
+  n_classes=50, n_labels=4)``, one-vs-rest ``LogisticRegression`` fitted on
+  half, rules tuned and scored on the other half: how many labels each rule
+  predicts for more than 90 % of the samples, its mean per-label F1 and its F1
+  of averages, and whether it raises ``GamedScoreWarning``.
 
 ``--timing``: seconds to tune on n = 15,000 validation samples with k = 10 and
 k = 1,000 classes, and on a multilabel matrix with 1,000 labels.
 
-Run:  python benchmarks/bench_decisions.py                 (about 10 minutes)
-      python benchmarks/bench_decisions.py --quick         (2 seeds, smaller)
+Run:  python benchmarks/bench_decisions.py                 (every section)
+      python benchmarks/bench_decisions.py --sections small long-tail
+      python benchmarks/bench_decisions.py --quick         (few seeds, smaller)
       python benchmarks/bench_decisions.py --timing        (timings only)
       python benchmarks/bench_decisions.py --figure PATH   (also draw the figure)
 """
@@ -44,16 +67,20 @@ from typing import Any
 import numpy as np
 from sklearn.datasets import (
     load_digits,
+    load_iris,
+    load_wine,
     make_classification,
     make_multilabel_classification,
 )
+from sklearn.ensemble import HistGradientBoostingClassifier
 from sklearn.linear_model import LogisticRegression
-from sklearn.model_selection import train_test_split
+from sklearn.model_selection import StratifiedKFold, train_test_split
 from sklearn.multiclass import OneVsRestClassifier
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 from sklearn_macrof1 import (
+    GamedScoreWarning,
     MacroF1TunedClassifierCV,
     averaged_f1_score,
     f1_of_averages_score,
@@ -127,38 +154,207 @@ def multiclass_rules(
             )
 
 
-def long_tailed_digits(seed: int) -> tuple[Any, ...]:
+# ----------------------------------------------- small and long-tailed data
+SMALL = ("wine", "iris", "long-tailed digits")
+LONG_TAILS = ((20, 0.5), (20, 1.0), (50, 0.5), (50, 1.0))
+BASES: dict[str, Callable[[], Any]] = {
+    "LogisticRegression": lambda: make_pipeline(
+        StandardScaler(), LogisticRegression(max_iter=3000)
+    ),
+    "HistGradientBoosting": lambda: HistGradientBoostingClassifier(random_state=0),
+}
+
+
+def small_data(name: str, seed: int) -> tuple[Any, Any]:
+    if name == "wine":
+        return load_wine(return_X_y=True)
+    if name == "iris":
+        return load_iris(return_X_y=True)
     X, y = load_digits(return_X_y=True)
     rng = np.random.default_rng(seed)
     rank = rng.permutation(10)
     keep = []
     for c in range(10):
         members = np.flatnonzero(y == c)
-        size = max(8, int(round(len(members) * 0.6 ** rank[c])))
+        size = max(12, round(len(members) * 0.75 ** rank[c]))
         keep.append(rng.choice(members, size=size, replace=False))
-    index = np.concatenate(keep)
-    return train_test_split(
-        X[index], y[index], test_size=0.5, stratify=y[index], random_state=seed
+    index = np.sort(np.concatenate(keep))
+    return X[index], y[index]
+
+
+def long_tail_data(k: int, sep: float, seed: int) -> tuple[Any, Any]:
+    w = 1 / np.arange(1, k + 1)
+    return make_classification(
+        n_samples=20000,
+        n_classes=k,
+        n_features=20,
+        n_informative=12,
+        n_redundant=4,
+        n_clusters_per_class=1,
+        weights=w / w.sum(),
+        class_sep=sep,
+        flip_y=0.01,
+        random_state=seed,
     )
 
 
-def digits_rules(scores: Scores, seed: int) -> None:
-    X_train, X_test, y_train, y_test = long_tailed_digits(seed)
+def estimator_rules(
+    scores: Scores, X: Any, y: Any, make: Callable[[], Any], seed: int, check: bool
+) -> None:
+    """Held-out scores of argmax and of the rules ``MacroF1TunedClassifierCV``
+    (``random_state=seed``) tunes, from one set of fits: its out-of-fold
+    probabilities (5 stratified folds) and its refitted model."""
+    X_train, X_test, y_train, y_test = train_test_split(
+        X, y, test_size=0.3, stratify=y, random_state=seed
+    )
+    folds = list(StratifiedKFold(5).split(X_train, y_train))
+    rows = np.concatenate([test for _, test in folds])
+    oof = np.concatenate(
+        [
+            make().fit(X_train[train], y_train[train]).predict_proba(X_train[test])
+            for train, test in folds
+        ]
+    )
+    model = make().fit(X_train, y_train)
+    p_test, classes = model.predict_proba(X_test), model.classes_
+    # the estimator draws the seed of a fractional cv's split, then the
+    # rule selection's: the same seeds here
+    draw = np.random.RandomState(seed)
+    draw.randint(np.iinfo(np.int32).max)
+    tune_seed = draw.randint(np.iinfo(np.int32).max)
+    _record(scores, "argmax", y_test, classes[p_test.argmax(axis=1)])
 
-    def model() -> Any:
-        return make_pipeline(StandardScaler(), LogisticRegression(max_iter=2000))
+    def tune(formula: str, **kwargs: Any) -> Any:
+        return tune_decision_rule(
+            y_train[rows],
+            oof,
+            formula=formula,
+            classes=classes,
+            random_state=tune_seed,
+            **kwargs,
+        )
 
-    _record(scores, "argmax", y_test, model().fit(X_train, y_train).predict(X_test))
-    for name, formula in [
-        ("tuned: averaged F1", "averaged"),
-        ("tuned: F1 of averages (selection)", "of_averages"),
-    ]:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", UserWarning)  # rare classes in folds
+    for formula in ("averaged", "of_averages"):
+        rule = tune(formula)
+        predicted = rule.predict(p_test)
+        _record(scores, f"{formula}: default", y_test, predicted)
+        if check:
             tuned = MacroF1TunedClassifierCV(
-                model(), formula=formula, random_state=seed
+                make(), formula=formula, random_state=seed
             ).fit(X_train, y_train)
-        _record(scores, name, y_test, tuned.predict(X_test))
+            assert np.array_equal(tuned.predict(X_test), predicted), (
+                "the spelled-out procedure differs from the estimator's"
+            )
+        free = tune(formula, selection_cv=None).predict(p_test)
+        _record(scores, f"{formula}: selection_cv=None", y_test, free)
+        if formula == "of_averages":
+            selection = rule.selection
+            best = selection["procedure"][int(np.argmax(selection["mean_score"]))]
+            no_check = (
+                classes[p_test.argmax(axis=1)]
+                if best == "argmax"
+                else tune(best, selection_cv=None).predict(p_test)
+            )
+            _record(scores, f"{formula}: best fold mean", y_test, no_check)
+
+
+GAIN_RULES = {
+    "averaged: default": "averaged F1",
+    "averaged: selection_cv=None": "averaged F1",
+    "of_averages: default": "F1 of averages",
+    "of_averages: selection_cv=None": "F1 of averages",
+    "of_averages: best fold mean": "F1 of averages",
+}
+
+
+def gain_rows(title: str, scores: Scores) -> list[str]:
+    """One row per rule: the held-out gain over argmax for the formula it was
+    tuned for, mean ± standard error (points), and the worst seed."""
+    rows = []
+    for rule, formula in GAIN_RULES.items():
+        if rule not in scores:
+            continue
+        diff = 100 * (np.asarray(scores[rule][formula]) - scores["argmax"][formula])
+        se = diff.std(ddof=1) / math.sqrt(len(diff))
+        rows.append(
+            f"| {title} | {rule} | {formula} | {diff.mean():+.2f} ± {se:.2f} | "
+            f"{diff.min():+.1f} | {len(diff)} |"
+        )
+    return rows
+
+
+GAIN_HEADER = (
+    "| data, base | rule | held-out score | gain over argmax (mean ± s.e.) "
+    "| worst seed | seeds |\n|---|---|---|---|---|---|"
+)
+
+
+def small_section(seeds: range) -> None:
+    print("\n### small data sets: gain over argmax (points, x 100)\n")
+    print(GAIN_HEADER, flush=True)
+    for name in SMALL:
+        for base, make in BASES.items():
+            results: Scores = {}
+            for seed in seeds:
+                X, y = small_data(name, seed)
+                estimator_rules(results, X, y, make, seed, check=seed == seeds[0])
+            print("\n".join(gain_rows(f"{name}, {base}", results)), flush=True)
+
+
+def long_tail_section(seeds: range) -> None:
+    print("\n### long-tailed make_classification: gain over argmax (points)\n")
+    print(GAIN_HEADER, flush=True)
+    for k, sep in LONG_TAILS:
+        results: Scores = {}
+        for seed in seeds:
+            X, y = long_tail_data(k, sep, seed)
+            estimator_rules(
+                results,
+                X,
+                y,
+                lambda: LogisticRegression(max_iter=3000),
+                seed,
+                check=False,
+            )
+        title = f"k={k}, class_sep={sep}, LogisticRegression"
+        print("\n".join(gain_rows(title, results)), flush=True)
+
+
+def gaming_section(seed: int = 0) -> None:
+    X, Y = make_multilabel_classification(
+        n_samples=10000, n_features=50, n_classes=50, n_labels=4, random_state=seed
+    )
+    model = OneVsRestClassifier(LogisticRegression(max_iter=2000))
+    model.fit(X[:5000], Y[:5000])
+    y_val, p_val = Y[5000:7500], model.predict_proba(X[5000:7500])
+    y_test, p_test = Y[7500:], model.predict_proba(X[7500:])
+    print("\n### gaming F1 of averages (multilabel, 50 labels, held out)\n")
+    print(
+        "| rule | labels predicted for > 90 % of samples | mean per-label F1 "
+        "| F1 of averages | GamedScoreWarning |\n|---|---|---|---|---|"
+    )
+    rules: dict[str, Any] = {"thresholds 0.5": (p_test > 0.5).astype(int)}
+    warned: dict[str, str] = {"thresholds 0.5": ""}
+    for formula in ("averaged", "of_averages"):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            rule = tune_decision_rule(y_val, p_val, formula=formula, random_state=0)
+        name = f"tuned for {FORMULA_NAMES[formula]}"
+        rules[name] = rule.predict(p_test)
+        warned[name] = (
+            "yes" if any(w.category is GamedScoreWarning for w in caught) else "no"
+        )
+    for name, predicted in rules.items():
+        share = np.asarray(predicted).mean(axis=0)
+        print(
+            f"| {name} | {int((share > 0.9).sum())} | "
+            f"{averaged_f1_score(y_test, predicted, zero_division=0):.3f} | "
+            f"{f1_of_averages_score(y_test, predicted, zero_division=0):.3f} | "
+            f"{warned[name]} |"
+        )
+
+
+FORMULA_NAMES = {"averaged": "averaged F1", "of_averages": "F1 of averages"}
 
 
 def multilabel(seed: int, n: int) -> tuple[Any, ...]:
@@ -264,7 +460,7 @@ def paired(scores: Scores, rule: str, other: str) -> str:
 def timing() -> None:
     rng = np.random.default_rng(0)
     n = 15_000
-    print("| case | formula | seconds |\n|---|---|---|")
+    print("| case | formula | seconds | CPU seconds |\n|---|---|---|---|")
     for k in (10, 1000):
         prior = 0.7 ** (np.arange(k) % 12)
         prior /= prior.sum()
@@ -274,10 +470,11 @@ def timing() -> None:
         proba /= proba.sum(axis=1, keepdims=True)
         for formula, selection in [
             ("averaged", None),
+            ("averaged", "auto"),
             ("of_averages", None),
             ("of_averages", "auto"),
         ]:
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.process_time()
             tune_decision_rule(
                 y,
                 proba,
@@ -289,7 +486,8 @@ def timing() -> None:
             label = formula + (" + selection (3 folds)" if selection else "")
             print(
                 f"| multiclass n={n:,} k={k:,} | {label} | "
-                f"{time.perf_counter() - start:.2f} |",
+                f"{time.perf_counter() - start:.2f} | "
+                f"{time.process_time() - cpu:.2f} |",
                 flush=True,
             )
     n_labels = 1000
@@ -298,19 +496,32 @@ def timing() -> None:
     scores = np.clip(
         marginal + 0.3 * (Y - marginal) + rng.normal(0, 0.1, Y.shape), 0, 1
     )
-    for formula, average in [
-        ("averaged", "macro"),
-        ("averaged", "micro"),
-        ("averaged", "samples"),
-        ("of_averages", "macro"),
+    for formula, average, selection in [
+        ("averaged", "macro", None),
+        ("averaged", "micro", None),
+        ("averaged", "samples", None),
+        ("of_averages", "macro", None),
+        ("averaged", "macro", "auto"),
+        ("of_averages", "macro", "auto"),
     ]:
-        start = time.perf_counter()
-        tune_decision_rule(
-            Y, scores, formula=formula, average=average, selection_cv=None
+        start, cpu = time.perf_counter(), time.process_time()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", GamedScoreWarning)
+            tune_decision_rule(
+                Y,
+                scores,
+                formula=formula,
+                average=average,
+                selection_cv=selection,
+                random_state=0,
+            )
+        label = f"{formula} ({average})" + (
+            " + selection (3 folds)" if selection else ""
         )
         print(
-            f"| multilabel n={n:,} L={n_labels:,} | {formula} ({average}) | "
-            f"{time.perf_counter() - start:.2f} |",
+            f"| multilabel n={n:,} L={n_labels:,} | {label} | "
+            f"{time.perf_counter() - start:.2f} | "
+            f"{time.process_time() - cpu:.2f} |",
             flush=True,
         )
 
@@ -372,11 +583,20 @@ def figure(path: str, seed: int = 0) -> None:
     print(f"figure written to {path}")
 
 
+SECTIONS = ("small", "long-tail", "synthetic", "multilabel", "gaming")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="2 seeds, smaller")
+    parser.add_argument("--quick", action="store_true", help="few seeds, smaller")
     parser.add_argument("--timing", action="store_true", help="timings only")
-    parser.add_argument("--seeds", type=int, default=5)
+    parser.add_argument(
+        "--sections", nargs="+", choices=SECTIONS, default=list(SECTIONS)
+    )
+    parser.add_argument("--seeds", type=int, default=5, help="synthetic, multilabel")
+    parser.add_argument("--small-seeds", type=int, default=30)
+    parser.add_argument("--long-tail-seeds", type=int, default=5)
+    parser.add_argument("--seed-start", type=int, default=1000, help="small, long-tail")
     parser.add_argument("--figure", help="also draw the figure to this PNG")
     parser.add_argument(
         "--figure-only", action="store_true", help="draw the figure, no tables"
@@ -389,36 +609,47 @@ def main() -> None:
     if args.figure_only:
         figure(args.figure or "decisions.png")
         return
+    start = args.seed_start
+    if "small" in args.sections:
+        small_section(range(start, start + (3 if args.quick else args.small_seeds)))
+    if "long-tail" in args.sections:
+        n = 2 if args.quick else args.long_tail_seeds
+        long_tail_section(range(start, start + n))
     seeds = range(2 if args.quick else args.seeds)
-    n = 20000 if args.quick else 60000
-    for title, balanced in [("synthetic (long tail)", False), ("balanced", True)]:
-        results: Scores = {}
+    if "synthetic" in args.sections:
+        n = 20000 if args.quick else 60000
+        for title, balanced in [("synthetic (long tail)", False), ("balanced", True)]:
+            results: Scores = {}
+            for seed in seeds:
+                data = synthetic(seed, balanced=balanced, n=n)
+                multiclass_rules(results, seed, *data[:4])
+            print(f"\n### {title}, {len(seeds)} seeds (points, x 100)\n")
+            print(table(results, "argmax"))
+            print(
+                "\nprocedure chosen for F1 of averages:",
+                results["_chosen"]["procedure"],
+            )
+            print(
+                paired(
+                    results, "tuned: F1 of averages (selection)", "tuned: averaged F1"
+                )
+            )
+    if "multilabel" in args.sections:
+        results = {}
         for seed in seeds:
-            data = synthetic(seed, balanced=balanced, n=n)
-            multiclass_rules(results, seed, *data[:4])
-        print(f"\n### {title}, {len(seeds)} seeds (points, x 100)\n")
-        print(table(results, "argmax"))
-        print("\nprocedure chosen for F1 of averages:", results["_chosen"]["procedure"])
+            data = multilabel(seed, 3000 if args.quick else 6000)
+            multilabel_rules(results, seed, *data)
+        print(f"\n### multilabel, {len(seeds)} seeds\n")
+        print(table(results, "threshold 0.5"))
         print(
             paired(results, "tuned: F1 of averages (selection)", "tuned: averaged F1")
         )
-    results = {}
-    for seed in range(2 * len(seeds)):
-        digits_rules(results, seed)
-    print(f"\n### long-tailed load_digits, {2 * len(seeds)} seeds\n")
-    print(table(results, "argmax"))
-    print(paired(results, "tuned: F1 of averages (selection)", "tuned: averaged F1"))
-    results = {}
-    for seed in seeds:
-        data = multilabel(seed, 3000 if args.quick else 6000)
-        multilabel_rules(results, seed, *data)
-    print(f"\n### multilabel, {len(seeds)} seeds\n")
-    print(table(results, "threshold 0.5"))
-    print(paired(results, "tuned: F1 of averages (selection)", "tuned: averaged F1"))
-    if "xCOLUMNs BCA, averaged F1" in results:
-        print(paired(results, "tuned: averaged F1", "xCOLUMNs BCA, averaged F1"))
-    if XCOLUMNS_ERROR:
-        print(f"\nxCOLUMNs not run: {XCOLUMNS_ERROR}")
+        if "xCOLUMNs BCA, averaged F1" in results:
+            print(paired(results, "tuned: averaged F1", "xCOLUMNs BCA, averaged F1"))
+        if XCOLUMNS_ERROR:
+            print(f"\nxCOLUMNs not run: {XCOLUMNS_ERROR}")
+    if "gaming" in args.sections:
+        gaming_section()
     if args.figure:
         figure(args.figure)
 

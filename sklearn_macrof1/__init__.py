@@ -13,7 +13,12 @@ They can differ by up to 0.5 and rank classifiers differently (Opitz & Burst,
 """
 
 from ._counting._record import MacroF1Counts
-from ._decisions import DecisionRule, MacroF1TunedClassifierCV, tune_decision_rule
+from ._decisions import (
+    DecisionRule,
+    GamedScoreWarning,
+    MacroF1TunedClassifierCV,
+    tune_decision_rule,
+)
 from ._formulas._paper import gap_bound, gap_closed_form, supremum_confusion_matrix
 from ._plot._display import MacroF1Display
 from ._plot._search_analysis import SearchAnalysisDisplay
@@ -55,6 +60,7 @@ __all__ = [
     "DecisionRule",
     "FBetaInterval",
     "FBetaSummary",
+    "GamedScoreWarning",
     "GapAttribution",
     "ScoreDifference",
     "ScoreInterval",

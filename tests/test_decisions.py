@@ -23,7 +23,7 @@ from sklearn.base import clone
 from sklearn.datasets import make_classification, make_multilabel_classification
 from sklearn.exceptions import NotFittedError
 from sklearn.linear_model import LogisticRegression
-from sklearn.model_selection import GridSearchCV, cross_validate
+from sklearn.model_selection import GridSearchCV, StratifiedKFold, cross_validate
 from sklearn.multiclass import OneVsRestClassifier
 from sklearn.naive_bayes import GaussianNB
 from sklearn.pipeline import make_pipeline
@@ -458,10 +458,9 @@ def test_dense_samples_curve_matches_the_curve_sorted_by_sample(formula, zero_di
 
 def test_samples_threshold_does_not_depend_on_the_order_of_the_labels():
     # a shared threshold maximises a score that ignores the order of the label
-    # columns, so the rule must too, bit for bit: here two thresholds (0.85,
-    # only the 0.9 scores; and below 0.2, every score) tie exactly, and the sum
-    # of each sample's changes must not depend on how its equal scores are
-    # ordered within its row (they decided the tie when summed entry by entry)
+    # columns, so the rule must too, bit for bit: the sum of each sample's
+    # changes must not depend on how its equal scores are ordered within its
+    # row (they decided ties when summed entry by entry)
     scores = np.array([[0.2, 0.2, 0.9, 0.9, 0.4, 0.2], [0.9, 0.8, 0.9, 0.4, 0.4, 0.8]])
     y = np.array([[0, 1, 1, 0, 0, 0], [0, 0, 1, 0, 1, 0]])
     weight = np.array([0.3, 0.7])
@@ -478,10 +477,13 @@ def test_samples_threshold_does_not_depend_on_the_order_of_the_labels():
             smoothing=0.0,
             selection_cv=None,
         )
-        found.add((float(rule.thresholds[0]), rule.score))
+        # label 2 has positive samples (labels 0, 3 and 5 have none: never
+        # predicted, whatever the shared threshold)
+        found.add((float(rule.thresholds[cols.index(2)]), rule.score))
+        assert not rule.predict(scores[:, cols])[:, [cols.index(0), 3, 5]].any()
     assert len(found) == 1
     threshold, score = found.pop()
-    assert (threshold, score) == (pytest.approx(0.85), 0.5)
+    assert (threshold, score) == (pytest.approx(0.85), pytest.approx(2 / 3))
 
 
 @pytest.mark.parametrize("sparse", [False, True])
@@ -558,6 +560,171 @@ def test_balanced_data_stays_near_argmax():
     tuned = averaged_fbeta_score(y[2000:], rule.predict(test), beta=1.0)
     argmax = averaged_fbeta_score(y[2000:], test.argmax(axis=1), beta=1.0)
     assert tuned > argmax - 0.02
+
+
+# -------------------------------------------------- defaults that do no harm
+@pytest.mark.parametrize("formula", ["averaged", "of_averages"])
+def test_default_selection_keeps_a_tuned_rule_only_beyond_the_folds_noise(formula):
+    # the default selects on 3 folds for both formulas; a tuned procedure wins
+    # only if its mean gain over argmax on the folds exceeds two standard
+    # errors of that gain, else the rule is argmax itself
+    kept = set()
+    for seed in range(12):
+        y, proba = _imbalanced(150 + 150 * (seed % 4), seed=seed)
+        rule = tune_decision_rule(y, proba, formula=formula, random_state=seed)
+        selection = rule.selection
+        assert selection["fold_scores"].shape[1] == 3
+        best = int(np.argmax(selection["mean_score"]))
+        diff = selection["fold_scores"][best] - selection["fold_scores"][0]
+        assert selection["gain"] == pytest.approx(diff.mean())
+        assert selection["gain_se"] == pytest.approx(diff.std(ddof=1) / np.sqrt(3))
+        if diff.mean() > 2 * selection["gain_se"] * (1 + 1e-6):
+            assert rule.procedure == selection["procedure"][best]
+        elif diff.mean() < 2 * selection["gain_se"] * (1 - 1e-6):
+            assert rule.procedure == "argmax"
+            np.testing.assert_array_equal(rule.predict(proba), proba.argmax(axis=1))
+            assert rule.score == rule.baseline_score
+        kept.add(rule.procedure)
+    assert "argmax" in kept and len(kept) > 1  # both outcomes occur here
+
+
+def test_default_rule_gains_on_a_long_tail_and_stays_argmax_on_little_data():
+    y, proba = _imbalanced(4000, seed=5)
+    rule = tune_decision_rule(y[:2000], proba[:2000], random_state=0)
+    assert rule.procedure == "averaged"
+    held_out = averaged_fbeta_score(y[2000:], rule.predict(proba[2000:]), beta=1.0)
+    argmax = averaged_fbeta_score(y[2000:], proba[2000:].argmax(axis=1), beta=1.0)
+    assert held_out > argmax + 0.02
+    # 60 samples, the rarest classes with a handful: nothing provable to gain
+    small = tune_decision_rule(y[:60], proba[:60], random_state=0)
+    assert small.procedure == "argmax"
+    in_sample = tune_decision_rule(y[:60], proba[:60], selection_cv=None)
+    assert in_sample.score > small.score == small.baseline_score
+
+
+def test_held_out_score_is_the_selection_estimate_beside_the_in_sample_one(
+    imbalanced_data,
+):
+    X, y = imbalanced_data
+    model = MacroF1TunedClassifierCV(GaussianNB(), cv=3, random_state=0).fit(X, y)
+    selection = model.rule_.selection
+    chosen = selection["procedure"].index(model.rule_.procedure)
+    assert model.held_out_score_ == selection["mean_score"][chosen]
+    assert model.held_out_score_ == model.rule_.held_out_score
+    # in-sample is optimistic: the rule was tuned on those very scores
+    assert model.best_score_ == model.rule_.score > model.held_out_score_
+    free = MacroF1TunedClassifierCV(GaussianNB(), cv=3, selection_cv=None).fit(X, y)
+    assert math.isnan(free.held_out_score_) and free.rule_.selection is None
+
+
+# ----------------------------------------------------- gaming F1 of averages
+def _weak_multilabel():
+    X, Y = make_multilabel_classification(
+        n_samples=3000, n_features=50, n_classes=20, n_labels=4, random_state=0
+    )
+    model = OneVsRestClassifier(LogisticRegression(max_iter=1000)).fit(
+        X[:1000], Y[:1000]
+    )
+    return Y[1000:], model.predict_proba(X[1000:])
+
+
+def test_gamed_f1_of_averages_warns_naming_labels_and_both_scores():
+    from sklearn_macrof1 import GamedScoreWarning
+
+    Y, proba = _weak_multilabel()
+    with pytest.warns(GamedScoreWarning) as caught:
+        rule = tune_decision_rule(Y, proba, formula="of_averages", random_state=0)
+    assert rule.procedure == "of_averages"
+    predicted = rule.predict(proba)
+    share, prevalence = predicted.mean(axis=0), Y.mean(axis=0)
+    gamed = np.flatnonzero((share > 0.8) & (prevalence < 0.5))
+    assert gamed.shape[0] > 0
+    message = str(caught[0].message)
+    assert f"predicts {gamed.shape[0]} labels" in message
+    for label in gamed[:10]:
+        assert f"{label} ({100 * share[label]:.0f} % predicted" in message
+    before = (proba > 0.5).astype(int)
+    oa = [fbeta_of_averages_score(Y, p, beta=1.0) for p in (before, predicted)]
+    av = [averaged_fbeta_score(Y, p, beta=1.0) for p in (before, predicted)]
+    assert f"raises F1 of averages from {oa[0]:.4f} (thresholds 0.5 / 0) to " in message
+    assert f"to {oa[1]:.4f} while averaged F1 goes from {av[0]:.4f} to {av[1]:.4f}" in (
+        message
+    )
+    assert issubclass(GamedScoreWarning, UserWarning)
+
+
+def test_honest_rules_do_not_warn(imbalanced_data):
+    Y, proba = _weak_multilabel()
+    y, scores = _imbalanced(3000, seed=1)
+    X, y_fit = imbalanced_data
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        tune_decision_rule(Y, proba, formula="averaged", random_state=0)
+        tune_decision_rule(y, scores, formula="of_averages", random_state=0)
+        MacroF1TunedClassifierCV(
+            LogisticRegression(max_iter=1000), formula="of_averages", random_state=0
+        ).fit(X, y_fit)
+
+
+def test_a_rule_that_loses_averaged_f1_warns(imbalanced_data):
+    from sklearn_macrof1 import GamedScoreWarning
+
+    X, y = imbalanced_data
+    with pytest.warns(GamedScoreWarning, match="averaged F1 goes from") as caught:
+        model = MacroF1TunedClassifierCV(
+            GaussianNB(), formula="of_averages", random_state=0
+        ).fit(X, y)
+    # no class is over-predicted here: the loss of averaged F1 alone warns
+    assert "predicts" not in str(caught[0].message)
+    assert caught[0].filename == __file__  # points at the caller of fit
+    rows = np.concatenate([t for _, t in StratifiedKFold(5).split(X, y)])
+    oof = np.concatenate(
+        [
+            GaussianNB().fit(X[tr], y[tr]).predict_proba(X[te])
+            for tr, te in StratifiedKFold(5).split(X, y)
+        ]
+    )
+    before = averaged_fbeta_score(y[rows], oof.argmax(axis=1), beta=1.0)
+    after = averaged_fbeta_score(y[rows], model.rule_.predict(oof), beta=1.0)
+    assert after < before - 0.01
+
+
+# ------------------------------------------------------ never-positive labels
+@pytest.mark.parametrize("zero_division", ["warn", 0.0, 1.0, np.nan])
+@pytest.mark.parametrize(
+    ("formula", "average"),
+    [
+        ("averaged", "macro"),
+        ("of_averages", "macro"),
+        ("averaged", "micro"),
+        ("averaged", "samples"),
+        ("of_averages", "weighted"),
+    ],
+)
+@pytest.mark.parametrize("constant", [0.0, 0.7])
+def test_never_positive_label_is_never_predicted(
+    zero_division, formula, average, constant
+):
+    rng = np.random.default_rng(0)
+    Y = (rng.random((400, 4)) < [0.3, 0.2, 0.1, 0.0]).astype(int)
+    proba = np.clip(0.3 * Y + rng.random((400, 4)) * 0.6, 0, 1)
+    proba[:, 3] = constant  # label 3: no positive sample, a constant score
+    for selection_cv in (None, "auto"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            rule = tune_decision_rule(
+                Y,
+                proba,
+                formula=formula,
+                average=average,
+                zero_division=zero_division,
+                selection_cv=selection_cv,
+                random_state=0,
+            )
+        assert rule.thresholds[3] >= constant
+        assert not rule.predict(proba)[:, 3].any()
+        assert not rule.predict(np.full((5, 4), constant))[:, 3].any()
+        assert rule.predict(proba)[:, :3].any()  # the others still are
 
 
 BAD_OPTIONS = [
@@ -647,7 +814,8 @@ def imbalanced_data():
 
 def test_estimator_fits_predicts_and_exposes_its_rule(imbalanced_data):
     X, y = imbalanced_data
-    model = MacroF1TunedClassifierCV(GaussianNB(), cv=3)
+    # selection_cv=None: the rule tuned for the formula, whatever it gains
+    model = MacroF1TunedClassifierCV(GaussianNB(), cv=3, selection_cv=None)
     with pytest.raises(NotFittedError):
         model.predict(X)
     model.fit(X, y)
@@ -663,6 +831,7 @@ def test_estimator_fits_predicts_and_exposes_its_rule(imbalanced_data):
     np.testing.assert_allclose(proba, model.estimator_.predict_proba(X))
     np.testing.assert_array_equal(model.predict(X), model.rule_.predict(proba))
     assert clone(model).get_params()["cv"] == 3
+    assert model.n_iter_ == model.rule_.n_sweeps >= 1
 
 
 def test_estimator_in_pipeline_grid_search_and_cross_validate(imbalanced_data):
@@ -679,7 +848,7 @@ def test_estimator_in_pipeline_grid_search_and_cross_validate(imbalanced_data):
     ).fit(X, y)
     assert search.best_params_["macrof1tunedclassifiercv__smoothing"] in (0.0, 1.0)
     tuned = cross_validate(
-        MacroF1TunedClassifierCV(GaussianNB(), cv=2),
+        MacroF1TunedClassifierCV(GaussianNB(), cv=2, selection_cv=None),
         X,
         y,
         scoring="f1_macro",
@@ -706,7 +875,7 @@ def test_frozen_estimator_tunes_on_held_out_data(imbalanced_data):
 def test_refit_false_keeps_the_single_split_model(imbalanced_data):
     X, y = imbalanced_data
     model = MacroF1TunedClassifierCV(
-        GaussianNB(), cv=0.5, refit=False, random_state=0
+        GaussianNB(), cv=0.5, refit=False, selection_cv=None
     ).fit(X, y)
     assert model.estimator_.theta_.shape == (4, X.shape[1])
     assert len(model.rule_.candidates["rule"]) > 1

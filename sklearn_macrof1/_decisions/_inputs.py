@@ -113,7 +113,7 @@ def check_options(
             f"[0, inf). Got {tol!r} instead."
         )
     if selection_cv == "auto":
-        n_splits = 3 if formula == "of_averages" else 0
+        n_splits = 3
     elif selection_cv is None:
         n_splits = 0
     elif (

@@ -141,6 +141,29 @@ class MultilabelProblem:
     def avg_weight(self, true: np.ndarray) -> np.ndarray | float:
         return true if self.objective.average == "weighted" else 1.0
 
+    def never_positive(self) -> np.ndarray:
+        """The selected labels with no true sample of positive weight."""
+        labels = []
+        for l in self.columns:
+            truth = self.column(int(l))[2]
+            if not np.any(truth & self.positive):
+                labels.append(int(l))
+        return np.asarray(labels, dtype=np.intp)
+
+    def silenced(self, thresholds: np.ndarray, labels: np.ndarray) -> np.ndarray:
+        """``thresholds`` with ``labels`` above their highest score: never
+        predicted (a label without a positive sample can only add false
+        positives, whatever ``zero_division``; with smoothing, predicting it
+        everywhere would look a little better than not at all)."""
+        thresholds = thresholds.copy()
+        for l in labels:
+            rows, values, _ = self.column(int(l))
+            top = float(values.max()) if values.shape[0] else 0.0
+            if rows is not None and rows.shape[0] < self.weight.shape[0]:
+                top = max(top, 0.0)  # unstored entries score 0
+            thresholds[l] = top + max(abs(top), 1.0) * 1e-3
+        return thresholds
+
 
 def _decreasing(keys: np.ndarray, *, stable: bool = True) -> np.ndarray:
     """The order of ``keys`` from the largest (int32 where it fits); equal keys
@@ -355,21 +378,28 @@ def tune_multilabel(
     default = default_thresholds(p.scores)
     value = score_thresholds(p, default)
     candidates = [("default", value, score_thresholds(p, default, exact))]
+    silent = p.never_positive()
     begin = default
     if start is not None:
         started = score_thresholds(p, start)
         candidates.append(("start", started, score_thresholds(p, start, exact)))
         if started > value:
             begin, value = start, started
+    if silent.shape[0]:
+        begin = p.silenced(begin, silent)
+        value = score_thresholds(p, begin)
     if p.objective.average in ("micro", "samples"):
         thresholds, best = _shared_threshold(p, default)
+        if silent.shape[0]:
+            thresholds = p.silenced(thresholds, silent)
+            best = score_thresholds(p, thresholds)
         candidates.append(
             ("shared threshold", best, score_thresholds(p, thresholds, exact))
         )
         if not best > value:
             thresholds, best = begin, value
         return MultilabelResult(thresholds, best, candidates, 1)
-    return _per_label(p, begin, candidates, max_iter=max_iter, tol=tol)
+    return _per_label(p, begin, candidates, max_iter=max_iter, tol=tol, skip=silent)
 
 
 def _per_label(
@@ -379,12 +409,15 @@ def _per_label(
     *,
     max_iter: int,
     tol: float,
+    skip: np.ndarray,
 ) -> MultilabelResult:
-    """Coordinate ascent over the labels' thresholds."""
+    """Coordinate ascent over the labels' thresholds (those of ``skip`` are
+    left as they are)."""
     thresholds = thresholds.copy()
     obj = p.objective
     exact = obj.exact()
     columns = [int(l) for l in p.columns]
+    fixed = set(skip.tolist())
     terms = _label_terms(p, label_stats(p, thresholds), obj)
     total = terms.sum(axis=0)
     # averaged F-beta with a numeric zero_division is a fixed-weight sum over
@@ -395,6 +428,8 @@ def _per_label(
     for sweep in range(max_iter):
         before = value
         for i, l in enumerate(columns):
+            if l in fixed:
+                continue
             upper, lower, cum, (true, n_true) = p.label_curve(l)
             g = cum.shape[1]
             # the label's true counts: the same at every cut
