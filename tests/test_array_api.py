@@ -284,19 +284,21 @@ def test_multilabel_comparisons_on_the_device(device: str) -> None:
             p,
             q,
             sample_weight=None if weights is None else on(device, weights),
+            method="delta",
             **options,
         )
         expected = compare_classifiers(
-            M_TRUE, M_PRED, M_OTHER, sample_weight=weights, **options
+            M_TRUE, M_PRED, M_OTHER, sample_weight=weights, method="delta", **options
         )
         assert_same_comparison(got, expected, rtol)
-    many = compare_classifiers(t, p, q, p)  # three classifiers: every pair
-    expected = compare_classifiers(M_TRUE, M_PRED, M_OTHER, M_PRED)
+    many = compare_classifiers(t, p, q, p, method="delta")  # every pair
+    expected = compare_classifiers(M_TRUE, M_PRED, M_OTHER, M_PRED, method="delta")
     for a, b in zip(many.comparisons, expected.comparisons, strict=True):
         assert_same_comparison(a, b, rtol)
     for options, message in (
         ({"method": "bootstrap"}, "bootstrap redraws every sample"),
-        ({"average": "samples"}, "pairs each sample's own score"),
+        ({}, "jackknife leaves out each sample"),  # the default method
+        ({"method": "delta", "average": "samples"}, "pairs each sample's own score"),
     ):
         with pytest.raises(ValueError, match=message):
             compare_classifiers(t, p, q, **options)
