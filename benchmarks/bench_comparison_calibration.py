@@ -24,6 +24,7 @@ checked against ``compare_classifiers`` itself.
 Run:  python benchmarks/bench_comparison_calibration.py            (2,000 reps)
       python benchmarks/bench_comparison_calibration.py --quick    (200 reps)
       python benchmarks/bench_comparison_calibration.py --reps 500 --k 20
+      python benchmarks/bench_comparison_calibration.py --holdout  (other populations)
       python benchmarks/bench_comparison_calibration.py --timing   (time per call)
 """
 
@@ -57,6 +58,16 @@ KS = (2, 5, 20)
 PRIORS = ("uniform", "geometric", "1/(i+1)")
 NS = (50, 100, 200, 500, 2000, 10000)
 ACCURACIES = ((0.9, 0.6), (0.99, 0.95))
+#: B's errors: this share goes to this class (the rest uniform)
+B_ERRORS = (0.7, 0)
+#: --holdout: populations apart from the grid the method was chosen on
+HOLDOUT = {
+    "ks": (3, 10),
+    "priors": ("uniform", "0.7**i", "1/(i+1)**2"),
+    "ns": (50, 200, 1000, 5000),
+    "accuracies": ((0.85, 0.55), (0.97, 0.9)),
+    "b_errors": (0.5, -1),  # half of B's errors go to the rarest class
+}
 COUPLINGS = ("independent", "comonotone")
 FORMULAS = ("averaged F1", "F1 of averages")
 ALPHA = 0.05
@@ -65,18 +76,28 @@ BLOCK_VALUES = 4_000_000  # replications x cells per block
 
 def priors(k: int, kind: str) -> np.ndarray:
     i = np.arange(k)
-    weight = {"uniform": np.ones(k), "geometric": 0.5**i, "1/(i+1)": 1 / (i + 1)}
+    weight = {
+        "uniform": np.ones(k),
+        "geometric": 0.5**i,
+        "1/(i+1)": 1 / (i + 1),
+        "0.7**i": 0.7**i,
+        "1/(i+1)**2": 1 / (i + 1) ** 2,
+    }
     return weight[kind] / weight[kind].sum()
 
 
-def confusion(accuracy: np.ndarray, to_zero: float) -> np.ndarray:
-    """P(pred | true): ``to_zero`` of the errors of classes > 0 go to class 0,
-    the rest uniform over the wrong classes."""
+def confusion(accuracy: np.ndarray, errors: tuple = (0.0, 0)) -> np.ndarray:
+    """P(pred | true): a share of the errors of the other classes goes to
+    class ``target`` (``errors = (share, target)``), the rest uniform over the
+    wrong classes; the target's own errors are uniform."""
     k = accuracy.shape[0]
+    share, target = errors[0], errors[1] % k
     wrong = (1 - accuracy)[:, None] * (1 - np.eye(k)) / (k - 1)
-    matrix = np.diag(accuracy) + (1 - to_zero) * wrong
-    matrix[1:] += to_zero * wrong[1:].sum(axis=1, keepdims=True) * np.eye(k)[0]
-    matrix[0] += to_zero * wrong[0]  # class 0's errors: uniform
+    others = np.arange(k) != target
+    matrix = np.diag(accuracy) + (1 - share) * wrong
+    to_target = wrong[others].sum(axis=1, keepdims=True) * np.eye(k)[target]
+    matrix[others] += share * to_target
+    matrix[target] += share * wrong[target]  # the target's errors: uniform
     return matrix
 
 
@@ -88,22 +109,28 @@ def population_scores(prior: np.ndarray, matrix: np.ndarray) -> np.ndarray:
     return np.array([(2 * tp / (true + pred)).mean(), 2 * p * r / (p + r)])
 
 
-def solve_b(prior: np.ndarray, accuracy_a: np.ndarray, formula: int) -> float:
-    target = population_scores(prior, confusion(accuracy_a, 0.0))[formula]
+def solve_b(
+    prior: np.ndarray, accuracy_a: np.ndarray, formula: int, errors: tuple
+) -> float:
+    target = population_scores(prior, confusion(accuracy_a))[formula]
     low, high = 0.0, 1.0
     for _ in range(60):
         mid = (low + high) / 2
-        score = population_scores(prior, confusion(np.full(prior.shape, mid), 0.7))
+        score = population_scores(prior, confusion(np.full(prior.shape, mid), errors))
         low, high = (mid, high) if score[formula] < target else (low, mid)
     return (low + high) / 2
 
 
 def joint_probabilities(
-    prior: np.ndarray, accuracy_a: np.ndarray, accuracy_b: float, coupling: str
+    prior: np.ndarray,
+    accuracy_a: np.ndarray,
+    accuracy_b: float,
+    coupling: str,
+    errors: tuple,
 ) -> np.ndarray:
     """(k, k, k): P(true, pred_A, pred_B)."""
     k = prior.shape[0]
-    ma, mb = confusion(accuracy_a, 0.0), confusion(np.full(k, accuracy_b), 0.7)
+    ma, mb = confusion(accuracy_a), confusion(np.full(k, accuracy_b), errors)
     out = np.zeros((k, k, k))
     for t in range(k):
         if coupling == "independent":
@@ -237,17 +264,22 @@ def check(counts: np.ndarray, cells: np.ndarray, k: int, fixed: bool, formula: i
         assert (d.p_value < ALPHA) == result[method][0], (method, d.p_value)
 
 
-def run_cell(k, prior_name, n, accuracy, fixed, coupling, reps, seed):
+def run_cell(k, prior_name, n, accuracy, fixed, coupling, args):
     prior = priors(k, prior_name)
     accuracy_a = np.linspace(*accuracy, k)
+    grid = HOLDOUT if args.holdout else {}
+    errors = grid.get("b_errors", B_ERRORS)
+    reps = args.reps
     rates = {}
     for formula in range(2):
-        accuracy_b = solve_b(prior, accuracy_a, formula)
-        joint = joint_probabilities(prior, accuracy_a, accuracy_b, coupling).ravel()
-        rng = np.random.default_rng(
-            [seed, k, PRIORS.index(prior_name), n, ACCURACIES.index(accuracy),
-             fixed, COUPLINGS.index(coupling), formula]
-        )  # fmt: skip
+        accuracy_b = solve_b(prior, accuracy_a, formula, errors)
+        joint = joint_probabilities(
+            prior, accuracy_a, accuracy_b, coupling, errors
+        ).ravel()
+        key = [args.seed, k, grid.get("priors", PRIORS).index(prior_name), n,
+               grid.get("accuracies", ACCURACIES).index(accuracy),
+               fixed, COUPLINGS.index(coupling), formula]  # fmt: skip
+        rng = np.random.default_rng([*key, 1] if args.holdout else key)
         every = np.array(list(np.ndindex(k, k, k)))
         rejected = {"delta": 0, "jackknife": 0}
         block = max(1, min(reps, BLOCK_VALUES // joint.shape[0]))
@@ -267,11 +299,14 @@ def run_cell(k, prior_name, n, accuracy, fixed, coupling, reps, seed):
 
 def grid(args: argparse.Namespace) -> list[tuple]:
     out = []
-    for k, prior_name, n in itertools.product(args.k, PRIORS, args.n):
+    grid = HOLDOUT if args.holdout else {}
+    for k, prior_name, n in itertools.product(
+        args.k, grid.get("priors", PRIORS), args.n
+    ):
         if n * priors(k, prior_name).min() < 5:
             continue  # the rarest class expects fewer than 5 true samples
         for accuracy, fixed, coupling in itertools.product(
-            ACCURACIES, (False, True), COUPLINGS
+            grid.get("accuracies", ACCURACIES), (False, True), COUPLINGS
         ):
             out.append((k, prior_name, n, accuracy, fixed, coupling))
     return out
@@ -281,9 +316,7 @@ def calibration(args: argparse.Namespace) -> None:
     rows, worst = [], {"delta": 0.0, "jackknife": 0.0}
     started = time.perf_counter()
     for k, prior_name, n, accuracy, fixed, coupling in grid(args):
-        rates = run_cell(
-            k, prior_name, n, accuracy, fixed, coupling, args.reps, args.seed
-        )
+        rates = run_cell(k, prior_name, n, accuracy, fixed, coupling, args)
         cells = [
             f"{rates[0][m]:.1f} / {rates[1][m]:.1f}" for m in ("delta", "jackknife")
         ]
@@ -332,12 +365,22 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="200 replications")
     parser.add_argument("--reps", type=int, default=None, help="replications per cell")
-    parser.add_argument("--k", type=int, nargs="+", default=list(KS))
-    parser.add_argument("--n", type=int, nargs="+", default=list(NS))
+    parser.add_argument("--k", type=int, nargs="+", default=None)
+    parser.add_argument("--n", type=int, nargs="+", default=None)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--holdout",
+        action="store_true",
+        help="other populations: k 3 and 10, priors uniform, 0.7**i and "
+        "1/(i+1)**2, accuracy 0.85-0.55 and 0.97-0.9, half of B's errors to the "
+        "rarest class",
+    )
     parser.add_argument("--timing", action="store_true", help="time one call instead")
     args = parser.parse_args()
     args.reps = args.reps or (200 if args.quick else 2000)
+    grid = HOLDOUT if args.holdout else {}
+    args.k = args.k or list(grid.get("ks", KS))
+    args.n = args.n or list(grid.get("ns", NS))
     warnings.simplefilter("ignore")
     print(machine())
     if args.timing:
