@@ -1,8 +1,15 @@
 """Paired comparison of two classifiers under both F-beta formulas.
 
-Both classifiers are scored on the same samples, so their scores are
-correlated; the difference ``S_A - S_B`` is analysed per sample:
+Both classifiers are scored on the same samples and over one class set (the
+``labels``, else the classes of ``y_true`` and of every prediction set), so
+their scores are correlated; the difference ``S_A - S_B`` is analysed per
+sample:
 
+- jackknife (the default): each sample left out in turn, both classifiers
+  rescored by an update of the full score at the sample's classes (one row
+  per joint (true, pred_A, pred_B) cell for 1-D targets), the variance of the
+  left-out differences and a Student t reference whose degrees of freedom
+  come from their fourth moment;
 - delta method: the influence of sample ``i`` on the difference is
   ``u_i^A - u_i^B`` (see :mod:`._intervals`), i.e. the multinomial delta method
   on the joint (true, pred_A, pred_B) table; for 1-D targets it is computed
@@ -276,8 +283,8 @@ class ClassifierComparison(ValueEquality):
         One row per formula (index ``averaged_fbeta``, ``fbeta_of_averages``);
         columns ``model_a``, ``model_b`` (the names), ``score_a``, ``score_b``,
         ``difference``, ``low``, ``high``, ``std_error``, ``p_value``,
-        ``p_greater``, ``p_less`` and ``p_resolution`` (nan for the delta
-        method).
+        ``p_greater``, ``p_less`` and ``p_resolution`` (nan for the jackknife
+        and the delta method).
 
         Examples
         --------
