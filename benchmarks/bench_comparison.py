@@ -4,7 +4,7 @@ Integer labels, k = 10 classes, two classifiers. Contenders, timed side by side
 in one run (interleaved, median of repeated measurements), with the peak memory
 of one call:
 
-- ``compare_classifiers(y_true, a, b)`` (delta method): ``y_true`` read once with
+- ``compare_classifiers(y_true, a, b, method="delta")``: ``y_true`` read once with
   both prediction sets, each classifier counted once, the variance of each
   difference from the joint (true, pred_a, pred_b) cells (at most k**3 of them);
 - the per-sample computation those cells replace: each (y_true, y_pred) read
@@ -103,9 +103,11 @@ def run(repeats: int) -> str:
     y, a, b, w = data(N)
     ys, as_, bs, _ = data(N_BOOTSTRAP)
     contenders = {
-        "cells": lambda: compare_classifiers(y, a, b),
+        "cells": lambda: compare_classifiers(y, a, b, method="delta"),
         "design": lambda: per_sample_delta(y, a, b, None),
-        "cells_w": lambda: compare_classifiers(y, a, b, sample_weight=w),
+        "cells_w": lambda: compare_classifiers(
+            y, a, b, sample_weight=w, method="delta"
+        ),
         "design_w": lambda: per_sample_delta(y, a, b, w),
         "boot_cells": lambda: compare_classifiers(
             ys, as_, bs, method="bootstrap", n_resamples=RESAMPLES, random_state=0

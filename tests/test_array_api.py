@@ -284,19 +284,21 @@ def test_multilabel_comparisons_on_the_device(device: str) -> None:
             p,
             q,
             sample_weight=None if weights is None else on(device, weights),
+            method="delta",
             **options,
         )
         expected = compare_classifiers(
-            M_TRUE, M_PRED, M_OTHER, sample_weight=weights, **options
+            M_TRUE, M_PRED, M_OTHER, sample_weight=weights, method="delta", **options
         )
         assert_same_comparison(got, expected, rtol)
-    many = compare_classifiers(t, p, q, p)  # three classifiers: every pair
-    expected = compare_classifiers(M_TRUE, M_PRED, M_OTHER, M_PRED)
+    many = compare_classifiers(t, p, q, p, method="delta")  # every pair
+    expected = compare_classifiers(M_TRUE, M_PRED, M_OTHER, M_PRED, method="delta")
     for a, b in zip(many.comparisons, expected.comparisons, strict=True):
         assert_same_comparison(a, b, rtol)
     for options, message in (
         ({"method": "bootstrap"}, "bootstrap redraws every sample"),
-        ({"average": "samples"}, "pairs each sample's own score"),
+        ({}, "jackknife leaves out each sample"),  # the default method
+        ({"method": "delta", "average": "samples"}, "pairs each sample's own score"),
     ):
         with pytest.raises(ValueError, match=message):
             compare_classifiers(t, p, q, **options)
@@ -419,7 +421,7 @@ def test_only_the_counts_cross_to_the_host() -> None:
         classification_report(T, P, sample_weight=W)
         fbeta_confidence_interval(T, P, method="bootstrap", n_resamples=20)
         compare_classifiers(T, P, Q, sample_weight=W)
-        compare_classifiers(MT, MP, MP, sample_weight=W)
+        compare_classifiers(MT, MP, MP, sample_weight=W, method="delta")
         f1_of_averages_score(MT, MP, average="samples", sample_weight=W)
         fbeta_confidence_interval(MT, MP, method="delta")
         MacroF1Accumulator().update(T, P).update(T, Q)
@@ -957,10 +959,15 @@ def test_torch_kernels_on_the_device(monkeypatch: pytest.MonkeyPatch) -> None:
         expected.averaged_fbeta.p_value, rel=1e-9
     )
     got = compare_classifiers(
-        mt, mp, torch.as_tensor(M_OTHER), sample_weight=w, average="micro"
+        mt,
+        mp,
+        torch.as_tensor(M_OTHER),
+        sample_weight=w,
+        average="micro",
+        method="delta",
     )
     expected = compare_classifiers(
-        M_TRUE, M_PRED, M_OTHER, sample_weight=WEIGHTS, average="micro"
+        M_TRUE, M_PRED, M_OTHER, sample_weight=WEIGHTS, average="micro", method="delta"
     )
     assert_same_comparison(got, expected, 1e-9)
 

@@ -2,18 +2,26 @@
 
 from __future__ import annotations
 
+import typing
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
 from hypothesis import given
 from hypothesis import strategies as st
+from scipy import stats
+from sklearn.utils._param_validation import InvalidParameterError
 
 from sklearn_macrof1 import (
+    ClassifierComparison,
     MacroF1Counts,
+    MultipleComparison,
     averaged_f1_score,
+    averaged_fbeta_score,
     compare_classifiers,
     f1_of_averages_score,
     fbeta_confidence_interval,
+    fbeta_of_averages_score,
 )
 
 
@@ -73,7 +81,7 @@ def test_identical_classifiers():
     rng = np.random.default_rng(3)
     y = rng.integers(0, 3, 500)
     a = _noisy(y, 0.7, rng, 3)
-    for method in ("delta", "bootstrap"):
+    for method in ("jackknife", "delta", "bootstrap"):
         c = compare_classifiers(y, a, a, method=method, random_state=0)
         for d in (c.averaged_fbeta, c.fbeta_of_averages):
             assert (d.difference, d.low, d.high) == (0.0, 0.0, 0.0)
@@ -144,7 +152,11 @@ def test_multilabel_and_samples():
 def test_errors():
     with pytest.raises(ValueError, match="inconsistent numbers of samples"):
         compare_classifiers([0, 1, 1], [0, 1, 1], [0, 1])
-    with pytest.raises(ValueError, match="method"):
+    with pytest.raises(
+        InvalidParameterError,
+        match=r"'method' parameter of compare_classifiers must be a str among "
+        r"\{'jackknife', 'delta', 'bootstrap'\}",
+    ):
         compare_classifiers([0, 1], [0, 1], [1, 1], method="exact")
 
 
@@ -223,8 +235,13 @@ def test_joint_cells_give_the_per_sample_delta_method(options, weighted, n_class
     predictions[-1][:5] = y.max() + 1 if k > 2 else predictions[-1][:5]  # a new class
     if weighted:
         options = {**options, "sample_weight": rng.uniform(0.2, 3, 1500)}
-    result = compare_classifiers(y, *predictions, zero_division=0.0, **options)
+    result = compare_classifiers(
+        y, *predictions, zero_division=0.0, method="delta", **options
+    )
     pairs = result.comparisons if n_classifiers > 2 else (result,)
+    if "labels" not in options and options.get("average", "macro") != "micro":
+        # one class set for every classifier: the last predicts a new class
+        options["labels"] = np.unique(np.concatenate([y, *predictions]))
     reference = _design_reference(y, predictions, **options)
     for (i, j), comparison in zip(reference, pairs, strict=True):
         assert comparison.names == ("ABC"[i], "ABC"[j])
@@ -264,8 +281,14 @@ def test_joint_cells_give_the_per_sample_delta_method(options, weighted, n_class
     ],
     ids=["int-float", "strings", "objects", "bools", "int-dtypes"],
 )
-def test_each_classifier_is_scored_as_alone(truth, a, b):
-    for method in ("delta", "bootstrap"):
+def test_both_classifiers_are_scored_over_one_class_set(truth, a, b):
+    """Without labels, both are scored over the classes of y_true and both
+    predictions: a classifier that never predicts a class the other predicts
+    (nor y_true holds) gets that class's zero_division value in its average,
+    as the score functions give it with labels=<that set>; the same class set
+    gives the stand-alone scores."""
+    union = sorted(set(list(truth)) | set(list(a)) | set(list(b)))
+    for method in ("jackknife", "delta", "bootstrap"):
         c = compare_classifiers(
             truth, a, b, method=method, random_state=0, n_resamples=50
         )
@@ -273,11 +296,12 @@ def test_each_classifier_is_scored_as_alone(truth, a, b):
             (c.averaged_fbeta, averaged_f1_score),
             (c.fbeta_of_averages, f1_of_averages_score),
         ):
-            assert d.score_a == score(truth, a)
-            assert d.score_b == score(truth, b)
-            assert fbeta_confidence_interval(truth, a).averaged_fbeta.estimate == (
-                c.averaged_fbeta.score_a
-            )
+            for got, pred in ((d.score_a, a), (d.score_b, b)):
+                if len(set(list(truth)) | set(list(pred))) == len(union):
+                    assert got == score(truth, pred)
+                else:  # this classifier lacks a class: lower than alone
+                    assert got < score(truth, pred)
+                    assert got == pytest.approx(score(truth, pred, labels=union))
 
 
 @pytest.mark.filterwarnings("ignore::sklearn.exceptions.UndefinedMetricWarning")
@@ -435,3 +459,158 @@ def test_bytes_labels_of_one_prediction_set_name_it_alone():
         compare_classifiers(y, y, y.astype("S"))
     with pytest.raises(refused, match=r"^y_true and y_pred_c cannot be scored"):
         compare_classifiers(y, y, y, y.astype("S"))
+
+
+# ------------------------------------------------------------------ the jackknife
+
+
+def _left_out_spread(y, a, b, sample_weight=None, labels=None, **options):
+    """The jackknife standard errors by definition: both scores with each
+    sample removed in turn, through the score functions (one class set)."""
+    options = {"beta": 1.0, "zero_division": 0.0, **options}
+    y, a, b = (np.asarray(v) for v in (y, a, b))
+    if labels is None and y.ndim == 1 and options.get("average") != "micro":
+        labels = np.unique(np.concatenate([y, a, b]))
+    n = y.shape[0]
+    left_out = []
+    for i in range(n):
+        keep = np.arange(n) != i
+        w = None if sample_weight is None else sample_weight[keep]
+        left_out.append(
+            [
+                score(y[keep], a[keep], labels=labels, sample_weight=w, **options)
+                - score(y[keep], b[keep], labels=labels, sample_weight=w, **options)
+                for score in (averaged_fbeta_score, fbeta_of_averages_score)
+            ]
+        )
+    left_out = np.array(left_out)
+    return np.sqrt((n - 1) / n * ((left_out - left_out.mean(axis=0)) ** 2).sum(axis=0))
+
+
+_Y = np.random.default_rng(30).integers(0, 4, 48)
+_A = np.where(np.random.default_rng(31).random(48) < 0.7, _Y, (_Y + 1) % 5)
+_B = np.where(np.random.default_rng(32).random(48) < 0.6, _Y, 2)  # never 3, 4
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.UndefinedMetricWarning")
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"average": "weighted"},
+        {"average": "micro"},
+        {"beta": 2.0},
+        {"labels": [0, 1, 3, 7]},  # 7 absent: a constant in every mean
+        {"average": "weighted", "labels": [0, 4, 9]},
+        {"zero_division": np.nan},  # undefined ratios leave the means
+        {"zero_division": 1.0, "labels": [1, 3, 4]},
+        {"sample_weight": (1.0 + _Y) * (2.0 + 0.1 * _A) * (1.0 + 0.01 * _B)},
+    ],
+    ids=["macro", "weighted", "micro", "beta", "labels", "weighted-labels",
+         "nan", "one", "weights"],
+)  # fmt: skip
+def test_jackknife_is_leaving_each_sample_out(options):
+    """From the joint cells, the jackknife equals removing each sample in turn
+    and rescoring both classifiers (weights constant within a joint cell: the
+    cell's samples are then alike)."""
+    c = compare_classifiers(_Y, _A, _B, **{"zero_division": 0.0, **options})
+    assert c.method == "jackknife"
+    expected = _left_out_spread(_Y, _A, _B, **options)
+    got = [c.averaged_fbeta.std_error, c.fbeta_of_averages.std_error]
+    np.testing.assert_allclose(got, expected, rtol=1e-10, atol=1e-14)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("average", ["macro", "weighted", "micro", "samples"])
+def test_jackknife_of_multilabel_targets_leaves_out_each_sample(average, weighted):
+    rng = np.random.default_rng(33)
+    y = rng.integers(0, 2, (40, 4))
+    a = np.where(rng.random((40, 4)) < 0.8, y, 1 - y)
+    b = np.where(rng.random((40, 4)) < 0.7, y, 1 - y)
+    w = rng.uniform(0.5, 2, 40) if weighted else None
+    c = compare_classifiers(
+        y, a, b, average=average, sample_weight=w, zero_division=0.0
+    )
+    expected = _left_out_spread(y, a, b, average=average, sample_weight=w)
+    got = [c.averaged_fbeta.std_error, c.fbeta_of_averages.std_error]
+    np.testing.assert_allclose(got, expected, rtol=1e-10)
+
+
+def test_jackknife_binary_average():
+    y, a, b = (_Y > 1).astype(int), (_A > 1).astype(int), (_B > 1).astype(int)
+    c = compare_classifiers(y, a, b, average="binary")
+    expected = _left_out_spread(y, a, b, average="binary")
+    got = [c.averaged_fbeta.std_error, c.fbeta_of_averages.std_error]
+    np.testing.assert_allclose(got, expected, rtol=1e-10)
+
+
+def test_jackknife_t_reference():
+    """The interval is difference +- t quantile x standard error, the p-value
+    its two-sided t tail; with many samples the degrees of freedom are many
+    and the jackknife meets the delta method; a difference carried by one
+    sample has about 2 and is not significant."""
+    rng = np.random.default_rng(34)
+    y = rng.integers(0, 4, 20000)
+    a, b = _noisy(y, 0.8, rng, 4), _noisy(y, 0.78, rng, 4)
+    jack, delta = (
+        compare_classifiers(y, a, b),
+        compare_classifiers(y, a, b, method="delta"),
+    )
+    for j, d in zip(
+        (jack.averaged_fbeta, jack.fbeta_of_averages),
+        (delta.averaged_fbeta, delta.fbeta_of_averages),
+        strict=True,
+    ):
+        assert d.df is None
+        assert j.df > 1000
+        assert j.std_error == pytest.approx(d.std_error, rel=0.01)
+        half = stats.t.ppf(0.975, j.df) * j.std_error
+        assert (j.low, j.high) == pytest.approx(
+            (j.difference - half, j.difference + half)
+        )
+        assert j.p_value == pytest.approx(
+            2 * stats.t.sf(abs(j.difference) / j.std_error, j.df)
+        )
+    y = np.repeat([0, 1, 2], 20)
+    b = y.copy()
+    b[0] = 1  # B's one error: the only disagreement
+    c = compare_classifiers(y, y, b)
+    for d in (c.averaged_fbeta, c.fbeta_of_averages):
+        assert d.difference > 0
+        assert 1 <= d.df < 3
+        assert d.p_value > 0.3
+        assert d.low < 0 < d.high
+    assert "not significant" in c.statement
+
+
+def test_return_type_per_call_form():
+    """Two prediction sets give a ClassifierComparison, three or more a
+    MultipleComparison; the overloads tell type checkers the same."""
+    assert isinstance(
+        compare_classifiers(_Y, _A, _B, zero_division=0.0), ClassifierComparison
+    )
+    many = compare_classifiers(_Y, _A, _B, _A, zero_division=0.0)
+    assert isinstance(many, MultipleComparison)
+    assert len(many.comparisons) == 3
+    overloads = getattr(typing, "get_overloads", None)  # Python 3.11+
+    if overloads is not None:
+        returns = [f.__annotations__["return"] for f in overloads(compare_classifiers)]
+        assert returns == ["ClassifierComparison", "MultipleComparison"]
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.UndefinedMetricWarning")
+def test_several_classifiers_share_one_class_set():
+    """Every classifier of a multiple comparison is scored over the classes of
+    y_true and every prediction set: C's class 9 enters A's and B's averages."""
+    c = np.where(_A == 0, 9, _A)
+    many = compare_classifiers(_Y, _A, _B, c, zero_division=0.0)
+    union = np.unique(np.concatenate([_Y, _A, _B, c]))
+    pair = many["A", "B"]
+    assert pair.averaged_fbeta.score_a == pytest.approx(
+        averaged_f1_score(_Y, _A, labels=union, zero_division=0.0)
+    )
+    assert pair.fbeta_of_averages.score_b == pytest.approx(
+        f1_of_averages_score(_Y, _B, labels=union, zero_division=0.0)
+    )
+    alone = compare_classifiers(_Y, _A, _B, zero_division=0.0)
+    assert alone.averaged_fbeta.score_a > pair.averaged_fbeta.score_a

@@ -9,11 +9,14 @@ import numpy as np
 from numpy.typing import NDArray
 
 from sklearn_macrof1 import (
+    ClassifierComparison,
     FBetaInterval,
     FBetaSummary,
     MacroF1Counts,
+    MultipleComparison,
     averaged_f1_score,
     averaged_fbeta_score,
+    compare_classifiers,
     f1_of_averages_score,
     fbeta_confidence_interval,
     fbeta_of_averages_score,
@@ -42,3 +45,8 @@ ci: FBetaInterval = fbeta_confidence_interval(counts)
 merged: MacroF1Counts = counts + MacroF1Counts.from_confusion_matrix(
     [[1, 0], [0, 1]], rows="true"
 )
+
+# compare_classifiers: one return type per call form (the number of predictions).
+pair: ClassifierComparison = compare_classifiers(y, y, y, names=("a", "b"))
+every_pair: MultipleComparison = compare_classifiers(y, y, y, y, method="delta")
+more: MultipleComparison = compare_classifiers(y, y, y, y, y, y)
