@@ -35,6 +35,9 @@ An HTML comment on the line just above a block changes what happens to it:
 
 Several markers go in one comment, separated by ``;`` (``long; repo``).
 
+Script blocks and ``repo`` blocks are marked ``slow``: the default run (``-m "not
+slow"``) leaves them out, ``python -m pytest -m slow`` or ``-m ""`` runs them.
+
 ``python tests/test_docs.py --update [PAGE ...]`` rewrites the shown output of the
 console blocks and script outputs of the pages with what they really print (review
 the diff before committing it).
