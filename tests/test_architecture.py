@@ -34,6 +34,7 @@ def test_layer_and_acyclic_contracts_hold() -> None:
     assert "2 kept, 0 broken" in result.stdout
 
 
+@pytest.mark.slow
 def test_spark_is_imported_only_by_the_spark_module() -> None:
     """``import sklearn_macrof1`` never imports pyspark; without pyspark,
     ``import sklearn_macrof1.spark`` raises ImportError naming the extra."""

@@ -304,6 +304,7 @@ def test_multilabel_comparisons_on_the_device(device: str) -> None:
             compare_classifiers(t, p, q, **options)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("device", DEVICES)
 def test_accumulator_and_display(device: str) -> None:
     acc = MacroF1Accumulator()
@@ -761,6 +762,7 @@ def test_many_classes_keep_their_occupied_cells(device: str) -> None:
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("device", DEVICES)
 def test_device_tally_of_many_labels_keeps_folded_cells(
     device: str, monkeypatch: pytest.MonkeyPatch

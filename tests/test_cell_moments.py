@@ -80,6 +80,7 @@ def test_report_of_an_accumulator_of_many_classes_has_the_in_memory_intervals():
             np.testing.assert_allclose(streamed[row][key], direct[row][key], rtol=1e-12)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("average", ["macro", "weighted", "micro"])
 def test_weighted_record_of_many_classes_gives_the_in_memory_interval(average):
     y, p, w = _labels(seed=3)
@@ -211,6 +212,7 @@ def test_bootstrap_of_many_classes_draws_in_bounded_memory(monkeypatch):
     assert peak < 64 * cells * 8 / 2, (peak, cells)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("weighted", [False, True])
 @pytest.mark.parametrize("average", ["macro", "micro", "weighted"])
 def test_multilabel_record_of_many_labels_gives_the_in_memory_interval(

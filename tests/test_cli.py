@@ -995,6 +995,7 @@ def test_parsing_rules(tmp_path):
 # --------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_module_runs_paper_example_and_reads_stdin(tmp_path):
     proc = subprocess_run(["matrix", *PAPER_SKEWED, "--format", "json"])
     assert proc.returncode == 0, proc.stderr
@@ -1012,6 +1013,7 @@ def test_module_runs_paper_example_and_reads_stdin(tmp_path):
     )
 
 
+@pytest.mark.slow
 def test_module_error_statuses_without_traceback(tmp_path):
     proc = subprocess_run(
         ["score", str(tmp_path / "nope.csv"), "--true", "a", "--pred", "b"]

@@ -179,6 +179,7 @@ def test_matrix_whose_header_and_index_disagree_is_refused_saying_so(tmp_path):
     _assert_one_line_error(status, err, "header row", "first column")
 
 
+@pytest.mark.slow
 def test_unwritable_and_closed_streams_exit_1_without_traceback(tmp_path):
     """The real program: a full device, closed stdout, closed stdin."""
     script = textwrap.dedent(

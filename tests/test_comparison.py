@@ -373,6 +373,7 @@ def joint_labels(draw):
     return y, predictions, weights
 
 
+@pytest.mark.slow
 @given(joint_labels())
 def test_joint_reading_counts_each_pair_as_read_alone(data):
     """read_jointly (y_true read once) gives every prediction set the count

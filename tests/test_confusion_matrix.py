@@ -56,6 +56,7 @@ def labelled_data(draw):
     return y_true, y_pred, weight, average, beta, zero_division
 
 
+@pytest.mark.slow
 @given(labelled_data(), st.booleans())
 def test_matrix_input_equals_label_input(data, labels_subset):
     y_true, y_pred, weight, average, beta, zero_division = data

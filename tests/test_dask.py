@@ -54,6 +54,7 @@ def _labels(seed: int, n: int, k: int) -> tuple[np.ndarray, np.ndarray]:
     return y_true, y_pred
 
 
+@pytest.mark.slow
 def test_dask_arrays_equal_numpy_for_every_average(client) -> None:
     y_true, y_pred = _labels(0, 5000, 5)
     weights = np.random.default_rng(1).random(5000)
@@ -91,6 +92,7 @@ def test_chunks_are_counted_on_the_workers(client) -> None:
     assert {task["worker"] for task in counted} <= workers
 
 
+@pytest.mark.slow
 def test_dask_series_of_strings(client) -> None:
     rng = np.random.default_rng(3)
     names = np.array(["ant", "bee", "cat", "dog"])
@@ -212,6 +214,7 @@ def never_gathered(monkeypatch):
     return refuse
 
 
+@pytest.mark.slow
 def test_intervals_from_worker_counts(client, never_gathered) -> None:
     """Unweighted 1-D labels: intervals, the report's interval columns and the
     summary's interval come from the confusion matrix counted on the workers,
@@ -284,6 +287,7 @@ def test_intervals_that_need_every_sample_are_refused(client, never_gathered) ->
     )
 
 
+@pytest.mark.slow
 def test_intervals_of_many_classes_and_labels_from_the_workers(
     client, never_gathered
 ) -> None:
@@ -340,6 +344,7 @@ def _same_report(a: dict, b: dict) -> None:
             np.testing.assert_allclose(a[key], b[key], rtol=1e-12, atol=1e-15)
 
 
+@pytest.mark.slow
 def test_delta_intervals_from_the_worker_moments(client, never_gathered) -> None:
     """Weighted 1-D, multilabel micro/macro/weighted and weighted multilabel
     ``samples``: the delta method reads the second moments counted on the
@@ -434,6 +439,7 @@ def _compared(y, predictions, **options):
     return [(c.averaged_fbeta, c.fbeta_of_averages) for c in pairs], comparison
 
 
+@pytest.mark.slow
 @pytest.mark.filterwarnings("ignore::sklearn.exceptions.UndefinedMetricWarning")
 @pytest.mark.parametrize("n_classifiers", [2, 3])
 @pytest.mark.parametrize("weighted", [False, True])

@@ -945,6 +945,7 @@ def test_sample_weight_is_used_and_routed(imbalanced_data):
     assert routed.best_score_ == pytest.approx(weighted.best_score_)
 
 
+@pytest.mark.slow
 def test_multilabel_estimator_dense_and_sparse():
     X, Y = make_multilabel_classification(
         n_samples=600, n_features=10, n_classes=4, n_labels=2, random_state=1

@@ -207,6 +207,7 @@ def test_from_estimator_rejects_a_regressor():
         MacroF1Display.from_estimator(reg, X, y)
 
 
+@pytest.mark.slow
 def test_plot_on_given_axes_returns_self():
     y_true, y_pred = _multiclass()
     fig, (ax1, ax2) = plt.subplots(1, 2)
@@ -285,6 +286,7 @@ def _iso_curve(level, beta):
     return np.asarray(line.get_xdata()), np.asarray(line.get_ydata())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("beta", [0.5, 1.0, 2.0, 3.0])
 @pytest.mark.parametrize("level", [0.01, 0.2, 0.5, 0.9, 0.999])
 def test_iso_curves_have_the_level_they_claim(beta, level):
@@ -323,6 +325,7 @@ def test_missing_matplotlib_says_how_to_install(monkeypatch):
         disp.plot()
 
 
+@pytest.mark.slow
 def test_package_import_never_imports_matplotlib():
     code = textwrap.dedent(
         """
@@ -379,6 +382,7 @@ def _skewed(n_classes, seed):
     return y, np.where(rng.random(y.size) < hit, y, wrong)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape", [(1, 1), (1, 2), (2, 2)])
 @pytest.mark.parametrize("n_classes", [3, 20])
 def test_panel_keeps_everything_inside_its_axes(shape, n_classes):
@@ -541,6 +545,7 @@ def test_compact_is_the_default_on_given_axes_and_can_be_switched():
 ROOT = Path(__file__).resolve().parents[1]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("builder", ["from_predictions", "from_estimator", "summary"])
 def test_builders_draw_once_and_take_gap_pairs(builder):
     y_true, y_pred = _multiclass()

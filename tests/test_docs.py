@@ -35,6 +35,9 @@ An HTML comment on the line just above a block changes what happens to it:
 
 Several markers go in one comment, separated by ``;`` (``long; repo``).
 
+Script blocks and ``repo`` blocks are marked ``slow``: the default run (``-m "not
+slow"``) leaves them out, ``python -m pytest -m slow`` or ``-m ""`` runs them.
+
 ``python tests/test_docs.py --update [PAGE ...]`` rewrites the shown output of the
 console blocks and script outputs of the pages with what they really print (review
 the diff before committing it).
@@ -352,12 +355,17 @@ CHECKED = [
 DOCTEST_PAGES = sorted({b.page for b in BLOCKS if b.is_doctest})
 
 
-def _long(block: Block) -> list[pytest.MarkDecorator]:
-    return [pytest.mark.docs_long] if "long" in block.modes else []
+def _marks(block: Block) -> list[pytest.MarkDecorator]:
+    if "long" in block.modes:
+        return [pytest.mark.docs_long]
+    # a script starts a fresh interpreter, a repo block copies the repository: a
+    # second or more each, so they run with the slow tests (pytest -m slow)
+    slow = is_script(block) or "repo" in block.modes
+    return [pytest.mark.slow] if slow else []
 
 
 @pytest.mark.parametrize(
-    "block", [pytest.param(b, id=b.name, marks=_long(b)) for b in CHECKED]
+    "block", [pytest.param(b, id=b.name, marks=_marks(b)) for b in CHECKED]
 )
 def test_example(block: Block, tmp_path: Path) -> None:
     text = script_of(block, BLOCKS) if is_script(block) else block.text

@@ -138,6 +138,7 @@ def test_update_section_replaces_only_its_block(pe, tmp_path):
     assert text.count("<!-- paper:x:begin -->") == 1
 
 
+@pytest.mark.slow
 def test_command_line_quick_run_writes_pngs_and_tables(pe, tmp_path, capsys):
     pytest.importorskip("matplotlib")
     doc = tmp_path / "docs" / "paper.md"

@@ -688,6 +688,7 @@ def test_folding_batches_without_a_confusion_matrix_are_refused(monkeypatch):
         per_class + floats
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("dtype", [np.int64, np.uint64, np.int32, np.uint32])
 @pytest.mark.parametrize("k", [5_000, 40_000])
 def test_dense_integer_range_counted_without_a_sort_is_sklearns(k, dtype):

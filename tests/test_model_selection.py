@@ -137,6 +137,7 @@ def test_cross_validate_equals_direct_calls_on_the_same_folds():
     )
 
 
+@pytest.mark.slow
 def test_parallel_runs_give_the_serial_scores():
     X, y = load_breast_cancer(return_X_y=True)
     model = DecisionTreeClassifier(max_depth=2, random_state=0)
@@ -150,6 +151,7 @@ def test_parallel_runs_give_the_serial_scores():
         np.testing.assert_array_equal(parallel[key], serial[key])
 
 
+@pytest.mark.slow
 def test_randomized_search_with_mapping_refit_and_workers():
     X, y = load_iris(return_X_y=True)
     pipeline = make_pipeline(StandardScaler(), LogisticRegression(max_iter=500))
@@ -176,6 +178,7 @@ def test_randomized_search_with_mapping_refit_and_workers():
     assert search.predict(X[:3]).shape == (3,)
 
 
+@pytest.mark.slow
 def test_metadata_routing_passes_sample_weight_to_the_scorer():
     X, y = load_wine(return_X_y=True)
     weights = np.random.default_rng(0).uniform(0.1, 5.0, y.shape[0])
@@ -258,6 +261,7 @@ def test_string_binary_labels_with_pos_label():
     np.testing.assert_allclose(scores, expected, atol=1e-12)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "model",
     [
@@ -283,6 +287,7 @@ def test_multilabel_estimators_with_samples_averaging(model):
     ).all()
 
 
+@pytest.mark.slow
 def test_multilabel_grid_search():
     X, Y = make_multilabel_classification(
         n_samples=120, n_features=8, n_classes=3, random_state=1

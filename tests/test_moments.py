@@ -112,6 +112,7 @@ def test_multilabel_moments_are_the_outer_products(sparse, weighted):
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("sparse", "width"),
     [

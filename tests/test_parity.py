@@ -198,16 +198,19 @@ def _check_scores(y_true, y_pred, beta, kwargs):
     assert_same_outcome(ours, theirs)
 
 
+@pytest.mark.slow
 @given(scenarios(multilabel=False))
 def test_parity_1d(scenario):
     _check_scores(*scenario)
 
 
+@pytest.mark.slow
 @given(scenarios(multilabel=True))
 def test_parity_multilabel(scenario):
     _check_scores(*scenario)
 
 
+@pytest.mark.slow
 @settings(max_examples=_scaled(2 / 3))
 @given(scenarios())
 def test_f1_functions_are_beta_one(scenario):
@@ -224,6 +227,7 @@ def test_f1_functions_are_beta_one(scenario):
     )
 
 
+@pytest.mark.slow
 @settings(max_examples=_scaled(4 / 5))
 @given(scenarios())
 def test_summary_matches_precision_recall_fscore_support(scenario):
@@ -462,6 +466,7 @@ def string_scenarios(draw):
     return y_true, y_pred, draw(st.sampled_from(BETAS)), kwargs
 
 
+@pytest.mark.slow
 @needs_string_dtype
 @settings(max_examples=_scaled(1 / 2))
 @given(string_scenarios())

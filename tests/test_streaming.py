@@ -274,6 +274,7 @@ def multilabel_data(draw: Any, nonzero_weights: bool = False) -> tuple:
 # -- exactness ----------------------------------------------------------------
 
 
+@pytest.mark.slow
 @settings(max_examples=40)
 @given(one_d_data())
 def test_batches_equal_one_call_1d(data: tuple) -> None:
@@ -285,6 +286,7 @@ def test_batches_equal_one_call_1d(data: tuple) -> None:
     )
 
 
+@pytest.mark.slow
 @settings(max_examples=40)
 @given(multilabel_data())
 def test_batches_equal_one_call_multilabel(data: tuple) -> None:
@@ -620,6 +622,7 @@ def test_bad_options_and_arguments() -> None:
         MacroF1Accumulator(labels=5)
 
 
+@pytest.mark.slow
 def test_importing_and_streaming_numpy_never_imports_dask() -> None:
     code = (
         "import sys, numpy as np; from sklearn_macrof1 import MacroF1Accumulator, "

@@ -209,6 +209,7 @@ def test_summary_from_matrix_equals_summary_from_labels_table1():
     assert s.to_dict()["gap"] == s.gap
 
 
+@pytest.mark.slow
 def test_a_summary_of_many_classes_keeps_its_confusion_matrix_as_occupied_cells():
     import scipy.sparse as sp
     from sklearn.metrics import confusion_matrix

@@ -85,6 +85,7 @@ def _evaluate(model: Any, rows: list[dict[str, Any]], tmp_path: Any, **options: 
     return metrics, output
 
 
+@pytest.mark.slow
 def test_sequence_classification(tmp_path: Any) -> None:
     torch.manual_seed(0)
     model = transformers.BertForSequenceClassification(_config()).eval()
@@ -111,6 +112,7 @@ def test_sequence_classification(tmp_path: Any) -> None:
     )
 
 
+@pytest.mark.slow
 def test_token_classification_drops_padding(tmp_path: Any) -> None:
     torch.manual_seed(0)
     model = transformers.BertForTokenClassification(_config()).eval()
@@ -139,6 +141,7 @@ def test_token_classification_drops_padding(tmp_path: Any) -> None:
     )
 
 
+@pytest.mark.slow
 def test_multilabel_threshold(tmp_path: Any) -> None:
     torch.manual_seed(0)
     config = _config()
@@ -174,6 +177,7 @@ class _Failing(_Rows):
         return self.rows[i]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fixed_labels", [False, True])
 def test_an_interrupted_evaluation_is_forgotten(tmp_path: Any, fixed_labels) -> None:
     torch.manual_seed(0)

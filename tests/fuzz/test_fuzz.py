@@ -2,7 +2,7 @@
 
 ``MACROF1_FUZZ_CASES`` sets the number of cases (default 180, 20 per category;
 ``.ci/run`` runs 2,000 and release checks 100,000: ``MACROF1_FUZZ_CASES=100000
-python -m pytest tests/fuzz -s`` or ``python tests/fuzz/fuzz.py run --cases
+python -m pytest tests/fuzz -s -m ""`` or ``python tests/fuzz/fuzz.py run --cases
 100000``); ``MACROF1_FUZZ_SEED`` the seed (default 0). With ``-s`` the counts of
 cases per category, entry point and verdict are printed.
 """
@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
@@ -23,6 +24,7 @@ CASES = int(os.environ.get("MACROF1_FUZZ_CASES", "180"))
 SEED = int(os.environ.get("MACROF1_FUZZ_SEED", "0"))
 
 
+@pytest.mark.slow
 def test_no_crash_and_scikit_learns_answer_on_adversarial_inputs():
     result = fuzz.drive(SEED, CASES)
     table, failures = fuzz.summarize(result, CASES)
@@ -76,6 +78,7 @@ def test_judge_accepts_only_same_values_errors_or_listed_differences(monkeypatch
     assert fuzz.judge(case, same, ("value", np.array(0.6))) == "ok:sparse-stored-zero"
 
 
+@pytest.mark.slow
 def test_out_of_range_codes_reaching_the_counting_core_fail_the_run(monkeypatch):
     """With a label encoding broken on purpose (codes past the last class,
     claimed in range), the run must fail: the codes are counted in the wrong
