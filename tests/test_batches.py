@@ -5,6 +5,7 @@ processes (``totals``), of discovered labels merged."""
 
 from __future__ import annotations
 
+import dataclasses
 import pickle
 from typing import Any
 
@@ -32,6 +33,11 @@ def _tokens(batch: int, length: int) -> tuple[np.ndarray, np.ndarray]:
     return labels, logits
 
 
+def _per_class(counts: MacroF1Counts) -> MacroF1Counts:
+    """A record as a stream keeps it by default: without its confusion matrix."""
+    return dataclasses.replace(counts, confusion=None)
+
+
 def _strict(device: str = "device1") -> Any:
     xs = pytest.importorskip("array_api_strict")
     pytest.importorskip("array_api_compat")
@@ -51,7 +57,7 @@ def test_token_batches_with_padding(where: str) -> None:
         kept_pred.append(logits.argmax(-1)[keep])
     y_true, y_pred = np.concatenate(kept_true), np.concatenate(kept_pred)
     assert acc.n_samples == y_true.shape[0]
-    assert acc.counts == MacroF1Counts.from_predictions(y_true, y_pred)
+    assert acc.counts == _per_class(MacroF1Counts.from_predictions(y_true, y_pred))
     # per-token weights shaped like the labels are flattened and masked too
     labels, logits = _tokens(2, 6)
     weights = RNG.random((2, 6))
@@ -71,7 +77,9 @@ def test_sequence_logits_and_multilabel_threshold(where: str) -> None:
     move = (lambda a: a) if where == "numpy" else _strict(where)
     labels, logits = RNG.integers(0, K, 50), RNG.normal(size=(50, K))
     acc = MacroF1Accumulator().update(move(labels), move(logits))
-    assert acc.counts == MacroF1Counts.from_predictions(labels, logits.argmax(1))
+    assert acc.counts == _per_class(
+        MacroF1Counts.from_predictions(labels, logits.argmax(1))
+    )
     truth, scores = RNG.integers(0, 2, (40, 4)), RNG.normal(size=(40, 4))
     acc = MacroF1Accumulator(threshold=0.25)
     acc.update(move(truth[:25]), move(scores[:25])).update(
@@ -132,7 +140,7 @@ def test_padding_mask_of_labels_that_cannot_be_padding(where: str) -> None:
         (np.array([156, 1, 1], np.uint8), np.array([156, 1, 0], np.uint8)),
     ):
         acc = MacroF1Accumulator(ignore_index=-100).update(move(t), move(p))
-        assert acc.counts == MacroF1Counts.from_predictions(t, p)
+        assert acc.counts == _per_class(MacroF1Counts.from_predictions(t, p))
     strings = MacroF1Accumulator(ignore_index=-100).update(["a", "b"], ["a", "a"])
     assert strings.n_samples == 2
     # a multilabel indicator (floats, as transformers holds them; bools) is not
@@ -146,7 +154,7 @@ def test_padding_mask_of_labels_that_cannot_be_padding(where: str) -> None:
     logits[2, 1] = np.nan
     with pytest.raises(ValueError, match="NaN"):
         MacroF1Accumulator().update(move(np.arange(4) % 3), move(logits))
-    if where == "numpy":
+    if where != "device1":  # NumPy, and the CPU tensors it views
         with pytest.raises(ValueError, match="NaN"):
             MacroF1Accumulator(threshold=0.0).update(move(truth[:4]), move(logits))
     else:  # multilabel counts kept on the device: checked when they are read
@@ -156,8 +164,8 @@ def test_padding_mask_of_labels_that_cannot_be_padding(where: str) -> None:
     # infinite logits (masked classes) order as any others
     logits[2, 1] = -np.inf
     acc = MacroF1Accumulator().update(move(np.arange(4) % 3), move(logits))
-    assert acc.counts == MacroF1Counts.from_predictions(
-        np.arange(4) % 3, logits.argmax(1)
+    assert acc.counts == _per_class(
+        MacroF1Counts.from_predictions(np.arange(4) % 3, logits.argmax(1))
     )
 
 
