@@ -133,7 +133,7 @@ def _compat() -> Any:
             "Counting arrays on their device (PyTorch tensors on a GPU, CuPy, "
             "JAX or array-api-strict arrays) needs the package "
             "array-api-compat, which gives each array its namespace: pip "
-            'install array-api-compat (or, from the repository root, pip '
+            "install array-api-compat (or, from the repository root, pip "
             'install ".[array-api]"). NumPy arrays and PyTorch CPU tensors '
             "need no extra package."
         ) from exc

@@ -170,7 +170,10 @@ def tally_labels(
             positions = [y if low == 0 else y - low for y in (y_true, y_pred)]
         else:
             positions = [np.searchsorted(fixed, y) for y in (y_true, y_pred)]
-            if any((fixed[p] != y).any() for p, y in zip(positions, (y_true, y_pred))):
+            if any(
+                (fixed[p] != y).any()
+                for p, y in zip(positions, (y_true, y_pred), strict=True)
+            ):
                 return None
     else:
         m = hi - lo + 1
@@ -366,8 +369,7 @@ def _check_columns(
         value = to_host(y_true[outside][:1]).tolist()[0]
         raise ValueError(
             f"y_true holds the label {value!r}, which names no column of the "
-            f"{columns} class scores in y_pred: {where} "
-            + hint.format(value=value)
+            f"{columns} class scores in y_pred: {where} " + hint.format(value=value)
         )
 
 
