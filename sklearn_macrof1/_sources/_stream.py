@@ -342,9 +342,10 @@ def _check_columns(
         value = to_host(y_true[:1]).tolist()[0] if y_true.shape[0] else None
         raise ValueError(
             f"y_true holds labels such as {value!r}, but {where} Encode the "
-            "classes as the column indices of the scores (fix them with "
-            "labels=range(n_columns)), and name them in the report with "
-            "classification_report(..., target_names=...)."
+            "classes as the column indices of the scores (column i is the "
+            f"class of index i; fix them with labels=range({columns})), and "
+            "name them in the report with classification_report(..., "
+            "target_names=[...]), in column order."
         )
     if _isdtype(xp, y_true.dtype, "bool"):
         return  # 0 and 1 are columns of two or more scores
