@@ -351,6 +351,14 @@ def test_integer_batches_after_other_labels_are_refused_as_a_merge_would() -> No
     acc.update(np.array([2.0]), np.array([1.0]))
     y_true, y_pred = [0, 1, 2, 3, 2.0], [0, 2, 2, 3, 1.0]
     assert averaged_f1_score(acc.counts) == averaged_f1_score(y_true, y_pred)
+    # narrow and unsigned integers beside negative labels: positions widened
+    for t, p in (
+        (np.array([127, -3, 5], np.int8), np.array([1, 2, 127], np.int8)),
+        (np.array([1, 2, 3], np.uint32), np.array([-3, 2, 3])),
+    ):
+        got = MacroF1Accumulator().update(t, p).update(t[::-1], p[::-1])
+        both = np.concatenate([t, t[::-1]]), np.concatenate([p, p[::-1]])
+        assert averaged_f1_score(got.counts) == averaged_f1_score(*both)
     # labels far apart are counted as any other batch
     far = MacroF1Accumulator().update(np.array([0, 10**9]), np.array([0, 10**9]))
     far.update(np.array([5]), np.array([6]))

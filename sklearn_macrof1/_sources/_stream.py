@@ -143,6 +143,15 @@ def _integers(y: Any) -> bool:
     return kind == "i" or (kind == "u" and y.dtype.itemsize < 8)
 
 
+def _shifted(y: np.ndarray, low: int) -> np.ndarray:
+    """``y - low`` as ``intp`` positions (labels of a narrower or unsigned
+    dtype widened first: ``int8`` 127 minus -3 would wrap, ``uint32`` minus a
+    negative label would overflow)."""
+    if y.dtype != np.intp:
+        y = y.astype(np.intp)
+    return y - low if low else y
+
+
 def tally_labels(
     y_true: Any, y_pred: Any, fixed: np.ndarray | None
 ) -> ClassTally | None:
@@ -167,7 +176,7 @@ def tally_labels(
         names, m = fixed, fixed.shape[0]
         if last - first + 1 == m:  # labels=range(k): a label is its position
             low = first
-            positions = [y if low == 0 else y - low for y in (y_true, y_pred)]
+            positions = [_shifted(y, low) for y in (y_true, y_pred)]
         else:
             positions = [np.searchsorted(fixed, y) for y in (y_true, y_pred)]
             if any(
@@ -179,7 +188,7 @@ def tally_labels(
         m = hi - lo + 1
         if m > TALLY_RANGE:
             return None
-        positions = [y if low == 0 else y - low for y in (y_true, y_pred)]
+        positions = [_shifted(y, low) for y in (y_true, y_pred)]
     true, pred = positions
     if m * m <= n:  # few classes: one bincount of the joint codes
         joint = np.multiply(true, m, dtype=np.intp)
