@@ -20,6 +20,8 @@ from typing import Any
 
 import numpy as np
 
+from .._counting._kernels import _joint_table as joint_table
+from .._counting._kernels import table_counts
 from .._counting._record import MacroF1Counts, prepare
 from .._counting._registry import lives_elsewhere
 from ._array_api import is_device_array, namespace_of, on_device, to_host
@@ -190,11 +192,8 @@ def tally_labels(
             return None
         positions = [_shifted(y, low) for y in (y_true, y_pred)]
     true, pred = positions
-    if m * m <= n:  # few classes: one bincount of the joint codes
-        joint = np.multiply(true, m, dtype=np.intp)
-        np.add(joint, pred, out=joint, casting="unsafe")
-        cells = np.bincount(joint, minlength=m * m).reshape(m, m)
-        table = np.stack([cells.diagonal(), cells.sum(axis=1), cells.sum(axis=0)])
+    if m * m <= n:  # few classes: the joint table (block by block for large n)
+        table = np.stack(table_counts(joint_table(true, pred, m, None)))
     else:
         hit = true == pred
         table = np.stack(
