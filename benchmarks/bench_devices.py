@@ -24,27 +24,26 @@ The call returns a Python float, which waits for the device, so the times
 include every kernel (and the transfer of the counts). Ratio: numpy's time
 divided by the contender's (above 1: faster than NumPy on the CPU).
 
-``--accumulator`` times one ``MacroF1Accumulator.update`` of a batch of 4,096
-labels (tensors on ``--device``), k = 10 and k = 100,000, with the labels fixed
-(``labels=range(k)``) and discovered (``labels=None``):
+``--accumulator`` times one ``MacroF1Accumulator.update`` of a batch of
+10,000 int64 labels (uniform over k classes, 60 % of the predictions
+correct), k = 10 and k = 1,000, with the labels fixed (``labels=range(k)``)
+and discovered (``labels=None``), as tensors on ``--device`` and as NumPy
+arrays, beside the peers' metrics when they are installed (fixed labels: they
+take the number of classes up front): torchmetrics'
+``MulticlassF1Score(num_classes=k, average="macro", validate_args=False)``
+and torcheval's ``MulticlassF1Score(num_classes=k, average="macro")``, each
+updated with the same tensors. Each contender cycles through 16 batches; the
+medians of 5 interleaved measurements. It then times reading the score after
+100 batches: ``averaged_f1_score(acc.counts)`` (the record built from the
+state included) against the peers' ``compute()``; and a whole evaluation at
+k = 100,000 fixed labels: 256 consecutive updates and the read of the
+record, with the default state and with ``keep="cells"``.
 
-- ``host record``: each batch's count record crosses to the host and is merged
-  there (what every update did before the counts stayed on the device; forced
-  here by disabling the device tally);
-- ``device tally``: the batch's counts are added on the device and nothing is
-  read back (fixed labels only);
-- ``numpy``: the same batch as NumPy arrays, for scale.
-
-It then times a whole evaluation at k = 100,000 fixed labels: 2,048
-consecutive updates of fresh batches and the read of the record, whose mean
-per update includes what grows with the stream: the merges of the host
-records' occupied cells and the device tally's folds of its cell codes (the
-medians above, from a state of k cells, leave them out).
-
-``--multilabel`` times the same two updates of multilabel batches (0/1
-labels of 32 and 1,024 samples, 8 to 160 columns, unweighted and weighted),
-the device tally forced on and off, which sets the widest histogram the
-device tally adds on the CPU.
+``--multilabel`` times the updates of multilabel batches (0/1 labels of 32
+and 1,024 samples, 8 to 160 columns, unweighted and weighted) with the
+device tally forced on and off (the tensors counted as on a GPU, or as the
+NumPy arrays that view them), which sets the widest histogram the device
+tally adds on the CPU.
 
 On a GPU an update that reads nothing back returns before the kernels finish:
 the times there are taken after a synchronisation, once per measurement of
@@ -56,8 +55,8 @@ from __future__ import annotations
 
 import argparse
 import gc
+import importlib.metadata
 import os
-import subprocess
 import sys
 import time
 import warnings
@@ -66,6 +65,10 @@ from pathlib import Path
 from typing import Any
 
 os.environ.setdefault("SCIPY_ARRAY_API", "1")  # before scipy is imported
+# one thread, as PyTorch below (before numpy is imported)
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("MKL_NUM_THREADS", "1")
 
 import numpy as np
 import sklearn
@@ -74,16 +77,22 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _timing import fmt_ratio, fmt_time, interleaved, machine, table
 
-from sklearn_macrof1 import MacroF1Accumulator, averaged_f1_score
+from sklearn_macrof1 import MacroF1Accumulator, __version__, averaged_f1_score
 from sklearn_macrof1._sources import _array_api
 
 
 def labels(
-    n: int, k: int, rng: np.random.Generator | None = None
+    n: int,
+    k: int,
+    rng: np.random.Generator | None = None,
+    *,
+    correct: float = 0.7,
 ) -> tuple[np.ndarray, np.ndarray]:
+    """int64 labels uniform over ``k`` classes, the share ``correct`` of the
+    predictions right and the others uniform."""
     rng = np.random.default_rng(0) if rng is None else rng
     y_true = rng.integers(0, k, n)
-    y_pred = np.where(rng.random(n) < 0.7, y_true, rng.integers(0, k, n))
+    y_pred = np.where(rng.random(n) < correct, y_true, rng.integers(0, k, n))
     return y_true, y_pred
 
 
@@ -111,40 +120,99 @@ def contenders_of(
     return contenders
 
 
-BATCH = 4096
+BATCH = 10_000
+#: Distinct batches cycled through by each contender (fresh data per update).
+POOL = 16
+
+
+def peer_metrics(k: int) -> dict[str, Callable[[], Any]]:
+    """Fresh F1 metrics of the peers that are installed: name -> factory."""
+    peers: dict[str, Callable[[], Any]] = {}
+    try:
+        from torchmetrics.classification import MulticlassF1Score
+    except ImportError:
+        pass
+    else:
+        peers["torchmetrics"] = lambda: MulticlassF1Score(
+            num_classes=k, average="macro", validate_args=False
+        )
+    try:
+        from torcheval.metrics import MulticlassF1Score as EvalF1
+    except ImportError:
+        pass
+    else:
+        peers["torcheval"] = lambda: EvalF1(num_classes=k, average="macro")
+    return peers
+
+
+def cycled(batches: list[Any]) -> Callable[[], Any]:
+    """The next batch of ``batches`` at each call, round and round."""
+    state = {"i": 0}
+
+    def following() -> Any:
+        state["i"] = (state["i"] + 1) % len(batches)
+        return batches[state["i"]]
+
+    return following
 
 
 def accumulator_contenders(
     k: int, fixed: bool, torch: Any, device: Any
 ) -> dict[str, Callable[[], Any]]:
-    """One update of a batch of ``BATCH`` labels, each way (the accumulators
-    keep growing: the state of a long evaluation is what an update adds to)."""
-    y_true, y_pred = labels(BATCH, k)
-    t_true = torch.as_tensor(y_true).to(device)
-    t_pred = torch.as_tensor(y_pred).to(device)
+    """One update of a batch of ``BATCH`` int64 labels each way: ours with
+    tensors on ``device`` and with NumPy arrays, and the peers' metrics (which
+    know their classes up front: fixed labels only)."""
+    rng = np.random.default_rng(k)
+    arrays = [labels(BATCH, k, rng, correct=0.6) for _ in range(POOL)]
+    tensors = [tuple(torch.as_tensor(y).to(device) for y in pair) for pair in arrays]
     given = np.arange(k) if fixed else None
-    host = MacroF1Accumulator(labels=given)
-    host._universe = None  # the device tally disabled: records cross per batch
-    tally = MacroF1Accumulator(labels=given)
-    in_memory = MacroF1Accumulator(labels=given)
-    for acc in (host, tally):  # a state over every class, as late in an epoch
-        acc.update(torch.as_tensor(np.arange(k)).to(device), torch.arange(k).to(device))
-    in_memory.update(np.arange(k), np.arange(k))
     synchronize = torch.cuda.synchronize if device.type == "cuda" else lambda: None
 
-    def update(acc: MacroF1Accumulator, t: Any, p: Any) -> Callable[[], Any]:
-        def call() -> Any:
-            acc.update(t, p)
+    def ours(batches: list[Any]) -> Callable[[], Any]:
+        acc, following = MacroF1Accumulator(labels=given), cycled(batches)
+
+        def call() -> None:
+            acc.update(*following())
             synchronize()
 
         return call
 
-    contenders = {
-        "numpy": update(in_memory, y_true, y_pred),
-        "host record": update(host, t_true, t_pred),
-    }
+    def theirs(metric: Any) -> Callable[[], Any]:
+        following = cycled(tensors)
+
+        def call() -> None:
+            y_true, y_pred = following()
+            metric.update(y_pred, y_true)
+            synchronize()
+
+        return call
+
+    contenders = {"ours (tensors)": ours(tensors), "ours (numpy)": ours(arrays)}
     if fixed:
-        contenders["device tally"] = update(tally, t_true, t_pred)
+        for name, make in peer_metrics(k).items():
+            contenders[name] = theirs(make().to(device))
+    return contenders
+
+
+def read_contenders(k: int, torch: Any, device: Any) -> dict[str, Callable[[], Any]]:
+    """Reading the score after 100 updates of ``BATCH`` labels (fixed
+    labels): ``averaged_f1_score(acc.counts)``, building the record
+    included, against the peers' ``compute()``."""
+    rng = np.random.default_rng(k + 1)
+    acc = MacroF1Accumulator(labels=np.arange(k))
+    peers = {name: make().to(device) for name, make in peer_metrics(k).items()}
+    for _ in range(100):
+        y_true, y_pred = (torch.as_tensor(y).to(device) for y in labels(BATCH, k, rng))
+        acc.update(y_true, y_pred)
+        for metric in peers.values():
+            metric.update(y_pred, y_true)
+    expected = averaged_f1_score(acc.counts)
+    contenders: dict[str, Callable[[], Any]] = {
+        "ours": lambda: averaged_f1_score(acc.counts)
+    }
+    for name, metric in peers.items():
+        assert abs(float(metric.compute()) - expected) < 1e-5, name
+        contenders[name] = metric.compute
     return contenders
 
 
@@ -154,10 +222,10 @@ def accumulator_main(torch: Any, device: Any) -> None:
     # measure the machine's load, not the update.
     torch.set_num_threads(1)
     rows = []
-    for k in (10, 100_000):
+    for k in (10, 1_000):
         for fixed in (True, False):
             contenders = accumulator_contenders(k, fixed, torch, device)
-            times = interleaved(contenders, repeats=9, budget=0.1)
+            times = interleaved(contenders, repeats=5, budget=0.05)
             for contender, seconds in times.items():
                 rows.append(
                     [
@@ -165,26 +233,34 @@ def accumulator_main(torch: Any, device: Any) -> None:
                         "fixed" if fixed else "discovered",
                         contender,
                         fmt_time(seconds),
-                        fmt_ratio(times["host record"] / seconds),
+                        fmt_ratio(seconds / times["ours (tensors)"]),
                     ]
                 )
     print(
         table(
-            ["k", "labels", "update", "time per batch", "vs host record"],
+            ["k", "labels", "update", "time per batch", "vs ours (tensors)"],
             rows,
         )
     )
+    print()
+    rows = []
+    for k in (10, 1_000):
+        times = interleaved(read_contenders(k, torch, device), repeats=5, budget=0.05)
+        for contender, seconds in times.items():
+            rows.append([f"{k:,}", contender, fmt_time(seconds)])
+    print("Reading the score after 100 batches (fixed labels):")
+    print(table(["k", "read", "time"], rows))
 
 
-RUN = 2048
+RUN = 256
 
 
 def whole_run(torch: Any, device: Any, k: int = 100_000) -> None:
     """A whole evaluation with fixed labels: ``RUN`` consecutive updates of
-    fresh batches (8.4 million labels, 70 % correct), then the read of the
-    record; the mean per update includes the device tally's folds of its cell
-    codes (a sort each, about once per million labels), which the medians
-    above leave out."""
+    fresh batches (2.6 million labels, 70 % correct), then the read of the
+    record, with the default state and with ``keep="cells"`` (whose mean per
+    update includes what grows with the stream: the merges of the records'
+    occupied cells, or the device tally's folds of its cell codes)."""
     torch.set_num_threads(1)
     rng = np.random.default_rng(1)
     batches = []
@@ -195,10 +271,12 @@ def whole_run(torch: Any, device: Any, k: int = 100_000) -> None:
         )
     synchronize = torch.cuda.synchronize if device.type == "cuda" else lambda: None
     rows = []
-    for name in ("numpy", "host record", "device tally"):
-        acc = MacroF1Accumulator(labels=np.arange(k))
-        if name == "host record":
-            acc._universe = None  # the device tally disabled
+    for name, keep in (
+        ("numpy", "counts"),
+        ("tensors", "counts"),
+        ("tensors, keep='cells'", "cells"),
+    ):
+        acc = MacroF1Accumulator(labels=np.arange(k), keep=keep)
         run = batches
         if name == "numpy":
             run = [(t.cpu().numpy(), p.cpu().numpy()) for t, p in batches]
@@ -235,6 +313,11 @@ def multilabel_main(torch: Any, device: Any) -> None:
     def none(*args: Any) -> None:
         return None
 
+    is_cpu = _array_api._is_cpu
+
+    def never(device: Any) -> bool:
+        return False
+
     rows = []
     for columns in (8, 39, 64, 100, 160):
         for batch in (32, 1024):
@@ -256,14 +339,18 @@ def multilabel_main(torch: Any, device: Any) -> None:
                         batch: tuple[Any, Any, Any] = (y_true, y_pred, weights),
                     ) -> None:
                         # the tally forced off (no batch counted by it), or on
-                        # whatever the device (no bound on the CPU)
+                        # whatever the device (CPU tensors counted as on a GPU,
+                        # no bound on the CPU)
                         accumulator.tally_multilabel = real if tally else none
                         _array_api._CPU_HISTOGRAM = 1 << 22
+                        if tally:
+                            _array_api._is_cpu = never  # type: ignore[assignment]
                         try:
                             acc.update(*batch)
                         finally:
                             accumulator.tally_multilabel = real
                             _array_api._CPU_HISTOGRAM = bound
+                            _array_api._is_cpu = is_cpu  # type: ignore[assignment]
                         synchronize()
 
                     contenders[name] = call
@@ -300,24 +387,26 @@ def main() -> None:
     device = torch.device(args.device)
     n = 1_000_000 if args.quick else 10_000_000
     name = torch.cuda.get_device_name(device) if device.type == "cuda" else "CPU"
-    commit = subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True
-    ).stdout.strip()
     print(f"{machine()}; PyTorch {torch.__version__}; device {device} ({name})")
+    versions = [f"sklearn-macrof1 {__version__}"]
+    for peer in ("torchmetrics", "torcheval"):
+        try:
+            versions.append(f"{peer} {importlib.metadata.version(peer)}")
+        except importlib.metadata.PackageNotFoundError:
+            versions.append(f"{peer} not installed")
+    print(f"{', '.join(versions)}; {time.strftime('%Y-%m-%d')}")
     if args.multilabel:
-        print(f"commit {commit or 'unknown'}, {time.strftime('%Y-%m-%d')}")
         print()
         multilabel_main(torch, device)
         return
     if args.accumulator:
-        print(f"commit {commit or 'unknown'}, {time.strftime('%Y-%m-%d')}, ", end="")
-        print(f"batches of {BATCH:,}")
+        print(f"batches of {BATCH:,}; one thread")
         print()
         accumulator_main(torch, device)
         print()
         whole_run(torch, device)
         return
-    print(f"commit {commit or 'unknown'}, {time.strftime('%Y-%m-%d')}, n = {n:,}")
+    print(f"n = {n:,}")
     print()
     rows = []
     with sklearn.config_context(array_api_dispatch=True):

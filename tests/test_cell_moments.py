@@ -56,7 +56,7 @@ def same_interval(a, b, rtol=1e-12) -> None:
 @pytest.mark.parametrize("average", ["macro", "weighted", "micro"])
 def test_accumulator_of_many_classes_gives_the_in_memory_interval(average):
     y, p, _ = _labels()
-    acc = MacroF1Accumulator()
+    acc = MacroF1Accumulator(keep="cells")
     for start in range(0, y.shape[0], 1_500):
         acc.update(y[start : start + 1_500], p[start : start + 1_500])
     counts = acc.counts
@@ -71,7 +71,8 @@ def test_accumulator_of_many_classes_gives_the_in_memory_interval(average):
 
 def test_report_of_an_accumulator_of_many_classes_has_the_in_memory_intervals():
     y, p, _ = _labels(seed=2)
-    acc = MacroF1Accumulator().update(y[:3_000], p[:3_000]).update(y[3_000:], p[3_000:])
+    acc = MacroF1Accumulator(keep="cells")
+    acc.update(y[:3_000], p[:3_000]).update(y[3_000:], p[3_000:])
     options = {"confidence": 0.9, "output_dict": True, "zero_division": 0.0}
     streamed = classification_report(acc.counts, **options)
     direct = classification_report(y, p, **options)
@@ -177,7 +178,8 @@ def test_bootstrap_of_many_classes_redraws_the_occupied_cells(n):
     assert (n > _PER_CELL * cells) == (n > 6_000)
     options = {"method": "bootstrap", "n_resamples": 40, "random_state": 0}
     direct = fbeta_confidence_interval(y, p, zero_division=0.0, **options)
-    acc = MacroF1Accumulator().update(y[:2_000], p[:2_000]).update(y[2_000:], p[2_000:])
+    acc = MacroF1Accumulator(keep="cells")
+    acc.update(y[:2_000], p[:2_000]).update(y[2_000:], p[2_000:])
     streamed = fbeta_confidence_interval(acc.counts, zero_division=0.0, **options)
     assert isinstance(acc.counts.confusion, sp.csr_array)
     same_interval(streamed, direct, rtol=0)
@@ -253,16 +255,16 @@ def test_multilabel_record_of_many_labels_gives_the_in_memory_interval(
 def test_accumulator_with_moments_gives_the_in_memory_weighted_and_multilabel_interval(
     data, k
 ):
-    """``MacroF1Accumulator(moments=True)``: the delta interval of weighted and
-    multilabel streams, below and above the dense limits, is that of one call;
-    without moments it is refused with a message naming the option."""
+    """``MacroF1Accumulator(keep="moments")``: the delta interval of weighted
+    and multilabel streams, below and above the dense limits, is that of one
+    call; without moments it is refused with a message naming the option."""
     if data == "weighted":
         y, p, w = _labels(k=k)
     else:
         y, p, w = _multilabel(width=k)
         w = None
-    acc = MacroF1Accumulator(moments=True)
-    plain = MacroF1Accumulator()
+    acc = MacroF1Accumulator(keep="moments")
+    plain = MacroF1Accumulator(keep="cells")
     for start in range(0, y.shape[0], 1_000):
         part = slice(start, start + 1_000)
         for each in (acc, plain):
@@ -272,21 +274,23 @@ def test_accumulator_with_moments_gives_the_in_memory_weighted_and_multilabel_in
         fbeta_confidence_interval(y, p, sample_weight=w, zero_division=0.0),
     )
     copy = pickle.loads(pickle.dumps(acc))
-    assert copy.moments and copy.counts.moments is not None
-    with pytest.raises(ValueError, match=r"MacroF1Accumulator\(moments=True\)"):
+    assert copy.keep == "moments" and copy.counts.moments is not None
+    with pytest.raises(ValueError, match=r"MacroF1Accumulator\(keep='moments'\)"):
         fbeta_confidence_interval(plain.counts, zero_division=0.0)
 
 
-def test_accumulator_moments_must_be_a_bool():
-    with pytest.raises(ValueError, match="'moments' parameter of MacroF1Accumulator"):
-        MacroF1Accumulator(moments="yes")
-    assert "moments=True" in repr(MacroF1Accumulator(moments=True))
+def test_accumulator_keep_is_one_of_its_levels():
+    for bad in ("yes", True, ("cells",)):
+        with pytest.raises(ValueError, match="'keep' parameter of MacroF1Accumulator"):
+            MacroF1Accumulator(keep=bad)
+    assert "keep='moments'" in repr(MacroF1Accumulator(keep="moments"))
+    assert "keep" not in repr(MacroF1Accumulator())
 
 
 def test_accumulator_with_moments_counts_weighted_tensor_batches():
     torch = pytest.importorskip("torch")
     y, p, w = _labels(n=600, k=6)
-    acc = MacroF1Accumulator(labels=range(6), moments=True)
+    acc = MacroF1Accumulator(labels=range(6), keep="moments")
     for start in range(0, 600, 200):
         part = slice(start, start + 200)
         acc.update(*(torch.from_numpy(a[part]) for a in (y, p, w)))

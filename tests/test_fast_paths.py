@@ -636,16 +636,25 @@ def test_streaming_batches_whose_labels_fold_into_one_class_keep_every_count():
     y_pred = np.concatenate([p for _, p in batches])
     expected = fbeta_summary(y_true, y_pred, average="macro")
     for labels in (None, [a, b]):
-        acc = MacroF1Accumulator(labels=labels)
+        # the samples that confused a and b are hits of the folded class: the
+        # confusion matrix says which, so the stream must keep it
+        acc = MacroF1Accumulator(labels=labels, keep="cells")
         for t, p in batches:
             acc.update(t, p)
         got = fbeta_summary(acc.counts, average="macro")
         assert got.averaged_fbeta == expected.averaged_fbeta == 1.0
         np.testing.assert_array_equal(got.confusion_matrix, expected.confusion_matrix)
-        left, right = MacroF1Accumulator(), MacroF1Accumulator()
+        left, right = (MacroF1Accumulator(keep="cells") for _ in range(2))
         left.update(*batches[0])
         right.update(*batches[1])
         assert averaged_f1_score((left + right).counts) == 1.0
+        # per-class counts alone cannot say it: refused (at the update that
+        # merges them, or at the read), naming the option
+        acc = MacroF1Accumulator(labels=labels)
+        with pytest.raises(ValueError, match="keep='cells'"):
+            for t, p in batches:
+                acc.update(t, p)
+            _ = acc.counts
 
 
 def test_float16_labels_warn_nothing():
@@ -676,7 +685,7 @@ def test_folding_batches_without_a_confusion_matrix_are_refused(monkeypatch):
 
     monkeypatch.setattr(_record, "MAX_CONFUSION_CLASSES", 0)
     a, b = 2**62 + 1, 2**62 + 2
-    acc = MacroF1Accumulator()
+    acc = MacroF1Accumulator(keep="cells")
     acc.update(np.array([a, b, a]), np.array([a, b, b]))
     acc.update(np.array([float(a)]), np.array([float(a)]))
     assert acc.counts.tp.tolist() == [4]  # a and b are one float64 label

@@ -669,7 +669,8 @@ def _merge_1d(a: MacroF1Counts, b: MacroF1Counts) -> MacroF1Counts:
                     f"dtype (labels {a.classes.tolist()[:5]!r} and "
                     f"{b.classes.tolist()[:5]!r}, for example int64 above 2**53 "
                     "and float64) cannot be merged without a confusion matrix; "
-                    "give every batch labels of one dtype."
+                    "give every batch labels of one dtype (or keep the matrix: "
+                    "MacroF1Accumulator(keep='cells'))."
                 )
             tp = confusion.diagonal().copy()
     kind = "binary" if classes.shape[0] <= 2 else "multiclass"

@@ -20,10 +20,18 @@ into one growing record would cost the cells counted so far at each update:
 O(n² / batch) over a stream. Stacked, each class and cell is merged O(log n)
 times; a reader merges the stack once and keeps the result.
 
-Device batches of 1-D integer labels with fixed ``labels`` are counted into a
+What a stream keeps is declared when it is made (``keep``): by default the
+per-class counts, which every score, the summary, the report and the gap
+attribution need; the confusion matrix (``"cells"``) and the second moments
+(``"moments"``) only when asked for. Batches of 1-D integer labels (NumPy
+arrays, PyTorch CPU tensors viewed as NumPy) are then added to three vectors
+of per-class counts (:class:`~sklearn_macrof1._sources._stream.ClassTally`),
+no record per batch. Device batches of 1-D integer labels with fixed
+``labels`` are counted into a
 :class:`~sklearn_macrof1._sources._array_api.DeviceTally` that stays on their
-device (the state is then the host records plus that tally, all replaced, never
-changed, by an update); a reader folds the tally into the host record.
+device. The state is the host records, the class tally and the device tally,
+all replaced, never changed, by an update; a reader merges them into one
+record.
 """
 
 from __future__ import annotations
@@ -49,6 +57,7 @@ from .._sources._array_api import (
     DeviceMultilabelTally,
     DeviceTally,
     counted_on_device,
+    host_view,
     is_device_array,
     tally_batch,
     tally_multilabel,
@@ -56,11 +65,25 @@ from .._sources._array_api import (
     to_host,
 )
 from .._sources._dask import counts_from_dask, is_dask_collection
-from .._sources._stream import batch_labels, count_batch, padded_batch
+from .._sources._stream import (
+    TALLY_RANGE,
+    ClassTally,
+    batch_labels,
+    check_label_columns,
+    count_batch,
+    padded_batch,
+    tally_labels,
+)
 from ._scores import fbeta_summary
 from ._views import accumulator_html
 
 _MULTILABEL = "multilabel-indicator"
+
+#: What a stream may keep beyond its per-class counts, in order: each level
+#: keeps what the ones before it keep.
+KEEP = ("counts", "cells", "moments")
+
+_State = MacroF1Counts | DeviceTally | DeviceMultilabelTally | ClassTally
 
 
 def _same_columns(a: np.ndarray | None, b: np.ndarray | None) -> bool:
@@ -119,21 +142,39 @@ class MacroF1Accumulator:
         with one more axis of class scores), both are flattened, and the
         samples whose true label is ``ignore_index`` (the padding label,
         -100 in Hugging Face transformers) are dropped before counting. None:
-        every label is a class, as in a one-shot call.
+        every label is a class, as in a one-shot call. With class scores the
+        prediction is a column index, so a true label that names no column
+        (-100 with 3 columns, or 5) raises ``ValueError`` naming this option
+        and the value seen.
     threshold : float, default=None
         Deep-learning batches of multilabel targets: ``y_pred`` holds scores
         (logits or probabilities) shaped like the 0/1 ``y_true``, and a label is
         predicted where its score is above ``threshold`` (0.0 for logits is 0.5
         for probabilities). None: ``y_pred`` holds labels.
-    moments : bool, default=False
-        Also count the second moments a delta-method interval needs for
-        weighted or multilabel batches (``MacroF1Counts.from_predictions(...,
-        moments=True)``), so that :func:`fbeta_confidence_interval` and
-        ``classification_report(..., confidence=...)`` of :attr:`counts` give
-        the interval of one call on all the batches. Unweighted 1-D batches
-        need none (their confusion matrix is its own second moment). Device
-        batches are then counted on their device and their records, with the
-        moments, reach the host at each update.
+    keep : {"counts", "cells", "moments"}, default="counts"
+        What the stream keeps, declared up front (an update cannot recount
+        the batches before it):
+
+        - ``"counts"``: the true positives, true counts and predicted counts
+          of each class (and, for multilabel targets, the histogram of
+          per-sample counts of ``average="samples"``): three vectors of
+          ``k`` numbers, enough for every score, :func:`fbeta_summary`
+          (without its ``confusion_matrix``), :func:`classification_report`
+          and the gap attribution. The intervals of 1-D targets raise
+          ``ValueError`` naming this option.
+        - ``"cells"``: also the confusion matrix (its occupied cells above
+          2,048 classes), as a one-shot record keeps it: the summary's
+          ``confusion_matrix``, and the intervals (both methods) of
+          unweighted 1-D targets.
+        - ``"moments"``: also the second moments a delta-method interval
+          needs for weighted or multilabel batches
+          (``MacroF1Counts.from_predictions(..., moments=True)``). Device
+          batches are then counted on their device and their records, with
+          the moments, reach the host at each update.
+
+        With ``"cells"`` or ``"moments"``, :func:`fbeta_confidence_interval`
+        and ``classification_report(..., confidence=...)`` of
+        :attr:`counts` give the interval of one call on all the batches.
 
     Attributes
     ----------
@@ -148,32 +189,34 @@ class MacroF1Accumulator:
 
     Notes
     -----
-    **Device arrays.** Batches of PyTorch, CuPy, JAX or array-api-strict
-    arrays are counted on their device (with or without scikit-learn's
-    ``array_api_dispatch``: the accumulator returns no arrays): the argmax of
-    class scores, the threshold and the ``ignore_index`` mask run there too.
-    When ``y_pred`` has one more axis than ``y_true``, the last axis holds the
-    scores of each class and the prediction is their argmax.
+    **Device arrays.** PyTorch tensors on the CPU are read as the NumPy
+    arrays that view them (no copy), as the one-shot functions read them;
+    they need no extra package. Batches of PyTorch tensors on a GPU, CuPy,
+    JAX or array-api-strict arrays are counted on their device (with or
+    without scikit-learn's ``array_api_dispatch``: the accumulator returns no
+    arrays), which needs the package ``array-api-compat`` (the
+    ``[array-api]`` extra): the argmax of class scores, the threshold and the
+    ``ignore_index`` mask run there too. When ``y_pred`` has one more axis
+    than ``y_true``, the last axis holds the scores of each class and the
+    prediction is their argmax.
 
-    With integer ``labels`` given, batches of integer class labels (or class
-    scores) keep their counts on the device, and so do multilabel batches (0/1
-    labels, or scores with ``threshold``) of up to 160 columns counted (39
-    for tensors on the CPU, where nothing waits for a read and a wider
-    histogram is slower to add than a batch's record): an update adds the
-    batch's counts there and reads nothing back, so a GPU never waits for it.
-    The counts cross to the host when they are read
-    (:attr:`counts`, :attr:`n_samples`, a merge, a copy, a pickle, the repr):
-    at most the occupied cells of the ``k x k`` confusion matrix (beyond 2048
-    labels the tally keeps its samples' joint codes on the device, folded
-    into one entry per cell as they grow) and ``k`` occurrence counts; for
-    multilabel targets the column
-    sums and the occupied cells of the per-sample histogram. Checks that would
-    read values back are made then too: labels outside ``labels``, indicator
-    entries other than 0 and 1, scores with NaN or non-finite weights in any
-    batch make that read raise ``ValueError`` (until :meth:`reset`) instead of
-    the update. Otherwise (labels discovered, labels of floats), each batch's
-    count record (a few numbers per class, or the occupied cells of its
-    confusion matrix) reaches the host at its update.
+    With integer ``labels`` given, device batches of integer class labels (or
+    class scores) keep their counts on the device, and so do multilabel
+    batches (0/1 labels, or scores with ``threshold``) of up to 160 columns
+    counted: an update adds the batch's counts there and reads nothing back,
+    so a GPU never waits for it. The counts cross to the host when they are
+    read (:attr:`counts`, :attr:`n_samples`, a merge, a copy, a pickle, the
+    repr): the three vectors of ``k`` counts (with ``keep="cells"``, at most
+    the occupied cells of the ``k x k`` confusion matrix; beyond 2048 labels
+    the tally keeps its samples' joint codes on the device, folded into one
+    entry per cell as they grow); for multilabel targets the column sums and
+    the occupied cells of the per-sample histogram. Checks that would read
+    values back are made then too: labels outside ``labels``, true labels
+    that name no column of the class scores, indicator entries other than 0
+    and 1, scores with NaN or non-finite weights in any batch make that read
+    raise ``ValueError`` (until :meth:`reset`) instead of the update.
+    Otherwise (labels discovered, labels of floats), each batch's count record
+    (a few numbers per class) reaches the host at its update.
 
     See Also
     --------
@@ -201,21 +244,23 @@ class MacroF1Accumulator:
         labels: Any = None,
         ignore_index: int | None = None,
         threshold: float | None = None,
-        moments: bool = False,
+        keep: str = "counts",
     ) -> None:
         self.labels = _check_labels(labels)
         self.ignore_index = _check_number(ignore_index, "ignore_index", int)
         self.threshold = _check_number(threshold, "threshold", float)
-        if not isinstance(moments, bool | np.bool_):
+        if not isinstance(keep, str) or keep not in KEEP:
             raise InvalidParameterError(
-                "The 'moments' parameter of MacroF1Accumulator must be an instance "
-                f"of 'bool'. Got {moments!r} instead."
+                "The 'keep' parameter of MacroF1Accumulator must be a str among "
+                f"{', '.join(map(repr, KEEP))}. Got {keep!r} instead."
             )
-        self.moments = bool(moments)
+        self.keep = keep
         self._parts: tuple[MacroF1Counts, ...] = ()  # host records (_pushed)
+        self._classes: ClassTally | None = None  # 1-D integer labels' counts
         # device batches' counts
         self._tally: DeviceTally | DeviceMultilabelTally | None = None
         self._universe = tally_universe(self.labels)
+        self._fixed = _fixed_integers(self.labels, self._universe)
         # Reentrant: a signal handler or finalizer reading the accumulator in
         # the thread that holds the lock reads the state before the merge.
         self._lock = threading.RLock()
@@ -226,24 +271,28 @@ class MacroF1Accumulator:
         accumulator.labels = self.labels
         accumulator.ignore_index = self.ignore_index
         accumulator.threshold = self.threshold
-        accumulator.moments = self.moments
+        accumulator.keep = self.keep
         accumulator._parts = () if counts is None else (counts,)
+        accumulator._classes = None
         accumulator._tally = None
         accumulator._universe = self._universe
+        accumulator._fixed = self._fixed
         accumulator._lock = threading.RLock()
         return accumulator
 
     def _state(self) -> MacroF1Counts | None:
         """The accumulated record, read once under the lock (never changed in
-        place: a merge replaces it), with the device tally folded in (its
-        counts cross to the host here)."""
+        place: a merge replaces it), with the class tally and the device
+        tally folded in (the device's counts cross to the host here)."""
         with self._lock:
-            parts, tally = self._parts, self._tally
+            parts, classes, tally = self._parts, self._classes, self._tally
         counts = _merged(parts)
         if len(parts) > 1:
             with self._lock:  # kept, unless an update came in meanwhile
                 if self._parts is parts:
                     self._parts = (counts,) if counts is not None else ()
+        if classes is not None:
+            counts = merge_counts(counts, classes.record())
         if tally is None:
             return counts
         return merge_counts(counts, tally.record())
@@ -252,19 +301,32 @@ class MacroF1Accumulator:
         state = {
             k: v
             for k, v in self.__dict__.items()
-            if k not in ("_lock", "_tally", "_universe", "_sorted", "_parts")
+            if k
+            not in (
+                "_lock",
+                "_tally",
+                "_classes",
+                "_universe",
+                "_fixed",
+                "_sorted",
+                "_parts",
+            )
         }
         state["_counts"] = self._state()
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         # older pickles
-        state = {"ignore_index": None, "threshold": None, "moments": False, **state}
+        state = {"ignore_index": None, "threshold": None, "keep": "counts", **state}
+        if state.pop("moments", False):  # before keep=: moments=True
+            state["keep"] = "moments"
         counts = state.pop("_counts", None)
         self.__dict__.update(state)
         self._parts = () if counts is None else (counts,)
+        self._classes = None
         self._tally = None
         self._universe = tally_universe(self.labels)
+        self._fixed = _fixed_integers(self.labels, self._universe)
         self._lock = threading.RLock()
 
     # -- accumulating -------------------------------------------------------
@@ -315,6 +377,11 @@ class MacroF1Accumulator:
         label outside fixed ``labels``) raises ``ValueError`` and leaves the
         accumulator as it was. An empty batch changes nothing.
 
+        With class scores in ``y_pred``, a true label that names no column of
+        them (the padding label -100 without ``ignore_index``, or 5 with 3
+        columns) raises ``ValueError`` naming ``ignore_index`` and the value
+        (for device batches counted on their device, when the counts are read).
+
         Parameters
         ----------
         y_true : array-like, sparse matrix, device array, Dask array or Series
@@ -333,9 +400,14 @@ class MacroF1Accumulator:
         self : MacroF1Accumulator
         """
         dask = any(is_dask_collection(v) for v in (y_true, y_pred, sample_weight))
-        tally = not dask and not self.moments  # the device tally has no moments
-        if tally and self._tallied(y_true, y_pred, sample_weight):
-            return self
+        moments = self.keep == "moments"
+        if not dask:  # PyTorch CPU tensors: the NumPy arrays that view them
+            y_true, y_pred = host_view(y_true), host_view(y_pred)
+            sample_weight = host_view(sample_weight)
+            check_label_columns(self.labels, y_true, y_pred)
+            # (the device tally keeps no moments)
+            if not moments and self._tallied(y_true, y_pred, sample_weight):
+                return self
         with counted_on_device():  # only the batch's record leaves the device
             if not dask:
                 y_true, y_pred, sample_weight = batch_labels(
@@ -345,21 +417,59 @@ class MacroF1Accumulator:
                     ignore_index=self.ignore_index,
                     threshold=self.threshold,
                 )
+                if (
+                    self.keep == "counts"
+                    and sample_weight is None
+                    and (self.labels is None or self._fixed is not None)
+                ):
+                    classes = tally_labels(y_true, y_pred, self._fixed)
+                    if classes is not None:
+                        self._add_classes(classes)
+                        return self
             batch = (counts_from_dask if dask else count_batch)(
                 y_true,
                 y_pred,
                 sample_weight,
                 columns=self.labels,
-                moments=self.moments,
+                moments=moments,
                 caller="MacroF1Accumulator.update",
+                **({} if dask else {"cells": self.keep != "counts"}),
             )
         if batch is None:
             return self
+        if self.keep == "counts" and batch.confusion is not None:  # Dask's
+            batch = replace(batch, confusion=None)
         self._check_fixed_labels(batch)
         with self._lock:  # counted above in parallel; only the merge is serial
-            _check_joins(self._tally, batch)
+            self._check_joining(batch)
             self._parts = _pushed(self._parts, batch)
         return self
+
+    def _check_joining(self, batch: _State) -> None:
+        """Under the lock: ValueError, the accumulator unchanged, when the
+        batch contradicts the state (another kind of targets, another number
+        of multilabel columns, labels of another type), as a merge of the two
+        would refuse it at a read."""
+        bottom = self._parts[0] if self._parts else None
+        for earlier in (bottom, self._classes, self._tally):
+            _check_joins(earlier, batch)
+
+    def _add_classes(self, classes: ClassTally) -> None:
+        """Add a batch's class tally to the state's (a record pushed on the
+        stack instead when the two span more than ``TALLY_RANGE`` labels)."""
+        with self._lock:  # counted in parallel; only the sum is serial
+            self._check_joining(classes)
+            state = self._classes
+            if state is None:
+                self._classes = classes
+            elif (
+                state.names is not None
+                or max(state.high, classes.high) - min(state.low, classes.low)
+                <= TALLY_RANGE
+            ):
+                self._classes = state + classes
+            else:
+                self._parts = _pushed(self._parts, classes.record())
 
     def _tallied(self, y_true: Any, y_pred: Any, sample_weight: Any) -> bool:
         """Count a device batch into the device tally (1-D integer targets
@@ -389,15 +499,20 @@ class MacroF1Accumulator:
                 )
             elif self._universe is not None:
                 tally = tally_batch(
-                    y_true, y_pred, sample_weight, keep, self._universe, problems
+                    y_true,
+                    y_pred,
+                    sample_weight,
+                    keep,
+                    self._universe,
+                    problems,
+                    keep_cells=self.keep == "cells",
                 )
         if tally is None:
             return False
         with self._lock:  # counted above in parallel; only the sum is serial
             # refused as a merge refuses it, before anything changes (the
             # device tally's kind and columns are known without a read)
-            _check_joins(self._parts[0] if self._parts else None, tally)
-            _check_joins(self._tally, tally)
+            self._check_joining(tally)
             if self._tally is None:
                 self._tally = tally
             elif self._tally.same_place(tally):
@@ -434,6 +549,7 @@ class MacroF1Accumulator:
         """
         with self._lock:
             self._parts = ()
+            self._classes = None
             self._tally = None
         return self
 
@@ -474,8 +590,10 @@ class MacroF1Accumulator:
     def n_samples(self) -> int:
         """Number of samples counted so far."""
         with self._lock:
-            parts, tally = self._parts, self._tally
+            parts, classes, tally = self._parts, self._classes, self._tally
         n = sum(int(counts.n_samples or 0) for counts in parts)
+        if classes is not None:
+            n += classes.n_samples
         return n if tally is None else n + tally.samples_counted()
 
     @property
@@ -497,7 +615,7 @@ class MacroF1Accumulator:
             for name, value in (
                 ("ignore_index", self.ignore_index),
                 ("threshold", self.threshold),
-                ("moments", self.moments or None),
+                ("keep", None if self.keep == "counts" else self.keep),
             )
             if value is not None
         )
@@ -540,19 +658,8 @@ def _pushed(
     """The stack of host records with ``batch`` on top: merged with the record
     below while that one is at most twice its size (sizes then fall at least
     by half from the bottom up: O(log n) records, and each class or cell is
-    merged O(log n) times). The batch is first checked against the records
-    below (:func:`_check_joins`, and labels of one type), so an update that
-    the merge would refuse is refused now, the accumulator unchanged."""
-    if parts:
-        bottom = parts[0]
-        _check_joins(bottom, batch)
-        if (  # labels of one type (classes of one dtype kind are)
-            batch.kind != _MULTILABEL
-            and bottom.n_classes
-            and batch.n_classes
-            and batch.classes.dtype.kind != bottom.classes.dtype.kind
-        ):
-            union_labels(bottom.classes[:1], batch.classes[:1])
+    merged O(log n) times). The caller has checked the batch against the
+    state (``MacroF1Accumulator._check_joining``)."""
     stack = [*parts, batch]
     while len(stack) > 1 and _size(stack[-2]) <= 2 * _size(stack[-1]):
         top = stack.pop()
@@ -571,25 +678,34 @@ def _merged(parts: tuple[MacroF1Counts, ...]) -> MacroF1Counts | None:
     return counts
 
 
-def _targets_of(
-    state: MacroF1Counts | DeviceTally | DeviceMultilabelTally,
-) -> tuple[str, int]:
-    """The kind of targets of a record or device tally and its number of
-    multilabel columns (0 for 1-D labels), known without reading a device."""
+def _targets_of(state: _State) -> tuple[str, int]:
+    """The kind of targets of a record or tally and its number of multilabel
+    columns (0 for 1-D labels), known without reading a device."""
     if isinstance(state, DeviceMultilabelTally):
         return _MULTILABEL, state.width
-    if isinstance(state, DeviceTally) or state.kind != _MULTILABEL:
+    if isinstance(state, DeviceTally | ClassTally) or state.kind != _MULTILABEL:
         return "multiclass", 0
     return _MULTILABEL, state.n_classes
 
 
-def _check_joins(
-    earlier: MacroF1Counts | DeviceTally | DeviceMultilabelTally | None,
-    batch: MacroF1Counts | DeviceTally | DeviceMultilabelTally,
-) -> None:
+def _first_label(state: _State) -> np.ndarray:
+    """One label of a state of 1-D targets (none: empty), whose dtype's kind
+    is that of all its labels."""
+    if isinstance(state, ClassTally):
+        if state.names is not None:
+            return state.names[:1].astype(state.dtype)
+        return np.array([state.low], dtype=state.dtype)
+    if isinstance(state, DeviceTally):
+        return state.universe[:1]
+    assert isinstance(state, MacroF1Counts)
+    return state.classes[:1]
+
+
+def _check_joins(earlier: _State | None, batch: _State) -> None:
     """ValueError, as a merge of the two records raises it, when a batch has
-    another kind of targets or another number of multilabel columns than the
-    counts so far: refused at its update, the accumulator unchanged."""
+    another kind of targets, another number of multilabel columns or labels
+    of another type (strings and numbers) than the counts so far: refused at
+    its update, the accumulator unchanged."""
     if earlier is None:
         return
     (kind, width), (new_kind, new_width) = _targets_of(earlier), _targets_of(batch)
@@ -604,6 +720,18 @@ def _check_joins(
             f"batches have {width} indicator columns and this one has "
             f"{new_width}; every batch must have the same columns."
         )
+    if kind != _MULTILABEL:  # labels of one type (classes of one dtype kind are)
+        first, new = _first_label(earlier), _first_label(batch)
+        if first.size and new.size and first.dtype.kind != new.dtype.kind:
+            union_labels(first, new)
+
+
+def _fixed_integers(labels: np.ndarray | None, universe: Any) -> np.ndarray | None:
+    """The fixed labels as a class tally takes them: integers, sorted and
+    unique (None: labels discovered, or fixed labels of another type)."""
+    if labels is None or universe is None or labels.dtype.kind not in "iu":
+        return None
+    return universe.labels
 
 
 def _columns(y: Any) -> int:

@@ -226,7 +226,9 @@ def make_compute_metrics(
         :class:`MacroF1Accumulator` takes them. None: the classes seen.
     ignore_index : int or None, default=-100
         The label of padding (transformers' convention): those tokens are
-        dropped. Not used with ``threshold``.
+        dropped. Not used with ``threshold``. A true label that names no
+        column of the logits (another padding label, or 5 with 3 columns)
+        raises ``ValueError`` naming this option and the value seen.
     threshold : float, default=None
         Multilabel models: a label is predicted where its logit is above
         ``threshold`` (0.0: probability 0.5). None: the prediction is the
@@ -240,9 +242,10 @@ def make_compute_metrics(
     interval : {"delta", "bootstrap"} or None, default=None
         Also return the confidence interval of each score
         (:func:`fbeta_confidence_interval` of the accumulated counts), as the
-        keys ``..._low`` and ``..._high``. With "delta" the accumulator also
-        counts the second moments of weighted or multilabel batches
-        (``MacroF1Accumulator(moments=True)``).
+        keys ``..._low`` and ``..._high``. The accumulator then keeps what
+        the interval needs: the confusion matrix (``MacroF1Accumulator(
+        keep="cells")``) and, with "delta", the second moments of weighted or
+        multilabel batches (``keep="moments"``).
     confidence, n_resamples, random_state
         Of the interval, as :func:`fbeta_confidence_interval` takes them.
 
@@ -289,7 +292,7 @@ def make_compute_metrics(
         labels=labels,
         ignore_index=None if threshold is not None else ignore_index,
         threshold=threshold,
-        moments=interval == "delta",  # of weighted or multilabel batches
+        keep={None: "counts", "bootstrap": "cells", "delta": "moments"}[interval],
     )
     return MacroF1ComputeMetrics(
         accumulator,

@@ -130,9 +130,12 @@ def _compat() -> Any:
         import array_api_compat
     except ImportError as exc:  # pragma: no cover - the [array-api] extra
         raise ImportError(
-            "Scoring arrays of another array-API namespace with "
-            "array_api_dispatch=True needs the package array-api-compat: pip "
-            'install array-api-compat (or sklearn-macrof1 with ".[array-api]").'
+            "Counting arrays on their device (PyTorch tensors on a GPU, CuPy, "
+            "JAX or array-api-strict arrays) needs the package "
+            "array-api-compat, which gives each array its namespace: pip "
+            "install array-api-compat (or, from the repository root, pip "
+            'install ".[array-api]"). NumPy arrays and PyTorch CPU tensors '
+            "need no extra package."
         ) from exc
     return array_api_compat
 
@@ -163,6 +166,22 @@ def to_host(value: Any) -> np.ndarray:
     if not is_device_array(value):
         return np.asarray(value)
     return np.asarray(host_copy(value))
+
+
+def host_view(value: Any) -> Any:
+    """A PyTorch tensor on the CPU as the NumPy array that views it (no copy,
+    no extra package needed), as the one-shot functions read it without
+    ``array_api_dispatch``; any other value unchanged."""
+    if (
+        type(value).__module__.split(".")[0] == "torch"
+        and is_device_array(value)
+        and _is_cpu(value.device)
+    ):
+        try:
+            return np.asarray(_detached(value))
+        except (RuntimeError, TypeError, ValueError, BufferError):
+            return value  # a tensor NumPy cannot view: counted by PyTorch
+    return value
 
 
 def _device_name(value: Any) -> str:
@@ -1038,14 +1057,18 @@ class DeviceTally:
     Adding a batch is a few ``bincount`` calls and one vector addition on the
     device; nothing is read back, so a GPU is never made to wait. The checks
     of the values that would need a read are counted instead (``problems``:
-    labels outside ``universe``, NaN scores, non-finite weights) and raised
-    when the record is read (:meth:`record`), the only moment anything
-    crosses to the host: the occupied cells of the ``k x k`` table and ``k``
-    occurrence counts. Up to :data:`MAX_CONFUSION_CLASSES` labels the table
-    is dense on the device; beyond, the tally keeps the three vectors of
-    ``k`` counts and the joint codes of its samples (``cells``), folded into
-    one entry per occupied cell whenever they outgrow twice the cells last
-    found (:class:`_Cells`: a sort on the device and one read of the number of
+    labels outside ``universe``, true labels that name no column of class
+    scores, NaN scores, non-finite weights) and raised when the record is
+    read (:meth:`record`), the only moment anything crosses to the host.
+
+    By default the tally keeps the three vectors of ``k`` counts (tp, true,
+    pred: ``table`` of shape ``(3, k)``), and ``k`` numbers of each cross.
+    A stream that keeps the confusion matrix (``keep="cells"``) keeps its
+    cells: up to :data:`MAX_CONFUSION_CLASSES` labels the dense ``k x k``
+    table (flat), whose occupied cells cross; beyond, the three vectors and
+    the joint codes of its samples (``cells``), folded into one entry per
+    occupied cell whenever they outgrow twice the cells last found
+    (:class:`_Cells`: a sort on the device and one read of the number of
     cells, every million samples or so).
     """
 
@@ -1082,7 +1105,7 @@ class DeviceTally:
             seen=None if self.seen is None else self.seen + other.seen,
             n_samples=self.n_samples + other.n_samples,
             nonzero=self.xp.logical_or(self.nonzero, other.nonzero),
-            problems=_added(self.problems, other.problems),
+            problems=_added(self.problems, other.problems, self.xp),
             cells=None
             if self.cells is None or other.cells is None
             else self.cells.joined(other.cells, self.xp),
@@ -1208,7 +1231,7 @@ class DeviceMultilabelTally:
             squares=None if self.squares is None else self.squares + other.squares,
             n_samples=self.n_samples + other.n_samples,
             nonzero=self.xp.logical_or(self.nonzero, other.nonzero),
-            problems=_added(self.problems, other.problems),
+            problems=_added(self.problems, other.problems, self.xp),
         )
 
     def record(self) -> MacroF1Counts | None:
@@ -1243,22 +1266,34 @@ class DeviceMultilabelTally:
 
 
 def _added(
-    a: tuple[tuple[str, Any], ...], b: tuple[tuple[str, Any], ...]
+    a: tuple[tuple[str, Any], ...], b: tuple[tuple[str, Any], ...], xp: Any
 ) -> tuple[tuple[str, Any], ...]:
+    """The problems of two tallies: the counts of each added; a problem that
+    names a value seen (``(count, value)``) keeps the first tally's value
+    where it counted any."""
     problems = dict(a)
     for message, count in b:
-        problems[message] = (
-            count if message not in problems else problems[message] + count
-        )
+        if message not in problems:
+            problems[message] = count
+        elif isinstance(count, tuple):
+            (mine, value), (theirs, other) = problems[message], count
+            problems[message] = (mine + theirs, xp.where(mine > 0, value, other))
+        else:
+            problems[message] = problems[message] + count
     return tuple(problems.items())
 
 
 def _check_problems(problems: tuple[tuple[str, Any], ...], labels: str) -> None:
-    """Raise the first problem counted (each a scalar read from the device)."""
+    """Raise the first problem counted (each a scalar read from the device,
+    with a value seen where the problem names one)."""
     for message, count in problems:
+        value = None
+        if isinstance(count, tuple):
+            count, value = count
+            value = to_host(value).tolist()
         number = int(count)
         if number:
-            raise ValueError(message.format(count=number, labels=labels))
+            raise ValueError(message.format(count=number, labels=labels, value=value))
 
 
 def tally_multilabel(
@@ -1414,12 +1449,16 @@ def tally_batch(
     keep: Any,
     fixed: Universe,
     problems: list[tuple[Any, str]],
+    *,
+    keep_cells: bool = False,
 ) -> DeviceTally | None:
     """The :class:`DeviceTally` of one batch of 1-D integer labels (after
     :func:`~._stream.padded_batch`), or None when the batch is not one the
     tally counts (NumPy arrays, labels of floats, multilabel targets, a
     sample count that does not match): the caller counts it as any other.
-    Nothing here reads a value back from the device."""
+    ``keep_cells``: the tally keeps the cells of the confusion matrix too
+    (else the three vectors of ``k`` counts only). Nothing here reads a value
+    back from the device."""
     if not is_device_array(y_pred):
         return None
     xp, device = namespace_of(_detached(y_pred))
@@ -1468,14 +1507,15 @@ def tally_batch(
         tally_problems.append((_BAD_WEIGHTS, xp.sum(xp.astype(bad, dev.index))))
         weights = xp.where(valid & finite, weights, xp.zeros_like(weights))
     cells = None
-    if k <= MAX_CONFUSION_CLASSES:
+    if keep_cells and k <= MAX_CONFUSION_CLASSES:
         trash = k * k
         flat = xp.where(valid, true * k + pred, xp.full_like(true, trash))
         table = bincount(xp, flat, weights, trash + 1)[:trash]
     else:  # tp, true and pred in one bincount: row r's codes offset by r (k+1)
-        true64, pred64 = (xp.astype(c, xp.int64) for c in codes)
-        flat = xp.where(valid, true64 * k + pred64, xp.full_like(true64, k * k))
-        cells = _Cells.of_batch(dev, flat, weights, squares=False)
+        if keep_cells:
+            true64, pred64 = (xp.astype(c, xp.int64) for c in codes)
+            flat = xp.where(valid, true64 * k + pred64, xp.full_like(true64, k * k))
+            cells = _Cells.of_batch(dev, flat, weights, squares=False)
         hit = xp.where(xp.logical_and(valid, true == pred), true, xp.full_like(true, k))
         rows = [hit, xp.where(valid, true, xp.full_like(true, k))]
         rows.append(xp.where(valid, pred, xp.full_like(pred, k)) + 2 * (k + 1))
@@ -1528,6 +1568,7 @@ __all__ = [
     "bincount",
     "counted_on_device",
     "dispatch_enabled",
+    "host_view",
     "in_memory",
     "is_device_array",
     "like_predictions",

@@ -15,13 +15,16 @@ distinct triples, not by the number of samples.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
+from .._counting._kernels import _joint_table as joint_table
+from .._counting._kernels import table_counts
 from .._counting._record import MacroF1Counts, prepare
 from .._counting._registry import lives_elsewhere
-from ._array_api import is_device_array, namespace_of, on_device
+from ._array_api import is_device_array, namespace_of, on_device, to_host
 
 
 def _n_rows(y: Any) -> int | None:
@@ -41,6 +44,7 @@ def count_batch(
     *,
     columns: Any = None,
     samplewise: bool = True,
+    cells: bool = True,
     moments: bool = False,
     caller: str,
 ) -> MacroF1Counts | None:
@@ -51,22 +55,156 @@ def count_batch(
     come as a histogram (:meth:`~sklearn_macrof1.MacroF1Counts._compact`).
     A batch is a part of the stream: its weights may all be zero (its record
     says so; only the whole stream must have a non-zero weight, as one call).
-    ``moments`` adds the second moments of a delta-method interval to the
-    record.
+    ``cells`` keeps the confusion matrix of 1-D targets (its occupied cells
+    above 2,048 classes), ``moments`` the second moments of a delta-method
+    interval too; without either the record holds the per-class counts (and
+    the per-sample histogram of multilabel targets) only.
     """
     if _n_rows(y_true) == 0 and _n_rows(y_pred) == 0:
         return None
-    return prepare(
+    counts = prepare(
         y_true,
         y_pred,
         sample_weight=sample_weight,
         labels=columns,
         samplewise=samplewise,
         moments=moments,
-        targets_kept=False,  # only the record leaves: it needs every moment
+        # a record that leaves with its cells needs them counted here (above
+        # 2,048 classes a sort); without, the per-class counts suffice
+        targets_kept=not (cells or moments),
         part=True,
         caller=caller,
     )._compact()
+    if not (cells or moments) and counts.confusion is not None:
+        counts = replace(counts, confusion=None)
+    return counts
+
+
+#: Widest range of integer labels (largest minus smallest, plus one) that a
+#: :class:`ClassTally` counts: three vectors of 2**20 counts are 24 MiB.
+TALLY_RANGE = 1 << 20
+
+
+@dataclass(frozen=True)
+class ClassTally:
+    """The default state of a stream of 1-D integer labels: the true
+    positives, true counts and predicted counts of each label, three vectors.
+
+    The vectors run over the integers ``low .. low + m - 1`` (labels
+    discovered) or over the positions of the sorted fixed labels ``names``.
+    Adding a batch is two or three ``np.bincount`` calls and a vector
+    addition; the record (:meth:`record`) keeps the labels that occur,
+    without a confusion matrix.
+    """
+
+    table: np.ndarray  # (3, m) int64: tp, true and pred of each position
+    low: int  # the label at position 0 (labels discovered)
+    names: np.ndarray | None  # fixed labels: the label at each position
+    dtype: np.dtype  # the labels' dtype, promoted over the batches
+    n_samples: int
+
+    @property
+    def high(self) -> int:
+        """The label after the last position (labels discovered)."""
+        return self.low + int(self.table.shape[1])
+
+    def __add__(self, other: ClassTally) -> ClassTally:
+        dtype = np.promote_types(self.dtype, other.dtype)
+        n = self.n_samples + other.n_samples
+        if self.names is not None or (self.low, self.high) == (other.low, other.high):
+            return ClassTally(self.table + other.table, self.low, self.names, dtype, n)
+        low, high = min(self.low, other.low), max(self.high, other.high)
+        table = np.zeros((3, high - low), dtype=np.int64)
+        for part in (self, other):
+            table[:, part.low - low : part.high - low] += part.table
+        return ClassTally(table, low, None, dtype, n)
+
+    def record(self) -> MacroF1Counts:
+        """The record of the labels counted, as the batches' own merge."""
+        tp, true, pred = self.table
+        present = np.flatnonzero(true | pred)
+        if self.names is None:
+            classes = (present + self.low).astype(self.dtype)
+        else:
+            classes = self.names[present].astype(self.dtype)
+        return MacroF1Counts(
+            "binary" if classes.shape[0] <= 2 else "multiclass",
+            classes,
+            tp[present],
+            true[present],
+            pred[present],
+            n_samples=self.n_samples,
+        )
+
+
+def _integers(y: Any) -> bool:
+    """A 1-D NumPy array of integers that int64 holds (not bools)."""
+    if type(y) is not np.ndarray or y.ndim != 1:
+        return False
+    kind = y.dtype.kind
+    return kind == "i" or (kind == "u" and y.dtype.itemsize < 8)
+
+
+def _shifted(y: np.ndarray, low: int) -> np.ndarray:
+    """``y - low`` as ``intp`` positions (labels of a narrower or unsigned
+    dtype widened first: ``int8`` 127 minus -3 would wrap, ``uint32`` minus a
+    negative label would overflow)."""
+    if y.dtype != np.intp:
+        y = y.astype(np.intp)
+    return y - low if low else y
+
+
+def tally_labels(
+    y_true: Any, y_pred: Any, fixed: np.ndarray | None
+) -> ClassTally | None:
+    """The :class:`ClassTally` of one batch of 1-D NumPy integer labels
+    (``fixed``: the accumulator's fixed integer labels, sorted and unique), or
+    None when the batch is not one it counts: anything but two 1-D integer
+    arrays of one non-zero length, a label outside ``fixed``, labels spread
+    over more than :data:`TALLY_RANGE` integers. The caller counts those as
+    any other batch (and refuses the bad ones with the usual messages)."""
+    if not (_integers(y_true) and _integers(y_pred)):
+        return None
+    n = y_true.shape[0]
+    if n == 0 or y_pred.shape[0] != n:
+        return None
+    lo = min(int(y_true.min()), int(y_pred.min()))
+    hi = max(int(y_true.max()), int(y_pred.max()))
+    low, names = lo, None
+    if fixed is not None:
+        first, last = int(fixed[0]), int(fixed[-1])
+        if lo < first or hi > last:
+            return None  # labels outside the fixed ones: refused as usual
+        names, m = fixed, fixed.shape[0]
+        if last - first + 1 == m:  # labels=range(k): a label is its position
+            low = first
+            positions = [_shifted(y, low) for y in (y_true, y_pred)]
+        else:
+            positions = [np.searchsorted(fixed, y) for y in (y_true, y_pred)]
+            if any(
+                (fixed[p] != y).any()
+                for p, y in zip(positions, (y_true, y_pred), strict=True)
+            ):
+                return None
+    else:
+        m = hi - lo + 1
+        if m > TALLY_RANGE:
+            return None
+        positions = [_shifted(y, low) for y in (y_true, y_pred)]
+    true, pred = positions
+    if m * m <= n:  # few classes: the joint table (block by block for large n)
+        table = np.stack(table_counts(joint_table(true, pred, m, None)))
+    else:
+        hit = true == pred
+        table = np.stack(
+            [
+                np.bincount(true[hit], minlength=m),
+                np.bincount(true, minlength=m),
+                np.bincount(pred, minlength=m),
+            ]
+        )
+    dtype = np.promote_types(y_true.dtype, y_pred.dtype)
+    return ClassTally(table.astype(np.int64, copy=False), low, names, dtype, n)
 
 
 def batch_labels(
@@ -153,8 +291,10 @@ def padded_batch(
             )
         _check_finite_scores(xp, y_pred, deferred)
         return y_true, y_pred > threshold, sample_weight, None
+    columns = 0
     if scores:
         _check_finite_scores(xp, y_pred, deferred)
+        columns = int(y_pred.shape[-1])
         y_pred = xp.argmax(y_pred, axis=-1)
     elif ignore_index is not None and _ndim(y_true) == 2:
         _check_not_indicator(xp, y_true)
@@ -171,9 +311,95 @@ def padded_batch(
         weights = on_device(sample_weight, xp, device)
         if tuple(weights.shape) == shape:
             sample_weight = xp.reshape(weights, (-1,))
-    if ignore_index is None or not _holds(xp, y_true.dtype, ignore_index):
-        return y_true, y_pred, sample_weight, None  # no label can be the padding
-    return y_true, y_pred, sample_weight, y_true != ignore_index
+    keep = None  # None: no label can be the padding
+    if ignore_index is not None and _holds(xp, y_true.dtype, ignore_index):
+        keep = y_true != ignore_index
+    if columns:
+        _check_columns(xp, y_true, keep, columns, ignore_index, deferred)
+    return y_true, y_pred, sample_weight, keep
+
+
+def _padding_hint(ignore_index: int | None) -> str:
+    if ignore_index is None:
+        return "If {value} marks padding, pass ignore_index={value} to drop it."
+    return (
+        f"ignore_index={ignore_index} drops only the label {ignore_index}; give "
+        "the padding label there, or fix the labels."
+    )
+
+
+def _check_columns(
+    xp: Any,
+    y_true: Any,
+    keep: Any,
+    columns: int,
+    ignore_index: int | None,
+    deferred: list[tuple[Any, str]] | None,
+) -> None:
+    """With class scores, the prediction is a column index (``0 ..
+    columns - 1``): a true label that is no column (the padding label -100,
+    or 5 with 3 columns) can never be predicted, and would silently become a
+    class of its own. Refused, naming ``ignore_index`` and a value seen; with
+    ``deferred`` (a device tally) the number of such labels and one of them
+    are appended there instead, to be raised when the counts are read."""
+    where = (
+        f"with class scores (logits) in y_pred the prediction is a column "
+        f"index, 0 to {columns - 1}, so each true label must be one too."
+    )
+    if not _isdtype(xp, y_true.dtype, ("bool", "integral", "real floating")):
+        value = to_host(y_true[:1]).tolist()[0] if y_true.shape[0] else None
+        raise ValueError(
+            f"y_true holds labels such as {value!r}, but {where} Encode the "
+            "classes as the column indices of the scores (column i is the "
+            f"class of index i; fix them with labels=range({columns})), and "
+            "name them in the report with classification_report(..., "
+            "target_names=[...]), in column order."
+        )
+    if _isdtype(xp, y_true.dtype, "bool"):
+        return  # 0 and 1 are columns of two or more scores
+    outside = (y_true < 0) | (y_true >= columns)
+    if keep is not None:
+        outside = xp.logical_and(outside, keep)
+    hint = _padding_hint(ignore_index)
+    if deferred is not None:
+        count = xp.sum(xp.astype(outside, xp.int64))
+        value = xp.min(xp.where(outside, y_true, xp.full_like(y_true, columns)))
+        deferred.append(
+            (
+                (count, value),
+                "{count} true labels of the batches counted since the last "
+                "reset (for example {value}) name no column of the class "
+                f"scores they were compared with: {where} {hint} Then reset() "
+                "the accumulator.",
+            )
+        )
+        return
+    if bool(xp.any(outside)):
+        value = to_host(y_true[outside][:1]).tolist()[0]
+        raise ValueError(
+            f"y_true holds the label {value!r}, which names no column of the "
+            f"{columns} class scores in y_pred: {where} " + hint.format(value=value)
+        )
+
+
+def check_label_columns(labels: np.ndarray | None, y_true: Any, y_pred: Any) -> None:
+    """Fixed labels that are no numbers cannot name the columns of class
+    scores (the argmax is a column index): refused, saying how labels map to
+    columns."""
+    if labels is None or labels.dtype.kind in "biuf":
+        return
+    if not _class_scores(y_true, y_pred):
+        return
+    columns = int(y_pred.shape[-1])
+    raise ValueError(
+        f"labels={labels.tolist()[:5]!r} names classes, but y_pred holds class "
+        f"scores (logits) of {columns} columns, and the prediction is the index "
+        f"of the highest score, 0 to {columns - 1}: column i is the class of "
+        "index i. Give the column indices (labels=range("
+        f"{columns})) with true labels encoded the same way, and name the "
+        "classes in the report with classification_report(..., "
+        "target_names=[...]), in column order."
+    )
 
 
 _KINDS = {"bool": "b", "integral": "iu", "real floating": "f"}
@@ -280,4 +506,12 @@ def _namespace(y_pred: Any) -> tuple[Any, Any]:
     return np, "cpu"
 
 
-__all__ = ["batch_labels", "count_batch", "padded_batch"]
+__all__ = [
+    "TALLY_RANGE",
+    "ClassTally",
+    "batch_labels",
+    "check_label_columns",
+    "count_batch",
+    "padded_batch",
+    "tally_labels",
+]

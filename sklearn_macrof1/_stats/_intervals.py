@@ -1424,8 +1424,10 @@ def check_record_interval(
                 f"{caller} computes the intervals of a record of 1-D targets "
                 "from its confusion matrix (its occupied cells above 2048 "
                 "classes); this record keeps only per-class counts (read from "
-                "totals, or merged with "
-                "such a record). Compute the interval from the predictions "
+                "totals, accumulated by a MacroF1Accumulator made without "
+                "keep='cells', or merged with such a record). Make the "
+                "accumulator with MacroF1Accumulator(keep='cells') to keep the "
+                "confusion matrix, or compute the interval from the predictions "
                 f"with {caller}(y_true, y_pred, ...)."
             )
         if counts.weighted and counts.n_samples is None:
@@ -1466,7 +1468,7 @@ def check_record_interval(
             "targets needs the second moments of the counts, which this record "
             "does not carry; count it with "
             "MacroF1Counts.from_predictions(..., moments=True) or "
-            "MacroF1Accumulator(moments=True)."
+            "MacroF1Accumulator(keep='moments')."
         )
 
 
@@ -1522,7 +1524,8 @@ def summary_confidence_interval(
         why = (
             "multilabel targets"
             if summary.target_type == "multilabel-indicator"
-            else f"the counts of its {summary.classes.shape[0]:,} classes kept none"
+            else f"the counts of its {summary.classes.shape[0]:,} classes kept "
+            "none; a MacroF1Accumulator keeps it when made with keep='cells'"
         )
         raise ValueError(
             f"This summary has no confusion matrix to resample ({why}): use "
