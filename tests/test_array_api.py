@@ -375,6 +375,10 @@ def test_bad_device_input_is_refused_with_the_argument_named() -> None:
     for y_pred, message in cases:
         with pytest.raises(ValueError, match=message):
             averaged_f1_score(t, y_pred)
+    # class scores passed as predictions: the hint names argmax, not only a threshold
+    scores = xs.asarray(np.random.default_rng(0).random((N, 3)), device=device)
+    with pytest.raises(ValueError, match=r"argmax\(axis=1\)"):
+        averaged_f1_score(t, scores)
     with pytest.raises(ValueError, match="sample_weight has 3 entries"):
         averaged_f1_score(
             t, t, sample_weight=xs.asarray([1.0, 2.0, 3.0], device=device)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import weakref
 from typing import Any
 
+from .._extras import missing
 from .._options import check_options_of
 from .._sklearn_private import InvalidParameterError
 from .._stats._intervals import fbeta_confidence_interval
@@ -154,9 +155,9 @@ def _callback_for(compute_metrics: MacroF1ComputeMetrics) -> Any:
     try:
         from transformers import TrainerCallback
     except ImportError as exc:  # pragma: no cover - transformers missing
-        raise ImportError(
-            "compute_metrics.callback is a transformers.TrainerCallback: pip "
-            "install transformers."
+        raise missing(
+            "transformers",
+            "compute_metrics.callback is a transformers.TrainerCallback",
         ) from exc
     owner = weakref.ref(compute_metrics)
 

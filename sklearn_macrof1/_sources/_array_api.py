@@ -65,8 +65,10 @@ from .._counting._registry import (
     Predictions,
     register_source,
 )
+from .._extras import missing
 from .._options import check_sample_weight, host_copy
 from .._read._arrays import ACCEPTED
+from .._read._target_type import scores_hint
 
 _MULTILABEL = "multilabel-indicator"
 #: Widest range of integer labels counted with a dense table (beyond it, or
@@ -129,13 +131,12 @@ def _compat() -> Any:
     try:
         import array_api_compat
     except ImportError as exc:  # pragma: no cover - the [array-api] extra
-        raise ImportError(
-            "Counting arrays on their device (PyTorch tensors on a GPU, CuPy, "
-            "JAX or array-api-strict arrays) needs the package "
-            "array-api-compat, which gives each array its namespace: pip "
-            "install array-api-compat (or, from the repository root, pip "
-            'install ".[array-api]"). NumPy arrays and PyTorch CPU tensors '
-            "need no extra package."
+        raise missing(
+            "array_api_compat",
+            "Counting arrays on their device (PyTorch tensors on a GPU, CuPy, JAX "
+            "or array-api-strict arrays) needs array-api-compat, which gives each "
+            "array its namespace (NumPy arrays and PyTorch CPU tensors need no "
+            "extra package)",
         ) from exc
     return array_api_compat
 
@@ -365,8 +366,7 @@ def _shaped(dev: _Device, y: Any, name: str) -> Any:
         if not bool(xp.all(y == xp.round(y))):
             raise ValueError(
                 f"{name} contains continuous values; classification metrics need "
-                f"{ACCEPTED}. Threshold scores or probabilities into labels "
-                "first (for example y_score >= 0.5)."
+                f"{ACCEPTED}. {scores_hint(2 if y.ndim == 2 else 1, None)}"
             )
     if y.ndim == 2 and not xp.isdtype(y.dtype, "bool"):
         if not bool(xp.all((y == 0) | (y == 1))):
