@@ -203,8 +203,8 @@ class MacroF1Accumulator:
     With integer ``labels`` given, device batches of integer class labels (or
     class scores) keep their counts on the device, and so do multilabel
     batches (0/1 labels, or scores with ``threshold``) of up to 160 columns
-    counted: an update adds the batch's counts there and reads nothing back,
-    so a GPU never waits for it. The counts cross to the host when they are
+    counted: an update adds the batch's counts there and reads no count or
+    label back to the host. The counts cross to the host when they are
     read (:attr:`counts`, :attr:`n_samples`, a merge, a copy, a pickle, the
     repr): the three vectors of ``k`` counts (with ``keep="cells"``, at most
     the occupied cells of the ``k x k`` confusion matrix; beyond 2048 labels
