@@ -1377,6 +1377,22 @@ def occupied_cells(confusion: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return rows, cols, np.asarray(values, dtype=np.float64)
 
 
+def _selected_totals(
+    where: np.ndarray, drawn: np.ndarray, k: int, keep: np.ndarray, at: np.ndarray
+) -> np.ndarray:
+    """``(draws, selected)``: the sums of the drawn cells ``drawn`` (shape
+    ``(draws, cells)``) per counted class ``where`` of each cell, at the
+    selected classes (``at``; 0 where not ``keep``, a class not counted)."""
+    size = drawn.shape[0]
+    offset = (np.arange(size) * k)[:, None]
+    flat = np.bincount(
+        (offset + where[None, :]).reshape(-1),
+        weights=drawn.reshape(-1),
+        minlength=size * k,
+    )
+    return np.where(keep, flat.reshape(size, k)[:, at], 0.0)
+
+
 def posterior_replicates(
     evaluation: Evaluation,
     rng: np.random.Generator,
@@ -1416,18 +1432,9 @@ def posterior_replicates(
     for start in range(0, n_draws, block):
         size = min(block, n_draws - start)
         drawn = rng.standard_gamma(values, size=(size, values.shape[0]))
-        offset = (np.arange(size) * k)[:, None]
-
-        def total(where: np.ndarray, of: np.ndarray) -> np.ndarray:
-            flat = np.bincount(
-                (offset + where[None, :]).reshape(-1),
-                weights=of.reshape(-1),
-                minlength=size * k,
-            )
-            return np.where(keep, flat.reshape(size, k)[:, at], 0.0)
-
-        tp = total(rows[hit], drawn[:, hit])
-        true, pred = total(rows, drawn), total(cols, drawn)
+        tp = _selected_totals(rows[hit], drawn[:, hit], k, keep, at)
+        true = _selected_totals(rows, drawn, k, keep, at)
+        pred = _selected_totals(cols, drawn, k, keep, at)
         missed = rng.standard_gamma(errors, size=(2, size, selected))
         found = rng.standard_gamma(hits, size=(size, selected))
         both = (
