@@ -232,7 +232,9 @@ averaged_fbeta=0.7190 [0.6574, 0.7807], fbeta_of_averages=0.7358 [0.6811, 0.7906
             f"fbeta_of_averages={self.fbeta_of_averages})"
         )
 
-    def _how(self) -> str:
+    @property
+    def method_description(self) -> str:
+        """The method in words, e.g. "delta method"."""
         if self.method == "delta":
             return "delta method"
         if self.method == "posterior":
@@ -264,7 +266,7 @@ averaged_fbeta=0.7190 [0.6574, 0.7807], fbeta_of_averages=0.7358 [0.6811, 0.7906
             ],
             keys=["averaged_fbeta", "fbeta_of_averages"],
             labels=formula_labels(self.beta),
-            notes=[f"{self._how()}, n={self.n_samples} samples."],
+            notes=[f"{self.method_description}, n={self.n_samples} samples."],
             index="score",
             index_name="score",
         )
@@ -379,8 +381,7 @@ def coverage_warning(
             f"{_listed(names[rare][order], true[rare][order])}"
         )
     advice = (
-        "collect more samples of these classes, or leave them out of the "
-        "average with labels=..."
+        "collect more samples of these classes, or pass labels without them"
     )
     if method != "posterior":
         advice += "; method='posterior' holds its level with fewer samples"
@@ -1597,15 +1598,22 @@ shape (n_samples, n_labels) or MacroF1Counts
         Value of an ill-defined ratio, as in the score functions.
     confidence : float, default=0.95
         Nominal coverage of the intervals, in (0, 1).
-    method : {"delta", "bootstrap"}, default="delta"
+    method : {"delta", "bootstrap", "posterior"}, default="delta"
         "delta": the multinomial delta method with closed-form gradients
         (normal-approximation interval, clipped to [0, 1]). "bootstrap": the
         percentile bootstrap (the confusion-matrix cells are resampled for
-        unweighted 1-D targets, the samples otherwise).
+        unweighted 1-D targets, the samples otherwise). "posterior":
+        quantiles of two Dirichlet posteriors of the confusion cells, one
+        with a prior of a fraction of an error per class (the lower bound),
+        one with a fraction of a correct prediction per class (the upper
+        bound); it holds its level with small classes and has positive width
+        without errors (unweighted 1-D targets, averages other than
+        "samples"; see ``docs/uncertainty.md``).
     n_resamples : int, default=1000
-        Bootstrap replicates (ignored by the delta method).
+        Bootstrap replicates, or draws of each posterior (ignored by the delta
+        method).
     random_state : None, int, numpy.random.Generator or RandomState, default=None
-        Seed of the bootstrap, for reproducible intervals.
+        Seed of the bootstrap or the posterior, for reproducible intervals.
     verbose : int, default=0
         Progress of the bootstrap on standard error: 0 prints nothing, 1 about
         every tenth of the resamples, 2 and more every block of resamples.
@@ -1619,11 +1627,15 @@ shape (n_samples, n_labels) or MacroF1Counts
 
     Notes
     -----
-    A perfect classifier, or any classifier whose scores do not vary under
-    resampling, gets a zero-width interval ``[estimate, estimate]``: the data
-    show no error to extrapolate from. Ratios filled by ``zero_division``
-    (a class never predicted) count as constants. See ``docs/uncertainty.md``
-    for the coverage measured by simulation.
+    With the delta method and the bootstrap, a perfect classifier, or any
+    classifier whose scores do not vary under resampling, gets a zero-width
+    interval ``[estimate, estimate]``: the data show no error to extrapolate
+    from; ratios filled by ``zero_division`` (a class never predicted) count
+    as constants. The posterior gives such a sample an interval that
+    shrinks with n. A :class:`CoverageWarning` names the classes of the
+    average with fewer than 5 true samples (absent, predicted but never
+    true, or rare), with which no method here holds its level. See
+    ``docs/uncertainty.md`` for the coverage measured by simulation.
 
     A count record keeps no samples, and neither are Dask collections
     gathered (they are counted on the workers): the intervals come from the
@@ -1855,7 +1867,9 @@ def summary_confidence_interval(
             summary.average, summary.beta, summary.zero_division, summary.labels, None
         )
     # unweighted 1-D counts: the record suffices, n is the matrix's total
-    evaluation = evaluation_from(Reading(counts), options, caller=caller, warn_for=())
+    evaluation = evaluation_from(
+        Reading(counts), options, caller=caller, warn_for=(), method=method
+    )
     return interval_of(evaluation, resampling, _progress(resampling, caller))
 
 
