@@ -380,9 +380,7 @@ def coverage_warning(
             f"true samples (true samples): "
             f"{_listed(names[rare][order], true[rare][order])}"
         )
-    advice = (
-        "collect more samples of these classes, or pass labels without them"
-    )
+    advice = "collect more samples of these classes, or pass labels without them"
     if method != "posterior":
         advice += "; method='posterior' holds its level with fewer samples"
     return (
