@@ -25,6 +25,8 @@ Run:  python benchmarks/bench_calibration.py                      (full grid)
       python benchmarks/bench_calibration.py --quick              (smoke run)
       python benchmarks/bench_calibration.py --reps 2000 --methods delta,posterior
       python benchmarks/bench_calibration.py --timing             (time per interval)
+      python benchmarks/bench_calibration.py --multilabel --reps 1000
+                                                  (delta method, multilabel targets)
 """
 
 from __future__ import annotations
@@ -53,6 +55,7 @@ ACCURACIES = {"0.9-0.6": (0.9, 0.6), "0.99-0.95": (0.99, 0.95)}
 NS = (50, 100, 200, 500, 2000, 10000)
 LABELS = ("None", "range(k)")
 METHODS = ("delta", "posterior", "bootstrap")
+AVERAGES_ML = ("micro", "macro", "weighted", "samples")
 
 
 def cell_probabilities(k: int, prior: str, accuracy: str) -> np.ndarray:
@@ -176,6 +179,64 @@ def coverage_tables(args: argparse.Namespace) -> None:
     print(f"\n{len(cells)} cells in {time.perf_counter() - start:.0f} s.")
 
 
+def ml_population(q: np.ndarray, flip: float, average: str) -> tuple[float, float]:
+    """Exact population scores of independent labels with symmetric flips."""
+    L = q.shape[0]
+    patterns = np.array(list(itertools.product([0, 1], repeat=2 * L)), dtype=bool)
+    yt, yp = patterns[:, :L], patterns[:, L:]
+    prob = np.prod(np.where(yt, q, 1 - q) * np.where(yt == yp, 1 - flip, flip), axis=1)
+    tp = (prob[:, None] * (yt & yp)).sum(axis=0)
+    true = (prob[:, None] * yt).sum(axis=0)
+    pred = (prob[:, None] * yp).sum(axis=0)
+    a = aggregate(
+        tp,
+        true,
+        pred,
+        average=average,
+        beta=1.0,
+        zero_division=0.0,
+        samples=(
+            (yt & yp).sum(axis=1) * prob,
+            yt.sum(axis=1) * prob,
+            yp.sum(axis=1) * prob,
+            prob,
+        ),
+    )
+    return float(a.averaged_fbeta), float(a.fbeta_of_averages)
+
+
+def coverage_ml(n, q, flip, reps, rng):
+    truth = {a: ml_population(q, flip, a) for a in AVERAGES_ML}
+    hits = {(a, f): 0 for a in AVERAGES_ML for f in (0, 1)}
+    for _ in range(reps):
+        yt = rng.random((n, q.shape[0])) < q
+        yp = yt ^ (rng.random(yt.shape) < flip)
+        for a in AVERAGES_ML:
+            ci = fbeta_confidence_interval(yt, yp, average=a, zero_division=0.0)
+            for f, s in enumerate((ci.averaged_fbeta, ci.fbeta_of_averages)):
+                hits[a, f] += s.low <= truth[a][f] <= s.high
+    return hits
+
+
+def multilabel_table(args: argparse.Namespace) -> None:
+    """Delta-method coverage for multilabel targets (5 independent labels)."""
+    reps = args.reps
+    rng = np.random.default_rng(args.seed)
+    print(f"\n## Multilabel targets (5 labels, {reps} replicates per row)\n")
+    rows = []
+    ns = (500, 2000) if args.quick else (500, 2000, 10000)
+    for n, (q_scale, flip) in itertools.product(ns, ((0.4, 0.1), (0.15, 0.2))):
+        q = q_scale * np.array([1.0, 0.8, 0.6, 0.4, 0.2]) / 0.6
+        hits = coverage_ml(n, np.clip(q, 0, 0.95), flip, reps, rng)
+        rows.append(
+            [str(n), f"{q_scale:.2f}", f"{flip:.1f}"]
+            + [f"{100 * hits[a, f] / reps:.1f}" for a in AVERAGES_ML for f in (0, 1)]
+        )
+    header = ["n", "mean rate", "flip"]
+    header += [f"{a} {f}" for a in AVERAGES_ML for f in ("avgF1", "F1(avg)")]
+    print(table(header, rows))
+
+
 def timings(args: argparse.Namespace) -> None:
     print("\n## Time per interval, n = 10000, k = 10 (both formulas, macro)\n")
     rng = np.random.default_rng(args.seed)
@@ -211,14 +272,25 @@ def main() -> None:
         default=0.0,
         help="only cells whose rarest class expects at least this many true samples",
     )
+    parser.add_argument(
+        "--max-expected",
+        type=float,
+        default=math.inf,
+        help="only cells whose rarest class expects at most this many",
+    )
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--timing", action="store_true", help="time per interval only")
+    parser.add_argument(
+        "--multilabel", action="store_true", help="multilabel coverage table only"
+    )
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     args.reps = args.reps or (50 if args.quick else 2000)
     print(machine())
     if args.timing:
         timings(args)
+    elif args.multilabel:
+        multilabel_table(args)
     else:
         coverage_tables(args)
 
