@@ -131,10 +131,11 @@ def min_expected(k: int, prior: str, n: int) -> float:
 def coverage_tables(args: argparse.Namespace) -> None:
     methods = args.methods.split(",")
     cells = grid(KS if not args.quick else (2, 5), NS if not args.quick else (100, 500))
-    if args.min_expected:
-        cells = [
-            c for c in cells if min_expected(c[0], c[1], c[3]) >= args.min_expected
-        ]
+    cells = [
+        c
+        for c in cells
+        if args.min_expected <= min_expected(c[0], c[1], c[3]) <= args.max_expected
+    ]
     tasks = [(*c, methods, args.reps, args.draws, args.seed) for c in cells]
     start = time.perf_counter()
     se = 100 * math.sqrt(0.95 * 0.05 / args.reps)
