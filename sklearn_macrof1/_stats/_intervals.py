@@ -185,12 +185,12 @@ class FBetaInterval(ValueEquality):
         The F-beta weight.
     confidence : float
         The nominal coverage, e.g. 0.95.
-    method : {"delta", "bootstrap"}
+    method : {"delta", "bootstrap", "posterior"}
         How the interval was computed.
     n_samples : int
         Number of samples behind the counts.
     n_resamples : int or None
-        Bootstrap replicates (None for the delta method).
+        Bootstrap replicates or posterior draws (None for the delta method).
 
     Notes
     -----
