@@ -1,23 +1,32 @@
 """Calibration benchmark: Monte Carlo coverage of nominal 95% intervals.
 
-For each scenario (n samples, k classes, accuracy, class skew) the population
-is a fixed table of cell probabilities (true class x predicted class); each
-Monte Carlo replicate draws n samples from it and computes the intervals; the
-coverage is the share of replicates whose interval contains the *population*
-score (the score of the probability table, computed by the package's own
-aggregation). ``labels=range(k)`` fixes the estimand (a rare class absent from
-a small sample still counts) and ``zero_division=0``.
+The grid: k in {2, 5, 20} classes; class priors uniform, geometric
+(proportional to 0.5**i) or harmonic (1/(i+1)); class i predicted correctly
+with probability from 0.9 (class 0) down to 0.6 (class k-1), or from 0.99 down
+to 0.95, errors spread uniformly over the other classes; n in {50, 100, 200,
+500, 2000, 10000}; ``labels=None`` and ``labels=range(k)``; ``zero_division=0``;
+macro average. 216 cells.
 
-Columns: our delta-method intervals for every average and both formulas, and,
-side by side on the same data, the analytic (Takahashi delta method) interval of
-the ``confidenceinterval`` package (``pip install confidenceinterval``; the
-column is skipped when it is not installed), which exists for averaged F1 with
-macro, micro and binary averaging. A second table gives multilabel targets
-(micro, macro, weighted, samples), a third the percentile bootstrap, a fourth
-the timings.
+The population is the table of cell probabilities (true class x predicted
+class), scored over all k classes by the package's own aggregation. Each
+replication draws the n samples' confusion matrix (a multinomial draw of n
+samples over the k*k cells: all replications of a cell at once) and computes
+the intervals from its count record, as ``fbeta_confidence_interval`` does for
+any record; the coverage is the share of replications whose interval contains
+the population score. With ``labels=None`` the record holds the classes that
+occur in the sample (as the scores do).
 
-Run:  python benchmarks/bench_calibration.py          (about 3-5 minutes)
-      python benchmarks/bench_calibration.py --quick  (smoke run, ~20 s)
+Columns per method: coverage (%) of averaged F1 / F1 of averages, mean width
+of both, and "warn": the share of replications with a ``CoverageWarning``.
+"min exp": the expected number of true samples of the rarest class (cells
+below 5 are outside the target of 93% coverage). The seeds are fixed per cell.
+
+Run:  python benchmarks/bench_calibration.py                      (full grid)
+      python benchmarks/bench_calibration.py --quick              (smoke run)
+      python benchmarks/bench_calibration.py --reps 2000 --methods delta,posterior
+      python benchmarks/bench_calibration.py --timing             (time per interval)
+      python benchmarks/bench_calibration.py --multilabel --reps 1000
+                                                  (delta method, multilabel targets)
 """
 
 from __future__ import annotations
@@ -27,75 +36,148 @@ import itertools
 import math
 import time
 import warnings
+import zlib
+from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 from _timing import fmt_time, interleaved, machine, table
 
-from sklearn_macrof1 import fbeta_confidence_interval
+from sklearn_macrof1 import CoverageWarning, MacroF1Counts, fbeta_confidence_interval
 from sklearn_macrof1._formulas._aggregation import aggregate
 
-try:
-    from confidenceinterval import f1_score as ci_f1_score
-except ImportError:  # benchmark-only dependency
-    ci_f1_score = None
-
-AVERAGES_1D = ("binary", "micro", "macro", "weighted")
+KS = (2, 5, 20)
+PRIORS = {
+    "uniform": lambda i: np.ones_like(i, dtype=float),
+    "geometric": lambda i: 0.5**i,
+    "1/(i+1)": lambda i: 1.0 / (i + 1),
+}
+ACCURACIES = {"0.9-0.6": (0.9, 0.6), "0.99-0.95": (0.99, 0.95)}
+NS = (50, 100, 200, 500, 2000, 10000)
+LABELS = ("None", "range(k)")
+METHODS = ("delta", "posterior", "bootstrap")
 AVERAGES_ML = ("micro", "macro", "weighted", "samples")
 
 
-def cell_probabilities(k: int, accuracy: float, skew: float) -> np.ndarray:
-    """Rows true, columns predicted; prior ∝ exp(-skew i); errors uniform."""
-    prior = np.exp(-skew * np.arange(k))
-    prior /= prior.sum()
-    confusion = np.full((k, k), (1 - accuracy) / (k - 1))
-    np.fill_diagonal(confusion, accuracy)
-    return prior[:, None] * confusion
+def cell_probabilities(k: int, prior: str, accuracy: str) -> np.ndarray:
+    """Rows true, columns predicted; errors uniform over the other classes."""
+    i = np.arange(k)
+    pi = PRIORS[prior](i)
+    pi = pi / pi.sum()
+    hi, lo = ACCURACIES[accuracy]
+    acc = np.linspace(hi, lo, k)
+    confusion = np.repeat(((1 - acc) / (k - 1))[:, None], k, axis=1)
+    confusion[i, i] = acc
+    return pi[:, None] * confusion
 
 
-def population_scores(cells: np.ndarray, average: str) -> tuple[float, float]:
+def population_scores(cells: np.ndarray) -> tuple[float, float]:
     tp, true, pred = np.diagonal(cells), cells.sum(axis=1), cells.sum(axis=0)
-    if average == "binary":
-        tp, true, pred = tp[1:], true[1:], pred[1:]
-    a = aggregate(tp, true, pred, average=average, beta=1.0, zero_division=0.0)
+    a = aggregate(tp, true, pred, average="macro", beta=1.0, zero_division=0.0)
     return float(a.averaged_fbeta), float(a.fbeta_of_averages)
 
 
-def covered(truth: float, low: float, high: float) -> bool:
-    return bool(low <= truth <= high)
+def record(confusion: np.ndarray, labels: str) -> MacroF1Counts:
+    """The count record of one replication: every class (``labels=range(k)``)
+    or the classes that occur in the sample (``labels=None``)."""
+    if labels == "None":
+        present = np.flatnonzero(confusion.sum(axis=0) + confusion.sum(axis=1))
+        confusion = confusion[np.ix_(present, present)]
+        return MacroF1Counts.from_confusion_matrix(
+            confusion, rows="true", labels=present
+        )
+    return MacroF1Counts.from_confusion_matrix(confusion, rows="true")
 
 
-def pct(hits: int | None, reps: int) -> str:
-    return "-" if hits is None else f"{100 * hits / reps:.1f}"
-
-
-def coverage_1d(n, k, accuracy, skew, reps, ci_reps, rng):
-    cells = cell_probabilities(k, accuracy, skew)
-    flat = cells.reshape(-1)
-    averages = [a for a in AVERAGES_1D if a != "binary" or k == 2]
-    truth = {a: population_scores(cells, a) for a in averages}
-    hits = {(a, f): 0 for a in averages for f in (0, 1)}
-    theirs = {"macro": 0, "micro" if k > 2 else "binary": 0}
-    labels = np.arange(k)
-    for rep in range(reps):
-        joint = rng.choice(k * k, size=n, p=flat)
-        y, p = joint // k, joint % k
-        for a in averages:
-            ci = fbeta_confidence_interval(
-                y,
-                p,
-                average=a,
-                labels=None if a == "binary" else labels,
-                zero_division=0.0,
-            )
+def run_cell(task: tuple) -> dict:
+    """Coverage, mean width and warning rate of each method in one cell."""
+    k, prior, accuracy, n, labels, methods, reps, draws, seed = task
+    cells = cell_probabilities(k, prior, accuracy)
+    truth = population_scores(cells)
+    key = f"{k}|{prior}|{accuracy}|{n}|{labels}"
+    rng = np.random.default_rng([seed, zlib.crc32(key.encode())])
+    tables = rng.multinomial(n, cells.reshape(-1), size=reps).reshape(reps, k, k)
+    out: dict = {"truth": truth}
+    for method in methods:
+        hits = np.zeros(2)
+        width = np.zeros(2)
+        warned = 0
+        for rep in range(reps):
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                ci = fbeta_confidence_interval(
+                    record(tables[rep], labels),
+                    zero_division=0.0,
+                    method=method,
+                    n_resamples=draws,
+                    random_state=rep,
+                )
+            warned += any(w.category is CoverageWarning for w in caught)
             for f, s in enumerate((ci.averaged_fbeta, ci.fbeta_of_averages)):
-                hits[a, f] += covered(truth[a][f], s.low, s.high)
-        if ci_f1_score is not None and rep < ci_reps:
-            for a in theirs:
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")
-                    _, (low, high) = ci_f1_score(y, p, average=a, confidence_level=0.95)
-                theirs[a] += covered(truth[a][0], low, high)
-    return hits, theirs
+                hits[f] += s.low <= truth[f] <= s.high
+                width[f] += s.high - s.low
+        out[method] = (100 * hits / reps, width / reps, 100 * warned / reps)
+    return out
+
+
+def grid(ks=KS, ns=NS) -> list[tuple]:
+    return list(itertools.product(ks, PRIORS, ACCURACIES, ns, LABELS))
+
+
+def min_expected(k: int, prior: str, n: int) -> float:
+    pi = PRIORS[prior](np.arange(k))
+    return float(n * pi.min() / pi.sum())
+
+
+def coverage_tables(args: argparse.Namespace) -> None:
+    methods = args.methods.split(",")
+    cells = grid(KS if not args.quick else (2, 5), NS if not args.quick else (100, 500))
+    cells = [
+        c
+        for c in cells
+        if args.min_expected <= min_expected(c[0], c[1], c[3]) <= args.max_expected
+    ]
+    tasks = [(*c, methods, args.reps, args.draws, args.seed) for c in cells]
+    start = time.perf_counter()
+    se = 100 * math.sqrt(0.95 * 0.05 / args.reps)
+    print(
+        f"\n## Coverage of nominal 95% intervals, macro average, zero_division=0 "
+        f"({args.reps} replications per cell: standard error ±{se:.1f} points; "
+        f"{args.draws} draws per bootstrap/posterior interval)\n"
+    )
+    header = ["k", "priors", "accuracy", "n", "labels", "min exp"]
+    for m in methods:
+        header += [f"{m} cover", f"{m} width", f"{m} warn"]
+    print("| " + " | ".join(header) + " |")
+    print("|" + "---|" * len(header), flush=True)
+    worst = {m: [100.0, 100.0] for m in methods}
+    warn_high = {m: 0.0 for m in methods}
+    pool = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else None
+    results = pool.map(run_cell, tasks) if pool else map(run_cell, tasks)
+    for (k, prior, accuracy, n, labels), res in zip(cells, results, strict=True):
+        expected = min_expected(k, prior, n)
+        row = [str(k), prior, accuracy, str(n), labels, f"{expected:.1f}"]
+        for m in methods:
+            cover, width, warned = res[m]
+            row += [
+                f"{cover[0]:.1f} / {cover[1]:.1f}",
+                f"{width[0]:.3f} / {width[1]:.3f}",
+                f"{warned:.1f}",
+            ]
+            if expected >= 5:
+                worst[m] = [min(worst[m][f], cover[f]) for f in (0, 1)]
+            if expected >= 20:
+                warn_high[m] = max(warn_high[m], warned)
+        print("| " + " | ".join(row) + " |", flush=True)
+    if pool is not None:
+        pool.shutdown()
+    print()
+    for m in methods:
+        print(
+            f"{m}: lowest coverage where the rarest class expects >= 5 true "
+            f"samples: {worst[m][0]:.1f} / {worst[m][1]:.1f}; highest warning "
+            f"rate where it expects >= 20: {warn_high[m]:.1f}%"
+        )
+    print(f"\n{len(cells)} cells in {time.perf_counter() - start:.0f} s.")
 
 
 def ml_population(q: np.ndarray, flip: float, average: str) -> tuple[float, float]:
@@ -133,178 +215,85 @@ def coverage_ml(n, q, flip, reps, rng):
         for a in AVERAGES_ML:
             ci = fbeta_confidence_interval(yt, yp, average=a, zero_division=0.0)
             for f, s in enumerate((ci.averaged_fbeta, ci.fbeta_of_averages)):
-                hits[a, f] += covered(truth[a][f], s.low, s.high)
+                hits[a, f] += s.low <= truth[a][f] <= s.high
     return hits
 
 
-def coverage_bootstrap(n, k, accuracy, skew, reps, resamples, rng):
-    cells = cell_probabilities(k, accuracy, skew)
-    truth = population_scores(cells, "macro")
-    hits = [0, 0]
-    for _ in range(reps):
-        joint = rng.choice(k * k, size=n, p=cells.reshape(-1))
-        ci = fbeta_confidence_interval(
-            joint // k,
-            joint % k,
-            labels=np.arange(k),
-            zero_division=0.0,
-            method="bootstrap",
-            n_resamples=resamples,
-            random_state=rng,
+def multilabel_table(args: argparse.Namespace) -> None:
+    """Delta-method coverage for multilabel targets (5 independent labels)."""
+    reps = args.reps
+    rng = np.random.default_rng(args.seed)
+    print(f"\n## Multilabel targets (5 labels, {reps} replicates per row)\n")
+    rows = []
+    ns = (500, 2000) if args.quick else (500, 2000, 10000)
+    for n, (q_scale, flip) in itertools.product(ns, ((0.4, 0.1), (0.15, 0.2))):
+        q = q_scale * np.array([1.0, 0.8, 0.6, 0.4, 0.2]) / 0.6
+        hits = coverage_ml(n, np.clip(q, 0, 0.95), flip, reps, rng)
+        rows.append(
+            [str(n), f"{q_scale:.2f}", f"{flip:.1f}"]
+            + [f"{100 * hits[a, f] / reps:.1f}" for a in AVERAGES_ML for f in (0, 1)]
         )
-        for f, s in enumerate((ci.averaged_fbeta, ci.fbeta_of_averages)):
-            hits[f] += covered(truth[f], s.low, s.high)
-    return hits
+    header = ["n", "mean rate", "flip"]
+    header += [f"{a} {f}" for a in AVERAGES_ML for f in ("avgF1", "F1(avg)")]
+    print(table(header, rows))
+
+
+def timings(args: argparse.Namespace) -> None:
+    print("\n## Time per interval, n = 10000, k = 10 (both formulas, macro)\n")
+    rng = np.random.default_rng(args.seed)
+    cells = cell_probabilities(10, "1/(i+1)", "0.9-0.6")
+    joint = rng.choice(100, size=10000, p=cells.ravel())
+    y, p = joint // 10, joint % 10
+    contenders = {
+        "delta method": lambda: fbeta_confidence_interval(y, p),
+        "posterior, 1000 draws": lambda: fbeta_confidence_interval(
+            y, p, method="posterior", random_state=0
+        ),
+        "bootstrap 1000 (cells)": lambda: fbeta_confidence_interval(
+            y, p, method="bootstrap", random_state=0
+        ),
+    }
+    times = interleaved(contenders, repeats=3 if args.quick else 5, budget=0.05)
+    print(
+        table(["method", "time per call"], [[m, fmt_time(t)] for m, t in times.items()])
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="smoke run")
-    parser.add_argument("--reps", type=int, default=None, help="MC replicates")
+    parser.add_argument("--reps", type=int, default=None, help="replications per cell")
+    parser.add_argument("--draws", type=int, default=1000, help="n_resamples")
+    parser.add_argument(
+        "--methods", default="delta,posterior", help=f"comma-separated, of {METHODS}"
+    )
+    parser.add_argument(
+        "--min-expected",
+        type=float,
+        default=0.0,
+        help="only cells whose rarest class expects at least this many true samples",
+    )
+    parser.add_argument(
+        "--max-expected",
+        type=float,
+        default=math.inf,
+        help="only cells whose rarest class expects at most this many",
+    )
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument("--timing", action="store_true", help="time per interval only")
+    parser.add_argument(
+        "--multilabel", action="store_true", help="multilabel coverage table only"
+    )
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
-    quick = args.quick
-    reps = args.reps or (60 if quick else 1000)
-    ci_reps = min(reps, 60 if quick else 300)
-    ns = (500, 2000) if quick else (500, 2000, 10000)
-    ks = (2, 5) if quick else (2, 5, 10)
-    scenarios = ((0.7, 0.0), (0.9, 0.0), (0.7, 0.5), (0.9, 0.5))
-    if quick:
-        scenarios = scenarios[::3]
-    rng = np.random.default_rng(args.seed)
+    args.reps = args.reps or (50 if args.quick else 2000)
     print(machine())
-    start = time.perf_counter()
-
-    se = 100 * math.sqrt(0.95 * 0.05 / reps)
-    print(
-        f"\n## Coverage of nominal 95% intervals, multiclass/binary "
-        f"({reps} Monte Carlo replicates per row: standard error ±{se:.1f} points; "
-        f"confidenceinterval package: {ci_reps} replicates, "
-        f"±{100 * math.sqrt(0.95 * 0.05 / ci_reps):.1f})\n"
-    )
-    header = [
-        "n",
-        "k",
-        "acc",
-        "skew",
-        "binary",
-        "micro",
-        "macro avgF1",
-        "macro F1(avg)",
-        "weighted avgF1",
-        "weighted F1(avg)",
-        "CI-pkg macro",
-        "CI-pkg micro/bin",
-    ]
-    rows = []
-    ours_big: list[float] = []
-    for n, k, (acc, skew) in itertools.product(ns, ks, scenarios):
-        hits, theirs = coverage_1d(n, k, acc, skew, reps, ci_reps, rng)
-
-        def get(a: str, f: int, hits: dict = hits) -> str:
-            return pct(hits.get((a, f)), reps)
-
-        if n >= 2000:
-            ours_big.extend(100 * v / reps for v in hits.values())
-        pkg = ci_f1_score is not None
-        rows.append(
-            [
-                str(n),
-                str(k),
-                f"{acc:.1f}",
-                f"{skew:.1f}",
-                get("binary", 0),
-                get("micro", 0),
-                get("macro", 0),
-                get("macro", 1),
-                get("weighted", 0),
-                get("weighted", 1),
-                pct(theirs["macro"], ci_reps) if pkg else "n/a",
-                pct(theirs["micro" if k > 2 else "binary"], ci_reps) if pkg else "n/a",
-            ]
-        )
-    print(table(header, rows))
-    inside = sum(93.5 <= v <= 96.5 for v in ours_big)
-    print(
-        f"\nOur delta-method coverage for n >= 2000: {min(ours_big):.1f}% to "
-        f"{max(ours_big):.1f}%; {inside} of {len(ours_big)} cells within "
-        "[93.5%, 96.5%]. (For binary and micro the two formulas coincide: one "
-        "column each.)"
-    )
-
-    print(f"\n## Multilabel targets (5 labels, {reps} replicates per row)\n")
-    ml_rows = []
-    for n, (q_scale, flip) in itertools.product(ns, ((0.4, 0.1), (0.15, 0.2))):
-        q = q_scale * np.array([1.0, 0.8, 0.6, 0.4, 0.2]) / 0.6
-        hits = coverage_ml(n, np.clip(q, 0, 0.95), flip, reps, rng)
-        ml_rows.append(
-            [str(n), f"{q_scale:.2f}", f"{flip:.1f}"]
-            + [pct(hits[a, f], reps) for a in AVERAGES_ML for f in (0, 1)]
-        )
-    print(
-        table(
-            ["n", "mean rate", "flip"]
-            + [f"{a} {f}" for a in AVERAGES_ML for f in ("avgF1", "F1(avg)")],
-            ml_rows,
-        )
-    )
-
-    b_reps = 60 if quick else 300
-    resamples = 200 if quick else 1000
-    b_se = 100 * math.sqrt(0.95 * 0.05 / b_reps)
-    print(
-        f"\n## Percentile bootstrap ({resamples} resamples), macro, n = 2000 "
-        f"({b_reps} replicates per row, ±{b_se:.1f})\n"
-    )
-    b_rows = []
-    for k, (acc, skew) in itertools.product(ks, ((0.7, 0.0), (0.7, 0.5))):
-        hits_b = coverage_bootstrap(2000, k, acc, skew, b_reps, resamples, rng)
-        b_rows.append(
-            [str(k), f"{acc:.1f}", f"{skew:.1f}"] + [pct(h, b_reps) for h in hits_b]
-        )
-    print(table(["k", "acc", "skew", "macro avgF1", "macro F1(avg)"], b_rows))
-
-    print("\n## Time per interval, n = 10000, k = 10 (both formulas, macro)\n")
-    joint = rng.choice(100, size=10000, p=cell_probabilities(10, 0.7, 0.5).ravel())
-    y, p = joint // 10, joint % 10
-    contenders = {
-        "ours, delta method": lambda: fbeta_confidence_interval(y, p),
-        "ours, bootstrap 1000 (cells)": lambda: fbeta_confidence_interval(
-            y, p, method="bootstrap", n_resamples=1000, random_state=0
-        ),
-        "ours, bootstrap 1000 (samples, weighted)": lambda: fbeta_confidence_interval(
-            y,
-            p,
-            sample_weight=np.ones(10000),
-            method="bootstrap",
-            n_resamples=1000,
-            random_state=0,
-        ),
-    }
-    if ci_f1_score is not None:
-        contenders["CI-pkg analytic (macro avgF1 only)"] = lambda: ci_f1_score(
-            y, p, average="macro"
-        )
-    times = interleaved(contenders, repeats=3 if quick else 5, budget=0.05)
-    t_rows = [[name, fmt_time(t)] for name, t in times.items()]
-    if ci_f1_score is not None:
-        t0 = time.perf_counter()
-        ci_f1_score(
-            y,
-            p,
-            average="macro",
-            method="bootstrap_percentile",
-            n_resamples=200 if quick else 1000,
-            random_state=np.random.RandomState(0),
-        )
-        took = time.perf_counter() - t0
-        label = f"CI-pkg bootstrap_percentile {200 if quick else 1000} (timed once)"
-        t_rows.append([label, fmt_time(took)])
-    print(table(["method", "time per call"], t_rows))
-    print(
-        f"\nTargets: delta < 5 ms, bootstrap (1000, multiclass) < 100 ms. "
-        f"Total run time {time.perf_counter() - start:.0f} s."
-    )
+    if args.timing:
+        timings(args)
+    elif args.multilabel:
+        multilabel_table(args)
+    else:
+        coverage_tables(args)
 
 
 if __name__ == "__main__":

@@ -49,6 +49,7 @@ from ._stats._comparison import (
     compare_classifiers,
 )
 from ._stats._intervals import (
+    CoverageWarning,
     FBetaInterval,
     ScoreInterval,
     fbeta_confidence_interval,
@@ -57,6 +58,7 @@ from ._version import __version__ as __version__
 
 __all__ = [
     "ClassifierComparison",
+    "CoverageWarning",
     "DecisionRule",
     "FBetaInterval",
     "FBetaSummary",

@@ -227,8 +227,9 @@ def _flag(value: Any) -> Any:
     return value if isinstance(value, bool | np.bool_) else INVALID
 
 
-#: The interval methods: the delta method and the percentile bootstrap.
-METHODS = ("delta", "bootstrap")
+#: The interval methods: the delta method, the percentile bootstrap and the
+#: Dirichlet posterior of the confusion cells (intervals only, not comparisons).
+METHODS = ("delta", "bootstrap", "posterior")
 
 _AVERAGE_CHOICES = ", ".join(map(repr, AVERAGES))
 _METHOD_CHOICES = ", ".join(map(repr, METHODS))

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
 from sklearn.metrics import f1_score
 
 from sklearn_macrof1 import (
+    CoverageWarning,
     MacroF1Counts,
     averaged_fbeta_score,
     fbeta_confidence_interval,
@@ -370,3 +373,155 @@ def test_bootstrap_replicates_are_the_scores_of_the_resamples(average, weighted)
                 zero_division=0,
             )
         )  # fmt: skip
+
+
+# ---------------------------------------------------------------- the posterior
+
+
+def _posterior(*args, **kwargs):
+    return fbeta_confidence_interval(
+        *args, method="posterior", random_state=0, **kwargs
+    )
+
+
+def test_posterior_without_errors_has_positive_width_shrinking_with_n():
+    lows = []
+    for n in (60, 600, 6000):
+        y = np.arange(n) % 3
+        ci = _posterior(y, y)
+        for s in (ci.averaged_fbeta, ci.fbeta_of_averages):
+            assert s.estimate == s.high == 1.0
+            # no tighter than the rule of three (3/n errors at 95%)
+            assert 0 < 1 - s.low and s.low <= 1 - 3 / n
+        lows.append(ci.averaged_fbeta.low)
+    assert lows[0] < lows[1] < lows[2] < 1
+
+
+def test_posterior_contains_the_scores_and_is_reproducible():
+    y, p = _data(300, k=5, accuracy=0.7)
+    ci = _posterior(y, p)
+    assert ci.method == "posterior" and ci.n_resamples == 1000
+    assert ci.averaged_fbeta.estimate == pytest.approx(f1_score(y, p, average="macro"))
+    assert ci.fbeta_of_averages.estimate == fbeta_of_averages_score(y, p, beta=1.0)
+    for s in (ci.averaged_fbeta, ci.fbeta_of_averages):
+        assert s.low < s.estimate < s.high and s.std_error > 0
+    assert _posterior(y, p) == ci
+    assert fbeta_confidence_interval(y, p, method="posterior", random_state=1) != ci
+    assert "Dirichlet posterior, 1000 draws" in str(ci)
+
+
+def test_posterior_is_the_same_from_predictions_record_stream_and_summary():
+    from sklearn_macrof1 import MacroF1Accumulator
+
+    y, p = _data(400, k=6, accuracy=0.6, skew=0.3)
+    direct = _posterior(y, p)
+    record = _posterior(MacroF1Counts.from_predictions(y, p))
+    stream = MacroF1Accumulator()
+    for start in range(0, 400, 150):
+        stream.update(y[start : start + 150], p[start : start + 150])
+    summary = fbeta_summary(y, p).confidence_interval(
+        method="posterior", random_state=0
+    )
+    assert record == direct
+    assert _posterior(stream.counts) == direct
+    assert summary == direct
+
+
+def test_posterior_above_2048_classes_draws_the_occupied_cells():
+    # the record keeps the occupied cells only (no k x k table); predictions
+    # and record give the same interval
+    rng = np.random.default_rng(3)
+    k = 2100
+    y = np.arange(6000) % k
+    p = np.where(rng.random(6000) < 0.8, y, rng.integers(0, k, 6000))
+    record = MacroF1Counts.from_predictions(y, p)
+    assert sp.issparse(record.confusion)
+    ci = _posterior(y, p, n_resamples=50)
+    assert _posterior(record, n_resamples=50) == ci
+    assert ci.averaged_fbeta.low < ci.averaged_fbeta.estimate < ci.averaged_fbeta.high
+
+
+def test_posterior_absent_class_spans_its_whole_range():
+    # a class of labels absent from the data: the lower posterior scores it
+    # 0 (as the estimate does), the upper one near 1
+    y, p = _data(400, k=4, accuracy=0.9)
+    with pytest.warns(CoverageWarning, match=r"absent from y_true and y_pred: 7"):
+        ci = _posterior(y, p, labels=[0, 1, 2, 3, 7], zero_division=0.0)
+    full = f1_score(y, p, average="macro")
+    s = ci.averaged_fbeta
+    assert s.estimate == pytest.approx(full * 4 / 5)
+    assert s.low <= s.estimate and s.high > (4 * full + 0.8) / 5
+
+
+def test_coverage_warning_names_the_classes_and_their_counts():
+    y = np.array([0] * 40 + [1] * 40 + [2] * 3)
+    p = np.array([0] * 38 + [3] * 2 + [1] * 40 + [2] * 3)
+    with pytest.warns(CoverageWarning) as caught:
+        fbeta_confidence_interval(y, p, zero_division=0.0)
+    message = str(caught[0].message)
+    assert "predicted but never true (times predicted): 3 (2)" in message
+    assert "fewer than 5 true samples (true samples): 2 (3)" in message
+    assert "method='posterior'" in message  # the delta method's advice
+    with pytest.warns(CoverageWarning) as caught:
+        _posterior(y, p, zero_division=0.0)
+    assert "method='posterior'" not in str(caught[0].message)
+    # enough true samples of every class: no warning
+    y, p = _data(200, k=3, accuracy=0.8)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", CoverageWarning)
+        fbeta_confidence_interval(y, p)
+        _posterior(y, p)
+    assert issubclass(CoverageWarning, UserWarning)
+
+
+def test_delta_values_unchanged_by_the_posterior():
+    y = [0, 0, 1, 1, 2, 2, 2, 2] * 25
+    p = [0, 1, 1, 1, 2, 0, 2, 2] * 25
+    ci = fbeta_confidence_interval(y, p)
+    assert (ci.averaged_fbeta.low, ci.averaged_fbeta.high) == pytest.approx(
+        (0.6574, 0.7807), abs=5e-5
+    )
+    assert (ci.fbeta_of_averages.low, ci.fbeta_of_averages.high) == pytest.approx(
+        (0.6811, 0.7906), abs=5e-5
+    )
+
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"sample_weight": np.ones(60)}, "not defined with sample_weight"),
+        ({"average": "samples"}, "not defined with multilabel targets"),
+    ],
+)
+def test_posterior_refusals(kwargs, match):
+    y, p = _data(60, k=3)
+    if kwargs.get("average") == "samples":
+        y, p = np.eye(3, dtype=int)[y], np.eye(3, dtype=int)[p]
+    with pytest.raises(ValueError, match=match):
+        _posterior(y, p, **kwargs)
+
+
+def test_posterior_coverage_smoke():
+    # near-perfect classifier, small classes: the delta method's worst case
+    k, n, reps = 5, 100, 40
+    acc = np.linspace(0.99, 0.95, k)
+    cells = np.repeat(((1 - acc) / (k - 1))[:, None], k, axis=1) / k
+    cells[np.arange(k), np.arange(k)] = acc / k
+    truth = aggregate(
+        np.diagonal(cells), cells.sum(1), cells.sum(0), average="macro",
+        beta=1.0, zero_division=0.0,
+    ).averaged_fbeta  # fmt: skip
+    rng = np.random.default_rng(0)
+    tables = rng.multinomial(n, cells.ravel(), size=reps).reshape(reps, k, k)
+    hits = {"delta": 0, "posterior": 0}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for i, table in enumerate(tables):
+            record = MacroF1Counts.from_confusion_matrix(table, rows="true")
+            for method in hits:
+                ci = fbeta_confidence_interval(
+                    record, zero_division=0.0, method=method,
+                    n_resamples=300, random_state=i,
+                ).averaged_fbeta  # fmt: skip
+                hits[method] += truth in ci
+    assert hits["posterior"] >= 0.9 * reps > hits["delta"]

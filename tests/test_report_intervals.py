@@ -7,6 +7,7 @@ import pytest
 from sklearn.metrics import classification_report as sk_report
 
 from sklearn_macrof1 import (
+    CoverageWarning,
     MacroF1Counts,
     classification_report,
     fbeta_confidence_interval,
@@ -170,3 +171,28 @@ def test_perfect_classifier_warns_once():
         report = classification_report(y, y, output_dict=True, confidence=0.95)
     assert sum("zero width" in str(w.message) for w in record) == 1
     assert report["macro avg"]["f1-score-ci"] == [1.0, 1.0]
+
+
+def test_posterior_rows_equal_the_library_and_warn_once():
+    report = classification_report(
+        Y_TRUE, Y_PRED, output_dict=True, confidence=0.95,
+        interval_method="posterior", n_resamples=200, random_state=0,
+    )  # fmt: skip
+    for row, average in ROWS.items():
+        ci = fbeta_confidence_interval(
+            Y_TRUE, Y_PRED, average=average, method="posterior",
+            n_resamples=200, random_state=0,
+        )  # fmt: skip
+        low, high = report[row]["f1-score-ci"]
+        # one generator serves the rows in turn: other draws, the same interval
+        # up to the Monte Carlo error of 200 draws
+        expected = (ci.averaged_fbeta.low, ci.averaged_fbeta.high)
+        assert (low, high) == pytest.approx(expected, abs=0.01)
+        assert low <= report[row]["f1-score"] <= high
+    y = np.array([0] * 40 + [1] * 40 + [2] * 3)
+    with pytest.warns(CoverageWarning) as caught:
+        text = classification_report(
+            y, y, confidence=0.95, interval_method="posterior", random_state=0
+        )
+    assert sum(w.category is CoverageWarning for w in caught) == 1
+    assert "Dirichlet posterior, 1000 draws" in text

@@ -409,11 +409,7 @@ def _legend(
 
 
 def _interval_legend(interval: FBetaInterval) -> str:
-    how = (
-        "delta method"
-        if interval.method == "delta"
-        else f"percentile bootstrap, {interval.n_resamples} resamples"
-    )
+    how = interval.method_description
     return (
         f"{interval.confidence * 100:g}% CI: confidence intervals [low, high] of "
         f"f1-score and f1-of-averages ({how}, n={interval.n_samples})."
@@ -604,12 +600,14 @@ shape (n_samples, n_labels) or MacroF1Counts
         row's average: the text report adds the columns ``f1-score 95% CI``
         and ``f1-of-averages 95% CI``; ``output_dict`` adds the keys described
         under Returns. None (the default) leaves the report as without them.
-    interval_method : {"delta", "bootstrap"}, default="delta"
+    interval_method : {"delta", "bootstrap", "posterior"}, default="delta"
         The interval's ``method`` (see :func:`fbeta_confidence_interval`).
     n_resamples : int, default=1000
-        Bootstrap replicates (``interval_method="bootstrap"`` only).
+        Bootstrap replicates, or posterior draws (``interval_method=
+        "bootstrap"`` or ``"posterior"`` only).
     random_state : None, int, numpy.random.Generator or RandomState, default=None
-        Seed of the bootstrap; one generator serves every row, so a seeded
+        Seed of the bootstrap or the posterior; one generator serves every
+        row, so a seeded
         report is reproducible.
     as_frame : bool, default=False
         Return a ``pandas.DataFrame`` (needs pandas): one row per line of the

@@ -107,6 +107,9 @@ _BLOCK = 64
 #: cells) per block: 32 MiB of float64, however many samples or cells.
 _DRAWN = 1 << 22
 
+#: The methods that draw at random (``random_state``, ``n_resamples``).
+_DRAWN_METHODS = ("bootstrap", "posterior")
+
 #: Samples per occupied cell up to which a bootstrap of the cells draws each
 #: sample (measured: 2x faster than the binomials at 3 samples per cell).
 _PER_CELL = 4
@@ -182,12 +185,12 @@ class FBetaInterval(ValueEquality):
         The F-beta weight.
     confidence : float
         The nominal coverage, e.g. 0.95.
-    method : {"delta", "bootstrap"}
+    method : {"delta", "bootstrap", "posterior"}
         How the interval was computed.
     n_samples : int
         Number of samples behind the counts.
     n_resamples : int or None
-        Bootstrap replicates (None for the delta method).
+        Bootstrap replicates or posterior draws (None for the delta method).
 
     Notes
     -----
@@ -229,9 +232,13 @@ averaged_fbeta=0.7190 [0.6574, 0.7807], fbeta_of_averages=0.7358 [0.6811, 0.7906
             f"fbeta_of_averages={self.fbeta_of_averages})"
         )
 
-    def _how(self) -> str:
+    @property
+    def method_description(self) -> str:
+        """The method in words, e.g. "delta method"."""
         if self.method == "delta":
             return "delta method"
+        if self.method == "posterior":
+            return f"Dirichlet posterior, {self.n_resamples} draws"
         return f"percentile bootstrap, {self.n_resamples} resamples"
 
     def _table(self) -> Table:
@@ -259,7 +266,7 @@ averaged_fbeta=0.7190 [0.6574, 0.7807], fbeta_of_averages=0.7358 [0.6811, 0.7906
             ],
             keys=["averaged_fbeta", "fbeta_of_averages"],
             labels=formula_labels(self.beta),
-            notes=[f"{self._how()}, n={self.n_samples} samples."],
+            notes=[f"{self.method_description}, n={self.n_samples} samples."],
             index="score",
             index_name="score",
         )
@@ -288,6 +295,101 @@ averaged_fbeta=0.7190 [0.6574, 0.7807], fbeta_of_averages=0.7358 [0.6811, 0.7906
         Name: fbeta_of_averages, dtype: float64
         """
         return table_frame([self._table()], caller="FBetaInterval.to_frame")
+
+
+# ------------------------------------------------------------------- the warning
+
+
+class CoverageWarning(UserWarning):
+    """An interval whose data cannot support its nominal level.
+
+    Raised by :func:`fbeta_confidence_interval`,
+    :meth:`FBetaSummary.confidence_interval` and :func:`classification_report`
+    (with ``confidence``) when a class of the average has fewer than
+    :data:`MIN_TRUE_SAMPLES` true samples in the data: a class absent from
+    both ``y_true`` and ``y_pred`` (fixed ``labels``), a class predicted but
+    never true, or a rare class. The message names those classes and their
+    counts. The interval is still computed; see the user guide's page on
+    uncertainty for what it estimates then.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> from sklearn_macrof1 import CoverageWarning, fbeta_confidence_interval
+    >>> y_true = [0] * 40 + [1] * 40 + [2] * 3
+    >>> y_pred = [0] * 38 + [1] * 2 + [1] * 40 + [2] * 3
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     ci = fbeta_confidence_interval(y_true, y_pred, method="posterior",
+    ...                                    random_state=0)
+    >>> [w.category.__name__ for w in caught]
+    ['CoverageWarning']
+    >>> print(caught[0].message)  # doctest: +ELLIPSIS
+    The interval may cover less often than its nominal 95%: ...
+    """
+
+
+#: True samples a class of the average needs for the interval to hold its
+#: level (measured with ``method="posterior"``: the Intervals and comparisons page).
+MIN_TRUE_SAMPLES = 5
+
+
+def _listed(names: np.ndarray, values: Any = None, at_most: int = 5) -> str:
+    """``'a' (3), 'b' (4)``: the first classes with their counts (or none)."""
+    shown = [
+        repr(name.item() if isinstance(name, np.generic) else name)
+        + ("" if values is None else f" ({float(values[i]):g})")
+        for i, name in enumerate(names[:at_most])
+    ]
+    more = names.shape[0] - at_most
+    return ", ".join(shown) + (f" and {more} more" if more > 0 else "")
+
+
+def coverage_warning(
+    selection: Selection, options: Options, confidence: float, *, method: str
+) -> str | None:
+    """The :class:`CoverageWarning` message of an interval of averaged scores
+    over ``selection`` (None: the data support the level). Classes of the
+    average (``labels``, else the classes counted) with fewer than
+    :data:`MIN_TRUE_SAMPLES` true samples, in observed counts."""
+    if options.average not in ("macro", "weighted", "binary"):
+        return None
+    true = np.asarray(selection.true, dtype=np.float64)
+    pred = np.asarray(selection.pred, dtype=np.float64)
+    names = np.asarray(selection.labels, dtype=object)
+    absent = (true == 0) & (pred == 0)
+    never = (true == 0) & (pred > 0)
+    rare = (true > 0) & (true < MIN_TRUE_SAMPLES)
+    if not (absent.any() or never.any() or rare.any()):
+        return None
+    parts = []
+    if absent.any():
+        parts.append(
+            f"{int(absent.sum())} class(es) of labels absent from y_true and "
+            f"y_pred: {_listed(names[absent])}"
+        )
+    if never.any():
+        parts.append(
+            f"{int(never.sum())} class(es) predicted but never true (times "
+            f"predicted): {_listed(names[never], pred[never])}"
+        )
+    if rare.any():
+        order = np.argsort(true[rare], kind="stable")
+        parts.append(
+            f"{int(rare.sum())} class(es) with fewer than {MIN_TRUE_SAMPLES} "
+            f"true samples (true samples): "
+            f"{_listed(names[rare][order], true[rare][order])}"
+        )
+    advice = "collect more samples of these classes, or pass labels without them"
+    if method != "posterior":
+        advice += "; method='posterior' holds its level with fewer samples"
+    return (
+        f"The interval may cover less often than its nominal "
+        f"{percent(confidence)}: every class of the average needs at least "
+        f"{MIN_TRUE_SAMPLES} true samples, and "
+        + "; ".join(parts)
+        + f". {advice[0].upper()}{advice[1:]}."
+    )
 
 
 # ------------------------------------------------------------------- the options
@@ -322,13 +424,14 @@ def resampling_options(
     :func:`~sklearn_macrof1._options.check_options_of`: the public function
     checks them with its other options, in its one check. ``method_name`` is
     the option's name (the report's ``interval_method``). ``random_state`` is
-    an option of the bootstrap only: the delta method ignores it unchecked."""
+    an option of the bootstrap and the posterior only: the delta method
+    ignores it unchecked."""
     options = {
         "confidence": confidence,
         method_name: method,
         "n_resamples": n_resamples,
     }
-    if isinstance(method, str) and method == "bootstrap":
+    if isinstance(method, str) and method in _DRAWN_METHODS:
         options["random_state"] = random_state
     return options
 
@@ -339,7 +442,7 @@ def resampling_of(
     """The :class:`Resampling` of a call's checked options (those of
     :func:`resampling_options`, and ``verbose``)."""
     method = checked[method_name]
-    rng = as_generator(checked["random_state"]) if method == "bootstrap" else None
+    rng = as_generator(checked["random_state"]) if method in _DRAWN_METHODS else None
     return Resampling(
         checked["confidence"], method, checked["n_resamples"], rng, checked["verbose"]
     )
@@ -368,9 +471,18 @@ def check_interval_call(
     n_resamples: Any,
     random_state: Any,
     verbose: Any,
+    posterior: bool = False,
 ) -> tuple[Options, Resampling]:
     """The one option check of a public interval function (an interval, a
-    comparison): its score options and its resampling, checked together."""
+    comparison): its score options and its resampling, checked together.
+    ``posterior``: the function offers ``method="posterior"`` (intervals do,
+    comparisons do not)."""
+    if not posterior and isinstance(method, str) and method == "posterior":
+        raise ValueError(
+            f"The 'method' parameter of {caller} must be 'delta' or 'bootstrap'; "
+            "got 'posterior' (the Dirichlet posterior gives intervals of one "
+            "classifier: fbeta_confidence_interval(..., method='posterior'))."
+        )
     checked = check_options_of(
         caller,
         beta=beta,
@@ -958,6 +1070,47 @@ def _dask_refusal(reading: Reading, method: str | None) -> str:
     return "the delta method without the second moments of the counts"
 
 
+def check_posterior(
+    reading: Reading, options: Options, *, caller: str, method_name: str = "method"
+) -> None:
+    """Refuse the posterior where it is not defined: it draws the cells of the
+    confusion matrix of unweighted 1-D targets (averages other than
+    "samples")."""
+    posterior_refusal(
+        reading.counts,
+        reading.weighted,
+        (str(options.average),),
+        caller=caller,
+        method_name=method_name,
+    )
+
+
+def posterior_refusal(
+    counts: MacroF1Counts,
+    weighted: bool,
+    averages: Any,
+    *,
+    caller: str,
+    method_name: str = "method",
+) -> None:
+    """:func:`check_posterior` of a record (or a reading's counts), for the
+    intervals of ``averages``."""
+    why = None
+    if counts.kind == _MULTILABEL:
+        why = "multilabel targets"
+    elif weighted or counts.weighted:
+        why = "sample_weight"
+    elif "samples" in averages:
+        why = "average='samples'"
+    if why is not None:
+        raise ValueError(
+            f"{caller}: {method_name}='posterior' draws the cells of the "
+            "confusion matrix of unweighted 1-D targets, and is not defined "
+            f"with {why}; use {method_name}='delta' or "
+            f"{method_name}='bootstrap'."
+        )
+
+
 def with_cells(reading: Reading) -> Reading:
     """The reading, with the occupied cells of the confusion matrix where the
     counts of unweighted 1-D targets of more than 2048 classes, counted in
@@ -998,7 +1151,9 @@ def evaluation_from(
     counts = reading.counts
     if evaluated is None:
         evaluated = evaluate(counts, options, warn_for=warn_for, caller=caller)
-    if method == "bootstrap" and not per_sample and options.average != "samples":
+    if method == "posterior":
+        check_posterior(reading, options, caller=caller)
+    if method in _DRAWN_METHODS and not per_sample and options.average != "samples":
         reading = with_cells(reading)
         counts = reading.counts
     selection, averages = evaluated
@@ -1083,6 +1238,21 @@ def _percentile_interval(
     if math.isnan(estimate) or replicates.shape[0] < 2:
         return ScoreInterval(estimate, math.nan, math.nan, math.nan)
     return ScoreInterval(estimate, *percentile_bounds(estimate, replicates, confidence))
+
+
+def _posterior_interval(
+    estimate: float, lower: np.ndarray, upper: np.ndarray, confidence: float
+) -> ScoreInterval:
+    """The lower bound from the draws of the lower posterior, the upper from
+    those of the upper one (each widened to contain the estimate); the
+    standard error is the standard deviation of the draws of both."""
+    if math.isnan(estimate):
+        return ScoreInterval(estimate, math.nan, math.nan, math.nan)
+    alpha = 1 - confidence
+    low = float(np.quantile(lower, alpha / 2))
+    high = float(np.quantile(upper, 1 - alpha / 2))
+    std = float(np.std(np.concatenate([lower, upper]), ddof=1))
+    return ScoreInterval(estimate, min(low, estimate), max(high, estimate), std)
 
 
 def percentile_bounds(
@@ -1179,12 +1349,120 @@ def _occupied_cell_replicates(
     return np.concatenate(averaged), np.concatenate(of_averages)
 
 
+# ------------------------------------------------------------------- the posterior
+
+#: The priors of the two posteriors, in pseudo-counts per class of the
+#: average: the lower bound's posterior adds to each class's false negatives
+#: and to its false positives ``max(2/k, 0.2)`` each (errors the sample may
+#: have missed), the upper bound's adds ``max(4/k, 0.4)`` true positives
+#: (successes it may have missed), as the two Beta posteriors of the
+#: Clopper-Pearson interval do for one proportion. Chosen on populations
+#: apart from those of the coverage table of the Intervals and comparisons page.
+POSTERIOR_ERRORS = (2.0, 0.2)
+POSTERIOR_HITS = (4.0, 0.4)
+
+
+def occupied_cells(confusion: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(true class, predicted class, count) of each non-empty cell of a
+    confusion matrix (dense, or sparse above 2048 classes): O(cells)."""
+    if sp.issparse(confusion):
+        cells = sp.coo_array(confusion)
+        keep = cells.data > 0
+        rows, cols, values = cells.row[keep], cells.col[keep], cells.data[keep]
+    else:
+        table = np.asarray(confusion)
+        rows, cols = np.nonzero(table > 0)
+        values = table[rows, cols]
+    return rows, cols, np.asarray(values, dtype=np.float64)
+
+
+def _selected_totals(
+    where: np.ndarray, drawn: np.ndarray, k: int, keep: np.ndarray, at: np.ndarray
+) -> np.ndarray:
+    """``(draws, selected)``: the sums of the drawn cells ``drawn`` (shape
+    ``(draws, cells)``) per counted class ``where`` of each cell, at the
+    selected classes (``at``; 0 where not ``keep``, a class not counted)."""
+    size = drawn.shape[0]
+    offset = (np.arange(size) * k)[:, None]
+    flat = np.bincount(
+        (offset + where[None, :]).reshape(-1),
+        weights=drawn.reshape(-1),
+        minlength=size * k,
+    )
+    return np.where(keep, flat.reshape(size, k)[:, at], 0.0)
+
+
+def posterior_replicates(
+    evaluation: Evaluation,
+    rng: np.random.Generator,
+    n_draws: int,
+    progress: Progress | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Draws of both scores from two Dirichlet posteriors of the population's
+    cell probabilities (unweighted 1-D targets): ``(lower averaged, lower of
+    averages, upper averaged, upper of averages)``.
+
+    The cells are the occupied cells of the confusion matrix, plus for each
+    class of the average (``labels``, else the counted classes) the prior's
+    cells (:data:`POSTERIOR_ERRORS` pseudo-counts of false negatives and of
+    false positives for the lower posterior, :data:`POSTERIOR_HITS` of true
+    positives for the upper one); an absent class has the prior's only. A
+    Dirichlet draw is a vector of independent Gamma draws (shape: the count)
+    up to a common scale, which no score depends on: the scores are those of
+    the drawn (tp, true, pred) totals, and both posteriors share the draws of
+    the occupied cells. O(cells + k) per draw, in blocks of at most
+    ``_DRAWN`` numbers.
+    """
+    counts = evaluation.counts
+    rows, cols, values = occupied_cells(counts.confusion)
+    k = counts.n_classes
+    hit = rows == cols
+    index = evaluation.index
+    keep = (index >= 0)[None, :]
+    at = np.maximum(index, 0)
+    selected = index.shape[0]
+    per_class = max(selected, 1)
+    errors = max(POSTERIOR_ERRORS[0] / per_class, POSTERIOR_ERRORS[1])
+    hits = max(POSTERIOR_HITS[0] / per_class, POSTERIOR_HITS[1])
+    width = values.shape[0] + 3 * (k + selected)
+    block = max(1, min(n_draws, _DRAWN // max(width, 1)))
+    options = evaluation.options
+    out: list[list[np.ndarray]] = [[], [], [], []]
+    for start in range(0, n_draws, block):
+        size = min(block, n_draws - start)
+        drawn = rng.standard_gamma(values, size=(size, values.shape[0]))
+        tp = _selected_totals(rows[hit], drawn[:, hit], k, keep, at)
+        true = _selected_totals(rows, drawn, k, keep, at)
+        pred = _selected_totals(cols, drawn, k, keep, at)
+        missed = rng.standard_gamma(errors, size=(2, size, selected))
+        found = rng.standard_gamma(hits, size=(size, selected))
+        both = (
+            (tp, true + missed[0], pred + missed[1]),  # the lower posterior
+            (tp + found, true + found, pred + found),  # the upper posterior
+        )
+        for side, (t, r, q) in enumerate(both):
+            a, b = aggregate_rows(
+                t, r, q,
+                average=options.average,
+                beta=options.beta,
+                zero_division=options.zero_division,
+            )  # fmt: skip
+            out[2 * side].append(a)
+            out[2 * side + 1].append(b)
+        if progress is not None:
+            progress.update(start + size)
+    return tuple(np.concatenate(o) for o in out)  # type: ignore[return-value]
+
+
 def interval_of(
     evaluation: Evaluation,
     resampling: Resampling,
     progress: Progress | None = None,
+    *,
+    warn_level: bool = True,
 ) -> FBetaInterval:
-    """Both intervals of one evaluated classifier."""
+    """Both intervals of one evaluated classifier. ``warn_level``: raise the
+    :class:`CoverageWarning` of the data (else the caller does)."""
     est_avg, est_foa = evaluation.estimates
     confidence, method = resampling.confidence, resampling.method
     if method == "delta":
@@ -1193,6 +1471,14 @@ def interval_of(
         ci_avg = _delta_interval(est_avg, var_avg, z)
         ci_foa = _delta_interval(est_foa, var_foa, z)
         resamples = None
+    elif method == "posterior":
+        assert resampling.rng is not None
+        resamples = resampling.n_resamples
+        low_avg, low_foa, high_avg, high_foa = posterior_replicates(
+            evaluation, resampling.rng, resamples, progress
+        )
+        ci_avg = _posterior_interval(est_avg, low_avg, high_avg, confidence)
+        ci_foa = _posterior_interval(est_foa, low_foa, high_foa, confidence)
     else:
         assert resampling.rng is not None
         resamples = resampling.n_resamples
@@ -1201,6 +1487,12 @@ def interval_of(
         )
         ci_avg = _percentile_interval(est_avg, rep_avg, confidence)
         ci_foa = _percentile_interval(est_foa, rep_foa, confidence)
+    if warn_level:
+        message = coverage_warning(
+            evaluation.selection, evaluation.options, confidence, method=method
+        )
+        if message is not None:
+            warn_user(message, CoverageWarning)
     if ci_avg.std_error == 0 or ci_foa.std_error == 0:
         warn_user(
             "The confidence interval has zero width: the score does not vary "
@@ -1304,15 +1596,22 @@ shape (n_samples, n_labels) or MacroF1Counts
         Value of an ill-defined ratio, as in the score functions.
     confidence : float, default=0.95
         Nominal coverage of the intervals, in (0, 1).
-    method : {"delta", "bootstrap"}, default="delta"
+    method : {"delta", "bootstrap", "posterior"}, default="delta"
         "delta": the multinomial delta method with closed-form gradients
         (normal-approximation interval, clipped to [0, 1]). "bootstrap": the
         percentile bootstrap (the confusion-matrix cells are resampled for
-        unweighted 1-D targets, the samples otherwise).
+        unweighted 1-D targets, the samples otherwise). "posterior":
+        quantiles of two Dirichlet posteriors of the confusion cells, one
+        with a prior of a fraction of an error per class (the lower bound),
+        one with a fraction of a correct prediction per class (the upper
+        bound); it holds its level with small classes and has positive width
+        without errors (unweighted 1-D targets, averages other than
+        "samples"; see the Intervals and comparisons page of the documentation).
     n_resamples : int, default=1000
-        Bootstrap replicates (ignored by the delta method).
+        Bootstrap replicates, or draws of each posterior (ignored by the delta
+        method).
     random_state : None, int, numpy.random.Generator or RandomState, default=None
-        Seed of the bootstrap, for reproducible intervals.
+        Seed of the bootstrap or the posterior, for reproducible intervals.
     verbose : int, default=0
         Progress of the bootstrap on standard error: 0 prints nothing, 1 about
         every tenth of the resamples, 2 and more every block of resamples.
@@ -1326,11 +1625,16 @@ shape (n_samples, n_labels) or MacroF1Counts
 
     Notes
     -----
-    A perfect classifier, or any classifier whose scores do not vary under
-    resampling, gets a zero-width interval ``[estimate, estimate]``: the data
-    show no error to extrapolate from. Ratios filled by ``zero_division``
-    (a class never predicted) count as constants. The Intervals and comparisons
-    page of the documentation gives the coverage measured by simulation.
+    With the delta method and the bootstrap, a perfect classifier, or any
+    classifier whose scores do not vary under resampling, gets a zero-width
+    interval ``[estimate, estimate]``: the data show no error to extrapolate
+    from; ratios filled by ``zero_division`` (a class never predicted) count
+    as constants. The posterior gives such a sample an interval that
+    shrinks with n. A :class:`CoverageWarning` names the classes of the
+    average with fewer than 5 true samples (absent, predicted but never
+    true, or rare), with which no method here holds its level. The
+    Intervals and comparisons page of the documentation gives the coverage
+    measured by simulation.
 
     A count record keeps no samples, and neither are Dask collections
     gathered (they are counted on the workers): the intervals come from the
@@ -1377,6 +1681,7 @@ shape (n_samples, n_labels) or MacroF1Counts
         n_resamples=n_resamples,
         random_state=random_state,
         verbose=verbose,
+        posterior=True,
     )
     reading = read_for(
         y_true,
@@ -1412,6 +1717,10 @@ def check_record_interval(
     ``average="samples"``); anything else would redraw every sample.
     ``averages`` are the averages of the intervals to come.
     """
+    if method == "posterior":
+        posterior_refusal(
+            counts, False, averages, caller=caller, method_name=method_name
+        )
     advice = (
         f"use {method_name}='delta' (computed from the record's counts and "
         "their second moments), or compute the interval from the predictions "
@@ -1474,7 +1783,7 @@ def check_record_interval(
 
 def _progress(resampling: Resampling, caller: str, *, rows: int = 1) -> Progress | None:
     """The progress of a bootstrap asked to print it (``rows`` intervals)."""
-    if resampling.method != "bootstrap" or not resampling.verbose:
+    if resampling.method not in _DRAWN_METHODS or not resampling.verbose:
         return None
     total = resampling.n_resamples * rows
     return Progress(resampling.verbose, total, caller=caller, what="bootstrap")
@@ -1560,7 +1869,9 @@ def summary_confidence_interval(
             summary.average, summary.beta, summary.zero_division, summary.labels, None
         )
     # unweighted 1-D counts: the record suffices, n is the matrix's total
-    evaluation = evaluation_from(Reading(counts), options, caller=caller, warn_for=())
+    evaluation = evaluation_from(
+        Reading(counts), options, caller=caller, warn_for=(), method=method
+    )
     return interval_of(evaluation, resampling, _progress(resampling, caller))
 
 
@@ -1585,7 +1896,7 @@ def report_intervals(
     Warnings are left to the report, which raises them once.
     """
     selection, results = evaluated
-    if resampling.method == "bootstrap":
+    if resampling.method in _DRAWN_METHODS:
         reading = with_cells(reading)  # once for every row
     progress = _progress(resampling, caller, rows=len(averages))
     out: dict[str, FBetaInterval] = {}
@@ -1608,5 +1919,15 @@ def report_intervals(
         )
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)  # zero-width: per row
-            out[average] = interval_of(evaluation, resampling, progress)
+            out[average] = interval_of(
+                evaluation, resampling, progress, warn_level=False
+            )
+    message = coverage_warning(
+        selection,
+        replace(options, average="macro"),
+        resampling.confidence,
+        method=resampling.method,
+    )
+    if message is not None:  # once for the report: the rows share the classes
+        warn_user(message, CoverageWarning)
     return out
