@@ -460,11 +460,21 @@ def test_coverage_warning_names_the_classes_and_their_counts():
         fbeta_confidence_interval(y, p, zero_division=0.0)
     message = str(caught[0].message)
     assert "predicted but never true (times predicted): 3 (2)" in message
-    assert "fewer than 5 true samples (true samples): 2 (3)" in message
-    assert "method='posterior'" in message  # the delta method's advice
+    # the delta method needs 12 true samples of every class, the posterior 5
+    assert "fewer than 12 true samples (true samples): 2 (3)" in message
+    assert "method='posterior' holds" in message  # the delta method's advice
     with pytest.warns(CoverageWarning) as caught:
         _posterior(y, p, zero_division=0.0)
-    assert "method='posterior'" not in str(caught[0].message)
+    assert "fewer than 5 true samples (true samples): 2 (3)" in str(caught[0].message)
+    assert "method='posterior' holds" not in str(caught[0].message)
+    # 8 true samples: enough for the posterior, not for the delta method
+    y = np.array([0] * 40 + [1] * 40 + [2] * 8)
+    p = np.array([0] * 36 + [1] * 4 + [1] * 38 + [2] * 2 + [2] * 7 + [0])
+    with pytest.warns(CoverageWarning, match="fewer than 12 true samples"):
+        fbeta_confidence_interval(y, p)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", CoverageWarning)
+        _posterior(y, p)
     # enough true samples of every class: no warning
     y, p = _data(200, k=3, accuracy=0.8)
     with warnings.catch_warnings():
