@@ -306,7 +306,7 @@ class CoverageWarning(UserWarning):
     Raised by :func:`fbeta_confidence_interval`,
     :meth:`FBetaSummary.confidence_interval` and :func:`classification_report`
     (with ``confidence``) when a class of the average has fewer true samples
-    in the data than the method needs (5 for ``method="posterior"``, 12 for
+    in the data than the method needs (5 for ``method="posterior"``, 10 for
     the delta method and the bootstrap): a class absent from
     both ``y_true`` and ``y_pred`` (fixed ``labels``), a class predicted but
     never true, or a rare class. The message names those classes and their
@@ -333,9 +333,9 @@ class CoverageWarning(UserWarning):
 #: True samples a class of the average needs for the interval to hold its
 #: level, by method (the Intervals and comparisons page): the posterior holds
 #: 93% where the rarest class expects 5; the delta method and the bootstrap
-#: need roughly 10 to 25, and at 12 observed the warning still fires in few
-#: replications where the rarest class expects 20.
-MIN_TRUE_SAMPLES = {"posterior": 5, "delta": 12, "bootstrap": 12}
+#: need roughly 10 to 25, and at 10 observed their warning fires in at most
+#: 1.7% of the replications where the rarest class expects 20 or more.
+MIN_TRUE_SAMPLES = {"posterior": 5, "delta": 10, "bootstrap": 10}
 
 
 def _listed(names: np.ndarray, values: Any = None, at_most: int = 5) -> str:
