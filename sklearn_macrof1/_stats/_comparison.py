@@ -676,12 +676,12 @@ shape (n_samples, n_labels)
     variance is the jackknife's ``(n - 1) / n`` times the sum of squared
     deviations; the degrees of freedom of the t reference are
     ``2 S2**2 / (S4 - S2**2 / n)`` from the second and fourth sums of those
-    deviations, so a difference carried by a few samples (a rare class, few
-    disagreements) gets a wider interval than the normal one. On populations
-    with rare classes (a rarest class of 5-10 expected samples) the delta
-    method rejected a true "no difference" 8-17 % of the time at nominal
-    5 %; the jackknife stays near or below 5 % (the user guide's
-    uncertainty page shows the table and the command that makes it).
+    deviations (at most ``n - 1``), so a difference carried by a few samples
+    (a rare class, few disagreements) gets a wider interval than the normal
+    one. On populations with rare classes (a rarest class of 5-10 expected
+    samples) the delta method rejected a true "no difference" 8-17 % of the
+    time at nominal 5 %; the jackknife stays near or below 5 % (the user
+    guide's uncertainty page shows the table and the command that makes it).
 
     For 1-D targets the delta method works from the joint (true, pred_A,
     pred_B) table of each pair: a sample's influence on the difference depends
@@ -1266,7 +1266,8 @@ def jackknife_spread(
     deviations of the left-out values from their mean; the degrees of freedom,
     ``2 S2**2 / (S4 - S2**2 / n)`` from the second and fourth sums of
     deviations (a scaled chi-square matched to the estimated variance of the
-    variance: few or uneven deviations, few degrees of freedom).
+    variance: few or uneven deviations, few degrees of freedom), at most
+    ``n - 1``.
     """
     e = left_out - difference[..., None]
     with np.errstate(invalid="ignore"):
@@ -1281,7 +1282,9 @@ def jackknife_spread(
         df = np.where(
             excess > 0, 2 * s2 * s2 / np.where(excess > 0, excess, 1.0), np.inf
         )
-    return (n - 1) / n * s2, np.maximum(df, 1.0)
+    # n left-out values carry at most n - 1 degrees of freedom (deviations of
+    # equal size make the formula's denominator 0: n = 2 always does)
+    return (n - 1) / n * s2, np.clip(df, 1.0, max(n - 1, 1))
 
 
 def _jackknife_spreads(
