@@ -584,6 +584,14 @@ def test_jackknife_t_reference():
     assert "not significant" in c.statement
 
 
+@pytest.mark.parametrize("method", ["jackknife", "delta", "bootstrap"])
+def test_one_sample_is_refused(method):
+    """One sample shows no spread: every method once called its difference
+    significant (standard error 0, p=0)."""
+    with pytest.raises(ValueError, match="1 sample while a minimum of 2"):
+        compare_classifiers([0], [0], [1], method=method, random_state=0)
+
+
 def test_jackknife_degrees_of_freedom_at_most_n_minus_1():
     """n left-out values give at most n - 1 degrees of freedom: two samples
     whose deviations have equal sizes once gave infinite ones (a normal

@@ -780,6 +780,12 @@ shape (n_samples, n_labels)
     )
     readings = joint.readings
     n = joint.n_samples
+    if n < 2:  # no spread to estimate: every method would call it significant
+        raise ValueError(
+            f"{caller} found {n} sample while a minimum of 2 is required: a "
+            "paired comparison estimates how the difference varies across "
+            "samples, which one sample cannot show."
+        )
     one_d = readings[0].counts.kind != "multilabel-indicator"
     options = _one_class_set(options, readings)
     # 1-D targets: the joint (true, pred_i, pred_j) cells of each pair suffice
