@@ -190,8 +190,9 @@ class MacroF1Accumulator:
     Notes
     -----
     **Device arrays.** PyTorch tensors on the CPU are read as the NumPy
-    arrays that view them (no copy), as the one-shot functions read them;
-    they need no extra package. Batches of PyTorch tensors on a GPU, CuPy,
+    arrays that view them (no copy; bfloat16 and float8 tensors as float32
+    copies, which hold their values exactly), as the one-shot functions read
+    them; they need no extra package. Batches of PyTorch tensors on a GPU, CuPy,
     JAX or array-api-strict arrays are counted on their device (with or
     without scikit-learn's ``array_api_dispatch``: the accumulator returns no
     arrays), which needs the package ``array-api-compat`` (the
