@@ -283,8 +283,9 @@ class ClassifierComparison(ValueEquality):
         One row per formula (index ``averaged_fbeta``, ``fbeta_of_averages``);
         columns ``model_a``, ``model_b`` (the names), ``score_a``, ``score_b``,
         ``difference``, ``low``, ``high``, ``std_error``, ``p_value``,
-        ``p_greater``, ``p_less`` and ``p_resolution`` (nan for the jackknife
-        and the delta method).
+        ``p_greater``, ``p_less``, ``p_resolution`` (nan for the jackknife
+        and the delta method) and ``df`` (the jackknife's degrees of freedom;
+        nan for the other methods).
 
         Examples
         --------
@@ -413,6 +414,7 @@ class MultipleComparison(ValueEquality):
                     fmt=lambda p: format_p_value(p, resolution),
                 ),
                 differences["p_resolution"],
+                differences["df"],
             ],
             labels=[f"{c.names[0]} vs {c.names[1]}" for c, *_ in rows],
             notes=[self._note()],
@@ -469,6 +471,7 @@ def _difference_columns(
         column("p_greater", shown=False),
         column("p_less", shown=False),
         column("p_resolution", shown=False),
+        column("df", shown=False),
     ]
     return {c.key: c for c in columns}
 
