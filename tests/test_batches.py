@@ -482,3 +482,13 @@ def test_cpu_tensors_of_dtypes_numpy_lacks(
         assert f1_of_averages_score(y.to(low), p.to(low)) == (
             f1_of_averages_score(y.numpy(), p.numpy())
         )
+
+
+def test_a_batch_of_another_label_type_than_fixed_labels_names_them():
+    """Fixed string labels and a batch of numbers (or the reverse): the error
+    names the accumulator's labels, not earlier batches (there are none)."""
+    for labels, y in ((["a", "b"], [0, 1]), ([0, 1], ["a", "b"])):
+        with pytest.raises(ValueError, match="accumulator's labels") as info:
+            MacroF1Accumulator(labels=labels).update(y, y)
+        assert "earlier batches" not in str(info.value)
+        assert "strings and numbers" in str(info.value)

@@ -355,8 +355,14 @@ class MacroF1Accumulator:
         if counts.kind == _MULTILABEL:
             return
         classes = counts.classes  # sorted and unique
-        if classes.dtype.kind != universe.dtype.kind:
-            union_labels(universe, classes)  # raises on strings mixed with numbers
+        if (universe.dtype.kind in "US") != (classes.dtype.kind in "US"):
+            raise ValueError(
+                "Mix of label input types: this batch holds labels "
+                f"{classes.tolist()[:10]!r} and the accumulator's labels are "
+                f"{_plain(self.labels)!r} (strings and numbers never match). "
+                "Give labels of the batches' type to MacroF1Accumulator(labels="
+                "...), or leave labels=None to discover them."
+            )
         found = np.minimum(np.searchsorted(universe, classes), universe.shape[0] - 1)
         unknown = classes[universe[found] != classes]
         if unknown.size:
