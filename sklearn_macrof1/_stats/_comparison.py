@@ -702,9 +702,11 @@ shape (n_samples, n_labels)
     unweighted classifiers always redraws the joint cells there: the in-memory
     result for the same seed where memory redraws the cells too, else a draw
     of the same distribution. A bootstrap with ``sample_weight`` or more
-    than two classifiers, and multilabel targets, would need every sample in
-    one process: they raise ``ValueError`` (use ``method="delta"``). The
-    jackknife of 1-D labels works from the same joint cells there.
+    than two classifiers would need every sample in one process: it raises
+    ``ValueError`` (use ``method="delta"``). The jackknife of 1-D labels works
+    from the same joint cells there. Multilabel Dask collections need each
+    sample's contributions under every method: they raise ``ValueError``
+    (compute them first if they fit in memory).
 
     Device arrays (``array_api_dispatch=True``) of 1-D labels are compared
     from the joint cells counted on their device. Multilabel device arrays are
