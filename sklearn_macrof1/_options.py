@@ -111,6 +111,24 @@ def _labels(labels: Any) -> Any:
     return INVALID
 
 
+def as_numpy(value: Any) -> np.ndarray:
+    """``np.asarray(value)``; a PyTorch tensor of a floating dtype NumPy lacks
+    (bfloat16, float8: mixed-precision training) is read as float32, which
+    holds each of its values exactly. Raises as ``np.asarray`` does for what
+    NumPy cannot read (a tensor on a GPU)."""
+    try:
+        return np.asarray(value)
+    except (RuntimeError, TypeError, ValueError, BufferError):
+        dtype = getattr(value, "dtype", None)
+        if not (
+            getattr(dtype, "is_floating_point", False)
+            and getattr(dtype, "itemsize", 4) < 4
+            and hasattr(value, "float")
+        ):
+            raise
+    return np.asarray(value.float())
+
+
 def host_copy(value: Any) -> Any:
     """``value`` unchanged, or, for an array NumPy cannot read (an array on a
     GPU or another array-API device), a NumPy copy of it: for small arrays
@@ -120,11 +138,11 @@ def host_copy(value: Any) -> Any:
     if hasattr(value, "detach"):
         value = value.detach()  # a PyTorch tensor that requires grad
     try:
-        return np.asarray(value)
+        return as_numpy(value)
     except (RuntimeError, TypeError, ValueError, BufferError):
         pass
     if hasattr(value, "cpu"):  # PyTorch
-        return np.asarray(value.cpu())
+        return as_numpy(value.cpu())
     if hasattr(value, "get"):  # CuPy
         return np.asarray(value.get())
     info = value.__array_namespace__().__array_namespace_info__()

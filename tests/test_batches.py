@@ -446,3 +446,49 @@ def test_cpu_tensors_need_no_extra_and_devices_name_the_one_they_need(
         )
     assert "array_api_dispatch" not in str(caught.value)
     assert '".[array-api]"' in str(caught.value)
+
+
+@pytest.mark.parametrize("compat", ["installed", "missing"])
+def test_cpu_tensors_of_dtypes_numpy_lacks(
+    compat: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """bfloat16 and float8 CPU tensors (mixed-precision training) are read as
+    float32, which holds each of their values exactly: the scores of the
+    float32 tensors. NumPy has no such dtype, and an update or a one-shot call
+    once raised TypeError, or a ValueError asking to move CPU tensors to the
+    CPU."""
+    torch = pytest.importorskip("torch")
+    import sys
+
+    if compat == "missing":
+        monkeypatch.setitem(sys.modules, "array_api_compat", None)
+    labels, logits = _tokens(4, 7)
+    weights = RNG.random((4, 7))
+    for low in (torch.bfloat16, torch.float8_e4m3fn):
+        as_low = torch.as_tensor(weights).to(low)
+        as_float = as_low.float()
+        for options in ({}, {"labels": range(K)}):
+            acc = MacroF1Accumulator(ignore_index=-100, **options)
+            ref = MacroF1Accumulator(ignore_index=-100, **options)
+            acc.update(torch.as_tensor(labels), torch.as_tensor(logits), as_low)
+            ref.update(torch.as_tensor(labels), torch.as_tensor(logits), as_float)
+            assert acc.counts == ref.counts
+    y, p = torch.as_tensor([0, 1, 2, 2, 1]), torch.as_tensor([0, 1, 1, 2, 1])
+    w = torch.as_tensor([0.5, 1.25, 3.0, 0.75, 2.0])
+    for low in (torch.bfloat16, torch.float8_e4m3fn):
+        assert averaged_f1_score(y, p, sample_weight=w.to(low)) == (
+            averaged_f1_score(y.numpy(), p.numpy(), sample_weight=w.numpy())
+        )
+        assert f1_of_averages_score(y.to(low), p.to(low)) == (
+            f1_of_averages_score(y.numpy(), p.numpy())
+        )
+
+
+def test_a_batch_of_another_label_type_than_fixed_labels_names_them():
+    """Fixed string labels and a batch of numbers (or the reverse): the error
+    names the accumulator's labels, not earlier batches (there are none)."""
+    for labels, y in ((["a", "b"], [0, 1]), ([0, 1], ["a", "b"])):
+        with pytest.raises(ValueError, match="accumulator's labels") as info:
+            MacroF1Accumulator(labels=labels).update(y, y)
+        assert "earlier batches" not in str(info.value)
+        assert "strings and numbers" in str(info.value)

@@ -584,6 +584,32 @@ def test_jackknife_t_reference():
     assert "not significant" in c.statement
 
 
+@pytest.mark.parametrize("method", ["jackknife", "delta", "bootstrap"])
+def test_one_sample_is_refused(method):
+    """One sample shows no spread: every method once called its difference
+    significant (standard error 0, p=0)."""
+    with pytest.raises(ValueError, match="1 sample while a minimum of 2"):
+        compare_classifiers([0], [0], [1], method=method, random_state=0)
+
+
+def test_jackknife_degrees_of_freedom_at_most_n_minus_1():
+    """n left-out values give at most n - 1 degrees of freedom: two samples
+    whose deviations have equal sizes once gave infinite ones (a normal
+    reference, p=0.008 from two samples)."""
+    c = compare_classifiers([0, 1], [0, 1], [1, 1])
+    for d in (c.averaged_fbeta, c.fbeta_of_averages):
+        assert d.df == 1
+        assert d.p_value > 0.05
+        half = stats.t.ppf(0.975, 1) * d.std_error
+        assert (d.low, d.high) == pytest.approx(
+            (d.difference - half, d.difference + half)
+        )
+    # equal halves: S4 = S2**2 / n, the formula's infinity
+    y = np.repeat([0, 1], 50)
+    d = compare_classifiers(y, y, np.ones(100, dtype=int)).averaged_fbeta
+    assert d.df == 99
+
+
 def test_return_type_per_call_form():
     """Two prediction sets give a ClassifierComparison, three or more a
     MultipleComparison; the overloads tell type checkers the same."""

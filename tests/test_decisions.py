@@ -747,6 +747,23 @@ def test_bad_options_are_refused_by_name(kwargs, message):
     assert isinstance(info.value, TypeError)  # scikit-learn's InvalidParameterError
 
 
+def test_too_few_samples_for_the_rule_selection_name_selection_cv():
+    """A validation set too small for the selection's folds (every class
+    under 3 samples; fewer samples than folds) names selection_cv and its
+    fixes, rather than the splitter's n_splits; selection_cv=None tunes it."""
+    scores = np.eye(3)[[0, 0, 1, 1, 2, 2]] + 0.1
+    y = [0, 0, 1, 1, 2, 2]
+    with pytest.raises(ValueError, match="selection_cv=None") as info:
+        tune_decision_rule(y, scores)
+    assert "n_splits" not in str(info.value)
+    assert "3 folds" in str(info.value) and "6 validation samples" in str(info.value)
+    assert (
+        tune_decision_rule(y, scores, selection_cv=None).predict(scores).tolist() == y
+    )
+    with pytest.raises(ValueError, match="selection_cv=None"):
+        tune_decision_rule([[1, 0], [0, 1]], [[0.9, 0.1], [0.2, 0.8]])
+
+
 def test_bad_data_is_refused_with_a_clear_message():
     y, proba = _imbalanced(100)
     with pytest.raises(ValueError, match=r"shape \(n_samples, 4\)"):

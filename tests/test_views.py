@@ -526,7 +526,18 @@ def test_comparison_names_appear_everywhere():
     assert (df["model_a"] == "lr").all() and (df["model_b"] == "gnb").all()
     assert df.loc["fbeta_of_averages", "difference"] == c.fbeta_of_averages.difference
     assert df.loc["averaged_fbeta", "p_value"] == d.p_value
-    assert np.isnan(df["p_resolution"]).all()  # delta method: no floor
+    assert np.isnan(df["p_resolution"]).all()  # jackknife: no floor
+    # the t reference's degrees of freedom: what the interval was drawn from
+    assert df.loc["averaged_fbeta", "df"] == d.df and d.df > 1
+    delta = compare_classifiers(Y_TRUE, Y_A, Y_B, names=("lr", "gnb"), method="delta")
+    assert np.isnan(delta.to_frame()["df"]).all()
+    many = compare_classifiers(Y_TRUE, Y_A, Y_B, Y_A, names=("lr", "gnb", "svc"))
+    frame = many.to_frame()
+    assert frame["df"].tolist() == [
+        getattr(c, key).df
+        for c in many.comparisons
+        for key in ("averaged_fbeta", "fbeta_of_averages")
+    ]
 
 
 def test_comparison_default_names_are_a_and_b():

@@ -617,9 +617,23 @@ def _select(
     with warnings.catch_warnings():
         # long tails: classes with fewer members than folds are expected
         warnings.filterwarnings("ignore", "The least populated class", UserWarning)
-        splits = list(
-            splitter.split(np.zeros((n, 1)), strata if strata is not None else None)
-        )
+        try:
+            splits = list(splitter.split(np.zeros((n, 1)), strata))
+        except ValueError as exc:  # fewer samples than folds (in every class)
+            if strata is not None:
+                most = int(np.unique(strata, return_counts=True)[1].max())
+                how = ", stratified by class,"
+                need, have = f"a class of {n_splits} samples", f"the largest has {most}"
+            else:
+                most, how = n, ","
+                need, have = f"{n_splits} samples", f"there are {n}"
+            fewer = " fewer folds (selection_cv=2)," if most >= 2 < n_splits else ""
+            raise ValueError(
+                f"The rule selection (selection_cv) splits the {n} validation "
+                f"samples in {n_splits} folds{how} which needs {need}; {have}. "
+                f"Pass selection_cv=None to tune without the selection,{fewer} "
+                "or more validation samples."
+            ) from exc
     scores = np.full((len(procedures), n_splits), np.nan)
     for f, (train, test) in enumerate(splits):
         averaged: tuple[np.ndarray, ...] | None = None

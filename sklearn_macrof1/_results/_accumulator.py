@@ -190,8 +190,9 @@ class MacroF1Accumulator:
     Notes
     -----
     **Device arrays.** PyTorch tensors on the CPU are read as the NumPy
-    arrays that view them (no copy), as the one-shot functions read them;
-    they need no extra package. Batches of PyTorch tensors on a GPU, CuPy,
+    arrays that view them (no copy; bfloat16 and float8 tensors as float32
+    copies, which hold their values exactly), as the one-shot functions read
+    them; they need no extra package. Batches of PyTorch tensors on a GPU, CuPy,
     JAX or array-api-strict arrays are counted on their device (with or
     without scikit-learn's ``array_api_dispatch``: the accumulator returns no
     arrays), which needs the package ``array-api-compat`` (the
@@ -354,8 +355,14 @@ class MacroF1Accumulator:
         if counts.kind == _MULTILABEL:
             return
         classes = counts.classes  # sorted and unique
-        if classes.dtype.kind != universe.dtype.kind:
-            union_labels(universe, classes)  # raises on strings mixed with numbers
+        if (universe.dtype.kind in "US") != (classes.dtype.kind in "US"):
+            raise ValueError(
+                "Mix of label input types: this batch holds labels "
+                f"{classes.tolist()[:10]!r} and the accumulator's labels are "
+                f"{_plain(self.labels)!r} (strings and numbers never match). "
+                "Give labels of the batches' type to MacroF1Accumulator(labels="
+                "...), or leave labels=None to discover them."
+            )
         found = np.minimum(np.searchsorted(universe, classes), universe.shape[0] - 1)
         unknown = classes[universe[found] != classes]
         if unknown.size:

@@ -66,7 +66,7 @@ from .._counting._registry import (
     register_source,
 )
 from .._extras import missing
-from .._options import check_sample_weight, host_copy
+from .._options import as_numpy, check_sample_weight, host_copy
 from .._read._arrays import ACCEPTED
 from .._read._target_type import scores_hint
 
@@ -171,15 +171,16 @@ def to_host(value: Any) -> np.ndarray:
 
 def host_view(value: Any) -> Any:
     """A PyTorch tensor on the CPU as the NumPy array that views it (no copy,
-    no extra package needed), as the one-shot functions read it without
-    ``array_api_dispatch``; any other value unchanged."""
+    no extra package needed; bfloat16 and float8 as float32 copies), as the
+    one-shot functions read it without ``array_api_dispatch``; any other
+    value unchanged."""
     if (
         type(value).__module__.split(".")[0] == "torch"
         and is_device_array(value)
         and _is_cpu(value.device)
     ):
         try:
-            return np.asarray(_detached(value))
+            return as_numpy(_detached(value))
         except (RuntimeError, TypeError, ValueError, BufferError):
             return value  # a tensor NumPy cannot view: counted by PyTorch
     return value
@@ -201,7 +202,7 @@ def _host_values(values: Sequence[Any], names: Sequence[str], caller: str) -> li
             host.append(value)
             continue
         try:
-            host.append(np.asarray(_detached(value)))
+            host.append(as_numpy(_detached(value)))
         except (RuntimeError, TypeError, ValueError, BufferError) as exc:
             raise ValueError(
                 f"{caller} got {name} on the device {_device_name(value)} "

@@ -283,8 +283,9 @@ class ClassifierComparison(ValueEquality):
         One row per formula (index ``averaged_fbeta``, ``fbeta_of_averages``);
         columns ``model_a``, ``model_b`` (the names), ``score_a``, ``score_b``,
         ``difference``, ``low``, ``high``, ``std_error``, ``p_value``,
-        ``p_greater``, ``p_less`` and ``p_resolution`` (nan for the jackknife
-        and the delta method).
+        ``p_greater``, ``p_less``, ``p_resolution`` (nan for the jackknife
+        and the delta method) and ``df`` (the jackknife's degrees of freedom;
+        nan for the other methods).
 
         Examples
         --------
@@ -413,6 +414,7 @@ class MultipleComparison(ValueEquality):
                     fmt=lambda p: format_p_value(p, resolution),
                 ),
                 differences["p_resolution"],
+                differences["df"],
             ],
             labels=[f"{c.names[0]} vs {c.names[1]}" for c, *_ in rows],
             notes=[self._note()],
@@ -469,6 +471,7 @@ def _difference_columns(
         column("p_greater", shown=False),
         column("p_less", shown=False),
         column("p_resolution", shown=False),
+        column("df", shown=False),
     ]
     return {c.key: c for c in columns}
 
@@ -676,12 +679,12 @@ shape (n_samples, n_labels)
     variance is the jackknife's ``(n - 1) / n`` times the sum of squared
     deviations; the degrees of freedom of the t reference are
     ``2 S2**2 / (S4 - S2**2 / n)`` from the second and fourth sums of those
-    deviations, so a difference carried by a few samples (a rare class, few
-    disagreements) gets a wider interval than the normal one. On populations
-    with rare classes (a rarest class of 5-10 expected samples) the delta
-    method rejected a true "no difference" 8-17 % of the time at nominal
-    5 %; the jackknife stays near or below 5 % (the user guide's
-    uncertainty page shows the table and the command that makes it).
+    deviations (at most ``n - 1``), so a difference carried by a few samples
+    (a rare class, few disagreements) gets a wider interval than the normal
+    one. On populations with rare classes (a rarest class of 5-10 expected
+    samples) the delta method rejected a true "no difference" 8-17 % of the
+    time at nominal 5 %; the jackknife stays near or below 5 % (the user
+    guide's uncertainty page shows the table and the command that makes it).
 
     For 1-D targets the delta method works from the joint (true, pred_A,
     pred_B) table of each pair: a sample's influence on the difference depends
@@ -699,9 +702,11 @@ shape (n_samples, n_labels)
     unweighted classifiers always redraws the joint cells there: the in-memory
     result for the same seed where memory redraws the cells too, else a draw
     of the same distribution. A bootstrap with ``sample_weight`` or more
-    than two classifiers, and multilabel targets, would need every sample in
-    one process: they raise ``ValueError`` (use ``method="delta"``). The
-    jackknife of 1-D labels works from the same joint cells there.
+    than two classifiers would need every sample in one process: it raises
+    ``ValueError`` (use ``method="delta"``). The jackknife of 1-D labels works
+    from the same joint cells there. Multilabel Dask collections need each
+    sample's contributions under every method: they raise ``ValueError``
+    (compute them first if they fit in memory).
 
     Device arrays (``array_api_dispatch=True``) of 1-D labels are compared
     from the joint cells counted on their device. Multilabel device arrays are
@@ -780,6 +785,12 @@ shape (n_samples, n_labels)
     )
     readings = joint.readings
     n = joint.n_samples
+    if n < 2:  # no spread to estimate: every method would call it significant
+        raise ValueError(
+            f"{caller} found {n} sample while a minimum of 2 is required: a "
+            "paired comparison estimates how the difference varies across "
+            "samples, which one sample cannot show."
+        )
     one_d = readings[0].counts.kind != "multilabel-indicator"
     options = _one_class_set(options, readings)
     # 1-D targets: the joint (true, pred_i, pred_j) cells of each pair suffice
@@ -1266,7 +1277,8 @@ def jackknife_spread(
     deviations of the left-out values from their mean; the degrees of freedom,
     ``2 S2**2 / (S4 - S2**2 / n)`` from the second and fourth sums of
     deviations (a scaled chi-square matched to the estimated variance of the
-    variance: few or uneven deviations, few degrees of freedom).
+    variance: few or uneven deviations, few degrees of freedom), at most
+    ``n - 1``.
     """
     e = left_out - difference[..., None]
     with np.errstate(invalid="ignore"):
@@ -1281,7 +1293,9 @@ def jackknife_spread(
         df = np.where(
             excess > 0, 2 * s2 * s2 / np.where(excess > 0, excess, 1.0), np.inf
         )
-    return (n - 1) / n * s2, np.maximum(df, 1.0)
+    # n left-out values carry at most n - 1 degrees of freedom (deviations of
+    # equal size make the formula's denominator 0: n = 2 always does)
+    return (n - 1) / n * s2, np.clip(df, 1.0, max(n - 1, 1))
 
 
 def _jackknife_spreads(
