@@ -942,7 +942,8 @@ def test_class_absent_from_a_fold_warns_and_is_not_predicted_there():
 def test_sample_weight_is_used_and_routed(imbalanced_data):
     X, y = imbalanced_data
     weight = np.random.default_rng(0).choice([0.5, 1.0, 3.0], size=y.shape[0])
-    base = MacroF1TunedClassifierCV(GaussianNB(), cv=2)
+    # one seed for the three fits: the rule selection's folds are shuffled
+    base = MacroF1TunedClassifierCV(GaussianNB(), cv=2, random_state=0)
     weighted = clone(base).fit(X, y, sample_weight=weight)
     expected = averaged_fbeta_score(
         y,
@@ -952,9 +953,11 @@ def test_sample_weight_is_used_and_routed(imbalanced_data):
     assert weighted.best_score_ != expected  # the weights count in the tuning
     with sklearn.config_context(enable_metadata_routing=True):
         inner = GaussianNB().set_fit_request(sample_weight=True)
-        routed = MacroF1TunedClassifierCV(inner, cv=2).fit(X, y, sample_weight=weight)
+        routed = MacroF1TunedClassifierCV(inner, cv=2, random_state=0).fit(
+            X, y, sample_weight=weight
+        )
         unrequested = MacroF1TunedClassifierCV(
-            GaussianNB().set_fit_request(sample_weight=False), cv=2
+            GaussianNB().set_fit_request(sample_weight=False), cv=2, random_state=0
         ).fit(X, y, sample_weight=weight)
     plain = GaussianNB().fit(X, y, sample_weight=weight)
     np.testing.assert_allclose(routed.estimator_.theta_, plain.theta_)
