@@ -245,9 +245,18 @@ def _flag(value: Any) -> Any:
     return value if isinstance(value, bool | np.bool_) else INVALID
 
 
-#: The interval methods: the delta method, the percentile bootstrap and the
-#: Dirichlet posterior of the confusion cells (intervals only, not comparisons).
-METHODS = ("delta", "bootstrap", "posterior")
+#: The interval methods: "auto" (the default: the posterior where it is
+#: defined, else the delta method), the delta method, the percentile bootstrap
+#: and the Dirichlet posterior of the confusion cells.
+METHODS = ("auto", "delta", "bootstrap", "posterior")
+
+#: The default interval method of every function (and the CLI) that offers one.
+DEFAULT_METHOD = "auto"
+
+#: The methods of a paired comparison of two classifiers: its own jackknife
+#: and two of :data:`METHODS` (the posterior, and so "auto", give intervals of
+#: one classifier only).
+COMPARISON_METHODS = ("jackknife", "delta", "bootstrap")
 
 _AVERAGE_CHOICES = ", ".join(map(repr, AVERAGES))
 _METHOD_CHOICES = ", ".join(map(repr, METHODS))

@@ -138,10 +138,11 @@ def test_delta_cells_equal_per_sample_influence():
     """The O(k²) cell formula and the per-sample formula are the same sum."""
     y, p = _data(3000, k=6, seed=4)
     for average in ("macro", "micro", "weighted"):
-        a = fbeta_confidence_interval(y, p, average=average)
+        a = fbeta_confidence_interval(y, p, average=average, method="delta")
         b = fbeta_confidence_interval(
             y, p, average=average, sample_weight=np.ones(3000)
         )
+        assert (a.method, b.method) == ("delta", "delta")  # "auto" with weights
         for name in ("averaged_fbeta", "fbeta_of_averages"):
             assert getattr(a, name).std_error == pytest.approx(
                 getattr(b, name).std_error, rel=1e-10
@@ -220,7 +221,7 @@ def test_summary_method_matches_function():
 def test_degenerate_cases_are_finite():
     y = np.repeat([0, 1, 2], 100)
     with pytest.warns(UserWarning, match="zero width"):
-        perfect = fbeta_confidence_interval(y, y)
+        perfect = fbeta_confidence_interval(y, y, method="delta")
     with pytest.warns(UserWarning, match="zero width"):
         boot = fbeta_confidence_interval(y, y, method="bootstrap", random_state=0)
     for ci in (perfect, boot):
@@ -237,8 +238,17 @@ def test_degenerate_cases_are_finite():
     ci = fbeta_confidence_interval(y, never, zero_division=np.nan)
     assert np.isfinite(ci.fbeta_of_averages.high)
     with pytest.warns(UserWarning, match="zero width"):
-        wrong = fbeta_confidence_interval([0, 1] * 50, [1, 0] * 50, zero_division=0)
+        wrong = fbeta_confidence_interval(
+            [0, 1] * 50, [1, 0] * 50, zero_division=0, method="delta"
+        )
     assert (wrong.averaged_fbeta.low, wrong.averaged_fbeta.high) == (0.0, 0.0)
+    # the default (the posterior) has positive width there, and for y == y
+    for ci in (
+        fbeta_confidence_interval([0, 1] * 50, [1, 0] * 50, zero_division=0),
+        fbeta_confidence_interval(y, y),
+    ):
+        assert ci.method == "posterior"
+        assert 0 < ci.averaged_fbeta.width < 0.1
 
 
 def test_random_state_kinds_and_confusion_matrix_summary():
@@ -337,7 +347,7 @@ def test_intervals_for_report_rows():
         f1_score(y, p, average="macro")
     )
     delta = intervals_for_averages(["macro"])
-    assert delta["macro"] == fbeta_confidence_interval(y, p)
+    assert delta["macro"] == fbeta_confidence_interval(y, p, method="delta")
 
 
 @pytest.mark.parametrize("average", ["macro", "micro", "weighted"])
@@ -457,7 +467,7 @@ def test_coverage_warning_names_the_classes_and_their_counts():
     y = np.array([0] * 40 + [1] * 40 + [2] * 3)
     p = np.array([0] * 38 + [3] * 2 + [1] * 40 + [2] * 3)
     with pytest.warns(CoverageWarning) as caught:
-        fbeta_confidence_interval(y, p, zero_division=0.0)
+        fbeta_confidence_interval(y, p, zero_division=0.0, method="delta")
     message = str(caught[0].message)
     assert "predicted but never true (times predicted): 3 (2)" in message
     # the delta method needs 10 true samples of every class, the posterior 5
@@ -471,10 +481,12 @@ def test_coverage_warning_names_the_classes_and_their_counts():
     y = np.array([0] * 40 + [1] * 40 + [2] * 8)
     p = np.array([0] * 36 + [1] * 4 + [1] * 38 + [2] * 2 + [2] * 7 + [0])
     with pytest.warns(CoverageWarning, match="fewer than 10 true samples"):
-        fbeta_confidence_interval(y, p)
+        fbeta_confidence_interval(y, p, method="delta")
     with warnings.catch_warnings():
         warnings.simplefilter("error", CoverageWarning)
         _posterior(y, p)
+        # the default resolves to the posterior, and warns at its threshold
+        assert fbeta_confidence_interval(y, p).method == "posterior"
     # enough true samples of every class: no warning
     y, p = _data(200, k=3, accuracy=0.8)
     with warnings.catch_warnings():
@@ -487,7 +499,7 @@ def test_coverage_warning_names_the_classes_and_their_counts():
 def test_delta_values_unchanged_by_the_posterior():
     y = [0, 0, 1, 1, 2, 2, 2, 2] * 25
     p = [0, 1, 1, 1, 2, 0, 2, 2] * 25
-    ci = fbeta_confidence_interval(y, p)
+    ci = fbeta_confidence_interval(y, p, method="delta")
     assert (ci.averaged_fbeta.low, ci.averaged_fbeta.high) == pytest.approx(
         (0.6574, 0.7807), abs=5e-5
     )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 from sklearn.metrics import classification_report as sk_report
@@ -34,7 +36,7 @@ def test_dict_intervals_equal_the_library(method):
     if method == "delta":  # the bootstrap shares one generator across rows
         for row, average in ROWS.items():
             ci = fbeta_confidence_interval(
-                Y_TRUE, Y_PRED, average=average, confidence=0.9
+                Y_TRUE, Y_PRED, average=average, confidence=0.9, method=method
             )
             assert report[row]["f1-score-ci"] == [
                 ci.averaged_fbeta.low,
@@ -45,7 +47,7 @@ def test_dict_intervals_equal_the_library(method):
                 ci.fbeta_of_averages.high,
             ]
         micro = fbeta_confidence_interval(
-            Y_TRUE, Y_PRED, average="micro", confidence=0.9
+            Y_TRUE, Y_PRED, average="micro", confidence=0.9, method=method
         )
         assert report["accuracy-ci"] == {
             "f1-score-ci": [micro.averaged_fbeta.low, micro.averaged_fbeta.high]
@@ -168,9 +170,17 @@ def test_bad_interval_options_raise():
 def test_perfect_classifier_warns_once():
     y = [0, 1, 2] * 20
     with pytest.warns(UserWarning, match="zero width") as record:
-        report = classification_report(y, y, output_dict=True, confidence=0.95)
+        report = classification_report(
+            y, y, output_dict=True, confidence=0.95, interval_method="delta"
+        )
     assert sum("zero width" in str(w.message) for w in record) == 1
     assert report["macro avg"]["f1-score-ci"] == [1.0, 1.0]
+    # the default (the posterior for these labels) has positive width
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        report = classification_report(y, y, output_dict=True, confidence=0.95)
+    low, high = report["macro avg"]["f1-score-ci"]
+    assert low < high == 1.0
 
 
 def test_posterior_rows_equal_the_library_and_warn_once():

@@ -464,7 +464,7 @@ def test_comparison_views_name_the_level_and_error_rate_as_given(confidence, sho
 
 
 def test_interval_views():
-    ci = fbeta_confidence_interval(Y_TRUE, Y_A)
+    ci = fbeta_confidence_interval(Y_TRUE, Y_A, method="delta")
     text = repr(ci)
     assert "\n" not in text and text.startswith("FBetaInterval(average='macro'")
     assert str(ci.averaged_fbeta) in text
@@ -641,8 +641,12 @@ def test_interval_progress_on_stderr(capsys):
     assert lines[0].startswith("[FBetaSummary.confidence_interval] bootstrap")
     assert "1000/1000" in lines[-1]
     # the delta method has nothing to report
-    fbeta_confidence_interval(Y_TRUE, Y_A, verbose=1)
+    fbeta_confidence_interval(Y_TRUE, Y_A, method="delta", verbose=1)
     assert capsys.readouterr().err == ""
+    # the default, the posterior here, reports its draws
+    fbeta_confidence_interval(Y_TRUE, Y_A, verbose=1)
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0] == "[fbeta_confidence_interval] posterior: 1000 resamples"
 
 
 @pytest.mark.parametrize("verbose", [-1, 1.5, "yes", None])

@@ -17,13 +17,25 @@ import weakref
 from typing import Any
 
 from .._extras import missing
-from .._options import check_options_of
+from .._options import METHODS, check_options_of
 from .._sklearn_private import InvalidParameterError
 from .._stats._intervals import fbeta_confidence_interval
 from ._accumulator import MacroF1Accumulator
 from ._scores import fbeta_summary
 
 _CALLER = "make_compute_metrics"
+
+#: What the accumulator keeps for each ``interval``: the confusion matrix for
+#: the methods that draw its cells, the second moments too for the delta
+#: method (and "auto", which is the delta method for weighted or multilabel
+#: batches).
+_KEEP = {
+    None: "counts",
+    "bootstrap": "cells",
+    "posterior": "cells",
+    "delta": "moments",
+    "auto": "moments",
+}
 
 
 class MacroF1ComputeMetrics:
@@ -240,13 +252,14 @@ def make_compute_metrics(
         As in scikit-learn.
     zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
         As in scikit-learn.
-    interval : {"delta", "bootstrap"} or None, default=None
+    interval : {"auto", "delta", "bootstrap", "posterior"} or None, default=None
         Also return the confidence interval of each score
-        (:func:`fbeta_confidence_interval` of the accumulated counts), as the
-        keys ``..._low`` and ``..._high``. The accumulator then keeps what
-        the interval needs: the confusion matrix (``MacroF1Accumulator(
-        keep="cells")``) and, with "delta", the second moments of weighted or
-        multilabel batches (``keep="moments"``).
+        (:func:`fbeta_confidence_interval` of the accumulated counts with this
+        ``method``), as the keys ``..._low`` and ``..._high``. The accumulator
+        then keeps what the interval needs: the confusion matrix
+        (``MacroF1Accumulator(keep="cells")``) and, with "delta" and "auto",
+        the second moments of weighted or multilabel batches
+        (``keep="moments"``).
     confidence, n_resamples, random_state
         Of the interval, as :func:`fbeta_confidence_interval` takes them.
 
@@ -284,16 +297,16 @@ def make_compute_metrics(
             "'weighted', 'micro', 'samples', 'binary' (a Trainer logs scalars); "
             "got None."
         )
-    if interval not in (None, "delta", "bootstrap"):
+    if interval is not None and not (isinstance(interval, str) and interval in METHODS):
         raise InvalidParameterError(
-            f"The 'interval' parameter of {_CALLER} must be a str among 'delta', "
-            f"'bootstrap' or None. Got {interval!r} instead."
+            f"The 'interval' parameter of {_CALLER} must be a str among "
+            f"{', '.join(map(repr, METHODS))} or None. Got {interval!r} instead."
         )
     accumulator = MacroF1Accumulator(
         labels=labels,
         ignore_index=None if threshold is not None else ignore_index,
         threshold=threshold,
-        keep={None: "counts", "bootstrap": "cells", "delta": "moments"}[interval],
+        keep=_KEEP[interval],
     )
     return MacroF1ComputeMetrics(
         accumulator,

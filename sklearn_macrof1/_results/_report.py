@@ -41,6 +41,7 @@ from .._stats._intervals import (
     report_intervals,
     resampling_of,
     resampling_options,
+    resolve,
 )
 from ._summary import FBetaSummary, build_summaries
 
@@ -457,6 +458,9 @@ def report_of_reading(
     counts = reading.counts
     averages = _averages(counts)
     if resampling is not None:
+        resampling = resolve(
+            resampling, counts, tuple(averages), weighted=reading.weighted
+        )
         check_report_design(reading, options, averages, resampling.method)
     selection, per_class, results = evaluate_averages(
         counts, options, [None, *averages], warn_for=ALL_METRICS, caller=caller
@@ -504,7 +508,7 @@ def classification_report(
     output_dict: bool = False,
     zero_division: Any = "warn",
     confidence: float | None = None,
-    interval_method: str = "delta",
+    interval_method: str = "auto",
     n_resamples: int = 1000,
     random_state: Any = None,
     as_frame: bool = False,
@@ -524,7 +528,7 @@ def classification_report(
     output_dict: bool = False,
     zero_division: Any = "warn",
     confidence: float | None = None,
-    interval_method: str = "delta",
+    interval_method: str = "auto",
     n_resamples: int = 1000,
     random_state: Any = None,
     as_frame: bool = False,
@@ -543,7 +547,7 @@ def classification_report(
     output_dict: bool = False,
     zero_division: Any = "warn",
     confidence: float | None = None,
-    interval_method: str = "delta",
+    interval_method: str = "auto",
     n_resamples: int = 1000,
     random_state: Any = None,
     as_frame: bool = False,
@@ -600,15 +604,18 @@ shape (n_samples, n_labels) or MacroF1Counts
         row's average: the text report adds the columns ``f1-score 95% CI``
         and ``f1-of-averages 95% CI``; ``output_dict`` adds the keys described
         under Returns. None (the default) leaves the report as without them.
-    interval_method : {"delta", "bootstrap", "posterior"}, default="delta"
-        The interval's ``method`` (see :func:`fbeta_confidence_interval`).
+    interval_method : {"auto", "delta", "bootstrap", "posterior"}, default="auto"
+        The interval's ``method`` (see :func:`fbeta_confidence_interval`):
+        "auto" is the posterior for unweighted 1-D targets, the delta method
+        otherwise.
     n_resamples : int, default=1000
         Bootstrap replicates, or posterior draws (``interval_method=
         "bootstrap"`` or ``"posterior"`` only).
     random_state : None, int, numpy.random.Generator or RandomState, default=None
         Seed of the bootstrap or the posterior; one generator serves every
-        row, so a seeded
-        report is reproducible.
+        row, so a seeded report is reproducible. With None the posterior
+        seeds each row's draws from its counts (the same report on every
+        call; each row's interval equals :func:`fbeta_confidence_interval`'s).
     as_frame : bool, default=False
         Return a ``pandas.DataFrame`` (needs pandas): one row per line of the
         text report, the columns of ``output_dict``, and, with ``confidence``,
@@ -724,9 +731,16 @@ shape (n_samples, n_labels) or MacroF1Counts
         sample_weight=sample_weight,
         caller=caller,
         samplewise=True,  # per-sample counts for multilabel targets only
-        moments=resampling is not None and resampling.method == "delta",
+        moments=resampling is not None and resampling.method in ("delta", "auto"),
         cells=resampling is not None,
     )
+    if resampling is not None:
+        resampling = resolve(
+            resampling,
+            reading.counts,
+            tuple(_averages(reading.counts)),
+            weighted=reading.weighted,
+        )
     if isinstance(y_true, MacroF1Counts):
         # the record's fixed labels are the user's; a matrix's names order rows
         labels_given = labels_given or y_true.labels is not None

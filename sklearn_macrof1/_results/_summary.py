@@ -191,7 +191,7 @@ fbeta_of_averages=0.8333, gap=0.05556)
         self,
         *,
         confidence: float = 0.95,
-        method: str = "delta",
+        method: str = "auto",
         n_resamples: int = 1000,
         random_state: Any = None,
         verbose: int = 0,
@@ -237,7 +237,7 @@ fbeta_of_averages=0.8333, gap=0.05556)
         self,
         *,
         confidence: float | None = None,
-        method: str = "delta",
+        method: str = "auto",
         n_resamples: int = 1000,
         random_state: Any = None,
     ) -> Any:

@@ -57,6 +57,7 @@ from .._html import (
     render_view,
     table_frame,
 )
+from .._options import COMPARISON_METHODS
 from .._sklearn_private import InvalidParameterError
 from ._intervals import (
     _BLOCK,
@@ -911,10 +912,6 @@ shape (n_samples, n_labels)
 #: In memory, the paired bootstrap redraws the joint cells when there are at
 #: most ``n / _FEW_CELLS`` of them (benchmarks/bench_comparison.py).
 _FEW_CELLS = 8
-
-
-#: The comparison's methods: its own jackknife and the intervals' methods.
-COMPARISON_METHODS = ("jackknife", "delta", "bootstrap")
 
 
 def _checked_method(method: Any, caller: str) -> Any:

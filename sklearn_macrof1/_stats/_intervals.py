@@ -53,6 +53,7 @@ twin of the aggregation every score uses.
 
 from __future__ import annotations
 
+import hashlib
 import math
 import warnings
 from dataclasses import asdict, dataclass, replace
@@ -107,8 +108,12 @@ _BLOCK = 64
 #: cells) per block: 32 MiB of float64, however many samples or cells.
 _DRAWN = 1 << 22
 
-#: The methods that draw at random (``random_state``, ``n_resamples``).
+#: The methods that draw at random (``random_state``, ``n_resamples``) ...
 _DRAWN_METHODS = ("bootstrap", "posterior")
+
+#: ... and the options that take a ``random_state`` ("auto" may resolve to
+#: the posterior).
+_SEEDED_METHODS = ("auto", *_DRAWN_METHODS)
 
 #: Samples per occupied cell up to which a bootstrap of the cells draws each
 #: sample (measured: 2x faster than the binomials at 3 samples per cell).
@@ -186,7 +191,7 @@ class FBetaInterval(ValueEquality):
     confidence : float
         The nominal coverage, e.g. 0.95.
     method : {"delta", "bootstrap", "posterior"}
-        How the interval was computed.
+        How the interval was computed (what ``method="auto"`` resolved to).
     n_samples : int
         Number of samples behind the counts.
     n_resamples : int or None
@@ -404,9 +409,13 @@ def coverage_warning(
 class Resampling:
     """The interval options of one call, checked by the public function.
 
-    ``rng`` is the bootstrap's generator (None for the delta method); one
-    generator serves every interval of the call (the rows of a report), so a
-    seeded call is reproducible. ``verbose`` as in
+    ``method`` may still be "auto" until :func:`resolve` has seen the data.
+    ``rng`` is the generator of the bootstrap, or of the posterior given a
+    ``random_state``; one generator serves every interval of the call (the
+    rows of a report), so a seeded call is reproducible. None for the delta
+    method, and for the posterior without a ``random_state``: each of its
+    intervals then draws from a generator seeded by the counts it is computed
+    from (:func:`counts_seed`). ``verbose`` as in
     :class:`~._progress.Progress`.
     """
 
@@ -429,14 +438,14 @@ def resampling_options(
     :func:`~sklearn_macrof1._options.check_options_of`: the public function
     checks them with its other options, in its one check. ``method_name`` is
     the option's name (the report's ``interval_method``). ``random_state`` is
-    an option of the bootstrap and the posterior only: the delta method
-    ignores it unchecked."""
+    an option of the bootstrap, the posterior and "auto" only: the delta
+    method ignores it unchecked."""
     options = {
         "confidence": confidence,
         method_name: method,
         "n_resamples": n_resamples,
     }
-    if isinstance(method, str) and method in _DRAWN_METHODS:
+    if isinstance(method, str) and method in _SEEDED_METHODS:
         options["random_state"] = random_state
     return options
 
@@ -447,7 +456,11 @@ def resampling_of(
     """The :class:`Resampling` of a call's checked options (those of
     :func:`resampling_options`, and ``verbose``)."""
     method = checked[method_name]
-    rng = as_generator(checked["random_state"]) if method in _DRAWN_METHODS else None
+    rng = None
+    if method == "bootstrap" or (
+        method in _SEEDED_METHODS and checked["random_state"] is not None
+    ):
+        rng = as_generator(checked["random_state"])
     return Resampling(
         checked["confidence"], method, checked["n_resamples"], rng, checked["verbose"]
     )
@@ -476,18 +489,11 @@ def check_interval_call(
     n_resamples: Any,
     random_state: Any,
     verbose: Any,
-    posterior: bool = False,
 ) -> tuple[Options, Resampling]:
     """The one option check of a public interval function (an interval, a
     comparison): its score options and its resampling, checked together.
-    ``posterior``: the function offers ``method="posterior"`` (intervals do,
-    comparisons do not)."""
-    if not posterior and isinstance(method, str) and method == "posterior":
-        raise ValueError(
-            f"The 'method' parameter of {caller} must be 'delta' or 'bootstrap'; "
-            "got 'posterior' (the Dirichlet posterior gives intervals of one "
-            "classifier: fbeta_confidence_interval(..., method='posterior'))."
-        )
+    A comparison checks its ``method`` among its own methods first
+    (:data:`~sklearn_macrof1._options.COMPARISON_METHODS`)."""
     checked = check_options_of(
         caller,
         beta=beta,
@@ -506,6 +512,65 @@ def check_interval_call(
     options = as_options(checked)
     check_interval_average(options.average, caller=caller)
     return options, resampling_of(checked)
+
+
+def resolved_method(
+    method: str,
+    *,
+    weighted: bool,
+    multilabel: bool,
+    average: str | tuple[str, ...],
+) -> str:
+    """The method an interval computed with ``method`` uses: "auto" (the
+    default) is the Dirichlet posterior for unweighted 1-D targets with
+    every average it supports (all but "samples"), which holds its level
+    with small classes and has positive width without errors, and the delta
+    method elsewhere (``sample_weight``, multilabel targets,
+    ``average="samples"``, where the posterior is not defined); any other
+    method is itself. ``average``: the interval's average, or those of the
+    rows of a report that share one method."""
+    if method != "auto":
+        return method
+    averages = (average,) if isinstance(average, str) else average
+    if weighted or multilabel or "samples" in averages:
+        return "delta"
+    return "posterior"
+
+
+def resolve(
+    resampling: Resampling,
+    counts: MacroF1Counts,
+    average: str | tuple[str, ...],
+    *,
+    weighted: bool = False,
+) -> Resampling:
+    """``resampling`` with its method resolved (:func:`resolved_method`) for
+    the intervals of ``average`` of ``counts`` (``weighted``: the samples
+    counted were weighted)."""
+    method = resolved_method(
+        resampling.method,
+        weighted=weighted or counts.weighted,
+        multilabel=counts.kind == _MULTILABEL,
+        average=average,
+    )
+    return replace(resampling, method=method)
+
+
+def counts_seed(evaluation: Evaluation) -> list[int]:
+    """The seed of the posterior's draws without a ``random_state``: a hash of
+    the occupied cells of the confusion matrix (their counts, in the
+    matrix's order, which is the order they are drawn in) and of the true,
+    predicted and correct totals of the classes of the average. The same
+    data give the same draws wherever they were counted (arrays, records,
+    streams, Dask, Spark) and on every call."""
+    digest = hashlib.blake2b(digest_size=16)
+    _, _, values = occupied_cells(evaluation.counts.confusion)
+    selection = evaluation.selection
+    for part in (values, selection.tp, selection.true, selection.pred):
+        data = np.ascontiguousarray(part, dtype=np.float64)
+        digest.update(np.int64(data.shape[0]).tobytes())
+        digest.update(data.tobytes())
+    return [int(x) for x in np.frombuffer(digest.digest(), dtype=np.uint32)]
 
 
 # ------------------------------------------------------------------ delta variance
@@ -1477,10 +1542,12 @@ def interval_of(
         ci_foa = _delta_interval(est_foa, var_foa, z)
         resamples = None
     elif method == "posterior":
-        assert resampling.rng is not None
+        rng = resampling.rng
+        if rng is None:  # no random_state: draws seeded by the counts
+            rng = np.random.default_rng(counts_seed(evaluation))
         resamples = resampling.n_resamples
         low_avg, low_foa, high_avg, high_foa = posterior_replicates(
-            evaluation, resampling.rng, resamples, progress
+            evaluation, rng, resamples, progress
         )
         ci_avg = _posterior_interval(est_avg, low_avg, high_avg, confidence)
         ci_foa = _posterior_interval(est_foa, low_foa, high_foa, confidence)
@@ -1529,7 +1596,7 @@ def fbeta_confidence_interval(
     average: str = "macro",
     zero_division: Any = "warn",
     confidence: float = 0.95,
-    method: str = "delta",
+    method: str = "auto",
     n_resamples: int = 1000,
     random_state: Any = None,
     verbose: int = 0,
@@ -1548,7 +1615,7 @@ def fbeta_confidence_interval(
     sample_weight: Any = None,
     zero_division: Any = "warn",
     confidence: float = 0.95,
-    method: str = "delta",
+    method: str = "auto",
     n_resamples: int = 1000,
     random_state: Any = None,
     verbose: int = 0,
@@ -1566,7 +1633,7 @@ def fbeta_confidence_interval(
     sample_weight: Any = None,
     zero_division: Any = "warn",
     confidence: float = 0.95,
-    method: str = "delta",
+    method: str = "auto",
     n_resamples: int = 1000,
     random_state: Any = None,
     verbose: int = 0,
@@ -1601,7 +1668,10 @@ shape (n_samples, n_labels) or MacroF1Counts
         Value of an ill-defined ratio, as in the score functions.
     confidence : float, default=0.95
         Nominal coverage of the intervals, in (0, 1).
-    method : {"delta", "bootstrap", "posterior"}, default="delta"
+    method : {"auto", "delta", "bootstrap", "posterior"}, default="auto"
+        "auto": "posterior" for unweighted 1-D targets (averages other than
+        "samples"), "delta" otherwise (``sample_weight``, multilabel targets,
+        ``average="samples"``); the result's ``method`` names the one used.
         "delta": the multinomial delta method with closed-form gradients
         (normal-approximation interval, clipped to [0, 1]). "bootstrap": the
         percentile bootstrap (the confusion-matrix cells are resampled for
@@ -1616,7 +1686,11 @@ shape (n_samples, n_labels) or MacroF1Counts
         Bootstrap replicates, or draws of each posterior (ignored by the delta
         method).
     random_state : None, int, numpy.random.Generator or RandomState, default=None
-        Seed of the bootstrap or the posterior, for reproducible intervals.
+        Seed of the bootstrap or the posterior. With None the posterior's
+        draws are seeded from the counts themselves (its occupied cells and
+        class totals): the same data give the same interval on every call,
+        from arrays, a record, a stream, Dask or Spark. The bootstrap draws
+        afresh with None.
     verbose : int, default=0
         Progress of the bootstrap on standard error: 0 prints nothing, 1 about
         every tenth of the resamples, 2 and more every block of resamples.
@@ -1636,8 +1710,9 @@ shape (n_samples, n_labels) or MacroF1Counts
     from; ratios filled by ``zero_division`` (a class never predicted) count
     as constants. The posterior gives such a sample an interval that
     shrinks with n. A :class:`CoverageWarning` names the classes of the
-    average with fewer than 5 true samples (absent, predicted but never
-    true, or rare), with which no method here holds its level. The
+    average with fewer true samples than the method used needs (5 for the
+    posterior, 10 for the delta method and the bootstrap: absent, predicted
+    but never true, or rare), with which it may not hold its level. The
     Intervals and comparisons page of the documentation gives the coverage
     measured by simulation.
 
@@ -1686,7 +1761,6 @@ shape (n_samples, n_labels) or MacroF1Counts
         n_resamples=n_resamples,
         random_state=random_state,
         verbose=verbose,
-        posterior=True,
     )
     reading = read_for(
         y_true,
@@ -1694,8 +1768,11 @@ shape (n_samples, n_labels) or MacroF1Counts
         options,
         sample_weight=sample_weight,
         caller=caller,
-        moments=resampling.method == "delta",
+        moments=resampling.method in ("delta", "auto"),
         cells=True,
+    )
+    resampling = resolve(
+        resampling, reading.counts, str(options.average), weighted=reading.weighted
     )
     if isinstance(y_true, MacroF1Counts):
         check_record_interval(
@@ -1791,13 +1868,17 @@ def _progress(resampling: Resampling, caller: str, *, rows: int = 1) -> Progress
     if resampling.method not in _DRAWN_METHODS or not resampling.verbose:
         return None
     total = resampling.n_resamples * rows
-    return Progress(resampling.verbose, total, caller=caller, what="bootstrap")
+    return Progress(resampling.verbose, total, caller=caller, what=resampling.method)
 
 
 def interval_of_reading(
     reading: Reading, options: Options, resampling: Resampling, *, caller: str
 ) -> FBetaInterval:
-    """:func:`fbeta_confidence_interval` of a reading, every option checked."""
+    """:func:`fbeta_confidence_interval` of a reading, every option checked
+    (``method="auto"`` is resolved here if the caller has not)."""
+    resampling = resolve(
+        resampling, reading.counts, str(options.average), weighted=reading.weighted
+    )
     evaluation = evaluation_from(
         reading, options, caller=caller, method=resampling.method
     )
@@ -1808,7 +1889,7 @@ def summary_confidence_interval(
     summary: Any,
     *,
     confidence: float = 0.95,
-    method: str = "delta",
+    method: str = "auto",
     n_resamples: int = 1000,
     random_state: Any = None,
     verbose: int = 0,
@@ -1874,8 +1955,13 @@ def summary_confidence_interval(
             summary.average, summary.beta, summary.zero_division, summary.labels, None
         )
     # unweighted 1-D counts: the record suffices, n is the matrix's total
+    resampling = resolve(resampling, counts, str(options.average))
     evaluation = evaluation_from(
-        Reading(counts), options, caller=caller, warn_for=(), method=method
+        Reading(counts),
+        options,
+        caller=caller,
+        warn_for=(),
+        method=resampling.method,
     )
     return interval_of(evaluation, resampling, _progress(resampling, caller))
 
