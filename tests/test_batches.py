@@ -241,6 +241,13 @@ def test_compute_metrics_without_a_trainer() -> None:
         make_compute_metrics(average=None)  # type: ignore[arg-type]
     with pytest.raises(InvalidParameterError, match="'interval' parameter"):
         make_compute_metrics(interval="exact")
+    # "auto" (the posterior here, seeded by the counts): the one-shot interval
+    compute_metrics = make_compute_metrics(interval="auto")
+    metrics = compute_metrics((logits, labels))
+    interval = fbeta_confidence_interval(labels[keep], logits.argmax(-1)[keep])
+    assert interval.method == "posterior"
+    assert metrics["averaged_f1_low"] == interval.averaged_fbeta.low
+    assert metrics["f1_of_averages_high"] == interval.fbeta_of_averages.high
     with pytest.raises(InvalidParameterError, match="'beta' parameter"):
         make_compute_metrics(beta=-1)
 

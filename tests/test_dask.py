@@ -240,6 +240,14 @@ def test_intervals_from_worker_counts(client, never_gathered) -> None:
         fbeta_summary(t, p).confidence_interval()
         == fbeta_summary(y_true, y_pred).confidence_interval()
     )
+    # the default ("auto": the posterior, seeded by the counts without a
+    # random_state) gives the in-memory interval and report
+    ours = fbeta_confidence_interval(t, p)
+    assert ours.method == "posterior"
+    assert ours == fbeta_confidence_interval(y_true, y_pred)
+    assert classification_report(
+        t, p, confidence=0.9, output_dict=True
+    ) == classification_report(y_true, y_pred, confidence=0.9, output_dict=True)
     # counted once: one counting task per chunk, whatever the options
     with distributed.get_task_stream(client) as stream:
         classification_report(

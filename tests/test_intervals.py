@@ -11,8 +11,10 @@ from sklearn.metrics import f1_score
 
 from sklearn_macrof1 import (
     CoverageWarning,
+    MacroF1Accumulator,
     MacroF1Counts,
     averaged_fbeta_score,
+    classification_report,
     fbeta_confidence_interval,
     fbeta_of_averages_score,
     fbeta_summary,
@@ -449,6 +451,58 @@ def test_posterior_above_2048_classes_draws_the_occupied_cells():
     ci = _posterior(y, p, n_resamples=50)
     assert _posterior(record, n_resamples=50) == ci
     assert ci.averaged_fbeta.low < ci.averaged_fbeta.estimate < ci.averaged_fbeta.high
+
+
+def test_posterior_without_random_state_is_seeded_by_the_counts():
+    """random_state=None: the posterior's draws are seeded from the counts, so
+    the same data give the same interval on every call and wherever they were
+    counted; other data get other draws; an explicit random_state wins."""
+    y, p = _data(300, k=5, accuracy=0.7, seed=11)
+    ci = fbeta_confidence_interval(y, p)
+    assert ci.method == "posterior"
+    assert fbeta_confidence_interval(y, p) == ci
+    assert fbeta_confidence_interval(y, p, method="posterior") == ci
+    # the same counts, however they were gathered
+    record = MacroF1Counts.from_predictions(y, p)
+    assert fbeta_confidence_interval(record) == ci
+    stream = MacroF1Accumulator(keep="cells")
+    for part in np.array_split(np.arange(300), 7):
+        stream.update(y[part], p[part])
+    assert fbeta_confidence_interval(stream.counts) == ci
+    assert fbeta_summary(y, p).confidence_interval() == ci
+    order = np.random.default_rng(0).permutation(300)  # another sample order
+    assert fbeta_confidence_interval(y[order], p[order]) == ci
+    # the report's rows: each equals its stand-alone interval
+    report = classification_report(y, p, confidence=0.95, output_dict=True)
+    for row, average in (("macro avg", "macro"), ("weighted avg", "weighted")):
+        alone = fbeta_confidence_interval(y, p, average=average)
+        assert report[row]["f1-score-ci"] == [
+            alone.averaged_fbeta.low,
+            alone.averaged_fbeta.high,
+        ]
+    # an explicit random_state: its own draws, reproducible
+    seeded = fbeta_confidence_interval(y, p, random_state=0)
+    assert seeded == fbeta_confidence_interval(y, p, random_state=0)
+    assert seeded.averaged_fbeta.low != ci.averaged_fbeta.low
+    # other counts (one sample changed), other draws: the bounds move by more
+    # than the change of the estimate would explain alone
+    q = p.copy()
+    q[0] = (q[0] + 1) % 5
+    other = fbeta_confidence_interval(y, q)
+    assert (other.averaged_fbeta.low, other.averaged_fbeta.high) != (
+        ci.averaged_fbeta.low,
+        ci.averaged_fbeta.high,
+    )
+    # above 2048 classes the record keeps the occupied cells only
+    rng = np.random.default_rng(5)
+    k = 2100
+    y = np.arange(5000) % k
+    p = np.where(rng.random(5000) < 0.8, y, rng.integers(0, k, 5000))
+    many = fbeta_confidence_interval(y, p, n_resamples=50)
+    assert (
+        fbeta_confidence_interval(MacroF1Counts.from_predictions(y, p), n_resamples=50)
+        == many
+    )
 
 
 def test_posterior_absent_class_spans_its_whole_range():

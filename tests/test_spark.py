@@ -283,6 +283,11 @@ def test_intervals_equal_numpy(spark, average) -> None:
             random_state=1,
         )  # fmt: skip
         assert ours.to_dict() == direct.to_dict()
+    # the default ("auto": the posterior, seeded by the counts)
+    ours = fbeta_confidence_interval(counts_from_dataframe(df), average=average)
+    direct = fbeta_confidence_interval(y_true, y_pred, average=average)
+    assert ours.method == "posterior"
+    assert ours.to_dict() == direct.to_dict()
 
 
 def test_weighted_intervals_equal_numpy(spark) -> None:
