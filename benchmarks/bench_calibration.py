@@ -245,7 +245,10 @@ def timings(args: argparse.Namespace) -> None:
     joint = rng.choice(100, size=10000, p=cells.ravel())
     y, p = joint // 10, joint % 10
     contenders = {
-        "delta method": lambda: fbeta_confidence_interval(y, p),
+        "default (auto: posterior, 1000 draws)": lambda: fbeta_confidence_interval(
+            y, p
+        ),
+        "delta method": lambda: fbeta_confidence_interval(y, p, method="delta"),
         "posterior, 1000 draws": lambda: fbeta_confidence_interval(
             y, p, method="posterior", random_state=0
         ),

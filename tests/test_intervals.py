@@ -30,7 +30,9 @@ from sklearn_macrof1._formulas._aggregation import (
 )
 from sklearn_macrof1._formulas._evaluation import Options, evaluate
 from sklearn_macrof1._stats._intervals import (
+    AUTO_POSTERIOR_MAX_SAMPLES,
     _scatter,
+    resolved_method,
     score_gradients,
 )
 
@@ -451,6 +453,33 @@ def test_posterior_above_2048_classes_draws_the_occupied_cells():
     ci = _posterior(y, p, n_resamples=50)
     assert _posterior(record, n_resamples=50) == ci
     assert ci.averaged_fbeta.low < ci.averaged_fbeta.estimate < ci.averaged_fbeta.high
+
+
+def test_auto_resolves_to_the_posterior_where_it_is_defined():
+    """method="auto" (the default): the posterior for unweighted 1-D targets of
+    at most AUTO_POSTERIOR_MAX_SAMPLES samples, else the delta method; the
+    result names the method used, never "auto"."""
+    limit = AUTO_POSTERIOR_MAX_SAMPLES
+    plain = {"weighted": False, "multilabel": False, "average": "macro"}
+    assert resolved_method("auto", **plain, n_samples=limit) == "posterior"
+    assert resolved_method("auto", **plain, n_samples=limit + 1) == "delta"
+    for other in ({"weighted": True}, {"multilabel": True}, {"average": "samples"}):
+        options = {**plain, **other, "n_samples": 100}
+        assert resolved_method("auto", **options) == "delta"
+    assert resolved_method("auto", **{**plain, "average": ("macro", "samples")},
+                           n_samples=100) == "delta"  # fmt: skip
+    for method in ("delta", "bootstrap", "posterior"):
+        assert resolved_method(method, **plain, n_samples=limit + 1) == method
+    y, p = _data(limit + 1, k=4, seed=2)
+    big = fbeta_confidence_interval(y, p)
+    assert big == fbeta_confidence_interval(y, p, method="delta")
+    assert fbeta_confidence_interval(y[:limit], p[:limit]).method == "posterior"
+    ml = fbeta_confidence_interval(np.eye(3, dtype=int)[[0, 1, 2] * 30],
+                                   np.eye(3, dtype=int)[[0, 1, 1] * 30])  # fmt: skip
+    assert ml.method == "delta"
+    weighted = fbeta_confidence_interval([0, 1] * 30, [0, 0] * 30,
+                                         sample_weight=np.ones(60))  # fmt: skip
+    assert weighted.method == "delta"
 
 
 def test_posterior_without_random_state_is_seeded_by_the_counts():

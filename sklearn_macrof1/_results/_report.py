@@ -606,8 +606,8 @@ shape (n_samples, n_labels) or MacroF1Counts
         under Returns. None (the default) leaves the report as without them.
     interval_method : {"auto", "delta", "bootstrap", "posterior"}, default="auto"
         The interval's ``method`` (see :func:`fbeta_confidence_interval`):
-        "auto" is the posterior for unweighted 1-D targets, the delta method
-        otherwise.
+        "auto" is the posterior for unweighted 1-D targets of at most 100,000
+        samples, the delta method otherwise.
     n_resamples : int, default=1000
         Bootstrap replicates, or posterior draws (``interval_method=
         "bootstrap"`` or ``"posterior"`` only).
