@@ -1,11 +1,17 @@
 """Calibration benchmark: Monte Carlo coverage of nominal 95% intervals.
 
-The grid: k in {2, 5, 20} classes; class priors uniform, geometric
-(proportional to 0.5**i) or harmonic (1/(i+1)); class i predicted correctly
-with probability from 0.9 (class 0) down to 0.6 (class k-1), or from 0.99 down
-to 0.95, errors spread uniformly over the other classes; n in {50, 100, 200,
-500, 2000, 10000}; ``labels=None`` and ``labels=range(k)``; ``zero_division=0``;
-macro average. 216 cells.
+The grid (``--populations issue``, the default): k in {2, 5, 20} classes;
+class priors uniform, geometric (proportional to 0.5**i) or harmonic
+(1/(i+1)); class i predicted correctly with probability from 0.9 (class 0)
+down to 0.6 (class k-1), or from 0.99 down to 0.95, errors spread uniformly
+over the other classes; n in {50, 100, 200, 500, 2000, 10000};
+``labels=None`` and ``labels=range(k)``; ``zero_division=0``; macro average.
+216 cells.
+
+The tuning populations (``--populations tuning``), on which the posterior's
+priors were chosen, apart from the grid: k in {10, 30}; priors proportional
+to 1/sqrt(i+1); accuracies from 0.95 down to 0.7, or from 0.995 down to 0.97;
+n in {50, 100, 200, 500, 2000}; both ``labels``. 40 cells.
 
 The population is the table of cell probabilities (true class x predicted
 class), scored over all k classes by the package's own aggregation. Each
@@ -24,6 +30,8 @@ below 5 are outside the target of 93% coverage). The seeds are fixed per cell.
 Run:  python benchmarks/bench_calibration.py                      (full grid)
       python benchmarks/bench_calibration.py --quick              (smoke run)
       python benchmarks/bench_calibration.py --reps 2000 --methods delta,posterior
+      python benchmarks/bench_calibration.py --populations tuning --reps 1000 \
+          --methods posterior                     (the priors' tuning populations)
       python benchmarks/bench_calibration.py --timing             (time per interval)
       python benchmarks/bench_calibration.py --multilabel --reps 1000
                                                   (delta method, multilabel targets)
@@ -44,16 +52,38 @@ from _timing import fmt_time, interleaved, machine, table
 
 from sklearn_macrof1 import CoverageWarning, MacroF1Counts, fbeta_confidence_interval
 from sklearn_macrof1._formulas._aggregation import aggregate
+from sklearn_macrof1._stats import _intervals
 
-KS = (2, 5, 20)
 PRIORS = {
     "uniform": lambda i: np.ones_like(i, dtype=float),
     "geometric": lambda i: 0.5**i,
     "1/(i+1)": lambda i: 1.0 / (i + 1),
+    "1/sqrt(i+1)": lambda i: 1.0 / np.sqrt(i + 1),
 }
-ACCURACIES = {"0.9-0.6": (0.9, 0.6), "0.99-0.95": (0.99, 0.95)}
-NS = (50, 100, 200, 500, 2000, 10000)
+ACCURACIES = {
+    "0.9-0.6": (0.9, 0.6),
+    "0.99-0.95": (0.99, 0.95),
+    "0.95-0.7": (0.95, 0.7),
+    "0.995-0.97": (0.995, 0.97),
+}
 LABELS = ("None", "range(k)")
+#: The population sets: (classes, priors, accuracies, sample sizes). "issue":
+#: the grid the coverage table reports; "tuning": where the posterior's priors
+#: were chosen (never the grid).
+POPULATIONS = {
+    "issue": (
+        (2, 5, 20),
+        ("uniform", "geometric", "1/(i+1)"),
+        ("0.9-0.6", "0.99-0.95"),
+        (50, 100, 200, 500, 2000, 10000),
+    ),
+    "tuning": (
+        (10, 30),
+        ("1/sqrt(i+1)",),
+        ("0.95-0.7", "0.995-0.97"),
+        (50, 100, 200, 500, 2000),
+    ),
+}
 METHODS = ("delta", "posterior", "bootstrap")
 AVERAGES_ML = ("micro", "macro", "weighted", "samples")
 
@@ -90,7 +120,9 @@ def record(confusion: np.ndarray, labels: str) -> MacroF1Counts:
 
 def run_cell(task: tuple) -> dict:
     """Coverage, mean width and warning rate of each method in one cell."""
-    k, prior, accuracy, n, labels, methods, reps, draws, seed = task
+    k, prior, accuracy, n, labels, methods, reps, draws, seed, priors = task
+    if priors is not None:  # candidate priors of the posterior (its tuning)
+        _intervals.POSTERIOR_ERRORS, _intervals.POSTERIOR_HITS = priors
     cells = cell_probabilities(k, prior, accuracy)
     truth = population_scores(cells)
     key = f"{k}|{prior}|{accuracy}|{n}|{labels}"
@@ -119,8 +151,11 @@ def run_cell(task: tuple) -> dict:
     return out
 
 
-def grid(ks=KS, ns=NS) -> list[tuple]:
-    return list(itertools.product(ks, PRIORS, ACCURACIES, ns, LABELS))
+def grid(populations: str, quick: bool = False) -> list[tuple]:
+    ks, priors, accuracies, ns = POPULATIONS[populations]
+    if quick:
+        ks, ns = ks[:2], ns[1:4:2]
+    return list(itertools.product(ks, priors, accuracies, ns, LABELS))
 
 
 def min_expected(k: int, prior: str, n: int) -> float:
@@ -130,17 +165,20 @@ def min_expected(k: int, prior: str, n: int) -> float:
 
 def coverage_tables(args: argparse.Namespace) -> None:
     methods = args.methods.split(",")
-    cells = grid(KS if not args.quick else (2, 5), NS if not args.quick else (100, 500))
     cells = [
         c
-        for c in cells
+        for c in grid(args.populations, args.quick)
         if args.min_expected <= min_expected(c[0], c[1], c[3]) <= args.max_expected
+        and (args.ns is None or c[3] in args.ns)
     ]
-    tasks = [(*c, methods, args.reps, args.draws, args.seed) for c in cells]
+    tasks = [
+        (*c, methods, args.reps, args.draws, args.seed, args.priors) for c in cells
+    ]
     start = time.perf_counter()
     se = 100 * math.sqrt(0.95 * 0.05 / args.reps)
     print(
         f"\n## Coverage of nominal 95% intervals, macro average, zero_division=0 "
+        f"{'' if args.populations == 'issue' else '(tuning populations) '}"
         f"({args.reps} replications per cell: standard error ±{se:.1f} points; "
         f"{args.draws} draws per bootstrap/posterior interval)\n"
     )
@@ -262,6 +300,11 @@ def timings(args: argparse.Namespace) -> None:
     )
 
 
+def _priors(text: str) -> tuple[tuple[float, float], tuple[float, float]]:
+    a, b, c, d = (float(x) for x in text.split(","))
+    return (a, b), (c, d)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="smoke run")
@@ -282,6 +325,25 @@ def main() -> None:
         default=math.inf,
         help="only cells whose rarest class expects at most this many",
     )
+    parser.add_argument(
+        "--populations",
+        choices=tuple(POPULATIONS),
+        default="issue",
+        help="the coverage grid (issue) or the priors' tuning populations (tuning)",
+    )
+    parser.add_argument(
+        "--ns",
+        type=lambda text: tuple(int(n) for n in text.split(",")),
+        default=None,
+        help="only these sample sizes, comma-separated",
+    )
+    parser.add_argument(
+        "--priors",
+        type=_priors,
+        default=None,
+        help="candidate posterior priors a,b,c,d: max(a/k, b) errors for the lower "
+        "bound, max(c/k, d) hits for the upper one (default: the package's)",
+    )
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--timing", action="store_true", help="time per interval only")
     parser.add_argument(
@@ -291,6 +353,14 @@ def main() -> None:
     args = parser.parse_args()
     args.reps = args.reps or (50 if args.quick else 2000)
     print(machine())
+    errors, hits = args.priors or (
+        _intervals.POSTERIOR_ERRORS,
+        _intervals.POSTERIOR_HITS,
+    )
+    print(
+        f"posterior priors: max({errors[0]:g}/k, {errors[1]:g}) errors (lower bound), "
+        f"max({hits[0]:g}/k, {hits[1]:g}) hits (upper bound)"
+    )
     if args.timing:
         timings(args)
     elif args.multilabel:
