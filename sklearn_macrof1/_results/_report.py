@@ -678,12 +678,13 @@ shape (n_samples, n_labels) or MacroF1Counts
     {'precision': 0.5, 'recall': 0.5556, 'f1-score': 0.4889, 'support': 5.0, \
 'f1-of-averages': 0.5263, 'gap': 0.0374, 'gap-bound': 0.4444}
 
-    With 95% confidence intervals (delta method) for both scores:
+    With 95% confidence intervals for both scores (the default method "auto":
+    the Dirichlet posterior for these unweighted labels):
 
     >>> report = classification_report(y_true * 40, y_pred * 40, output_dict=True,
     ...                                zero_division=0.0, confidence=0.95)
     >>> [round(v, 3) for v in report["macro avg"]["f1-score-ci"]]
-    [0.451, 0.527]
+    [0.443, 0.544]
 
     As a ``pandas.DataFrame``:
 

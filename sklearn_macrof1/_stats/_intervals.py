@@ -209,8 +209,8 @@ class FBetaInterval(ValueEquality):
     >>> y_pred = [0, 1, 1, 1, 2, 0, 2, 2] * 25
     >>> ci = fbeta_confidence_interval(y_true, y_pred)
     >>> ci
-    FBetaInterval(average='macro', confidence=0.95, method='delta', n_samples=200, \
-averaged_fbeta=0.7190 [0.6574, 0.7807], fbeta_of_averages=0.7358 [0.6811, 0.7906])
+    FBetaInterval(average='macro', confidence=0.95, method='posterior', n_samples=200, \
+averaged_fbeta=0.7190 [0.6506, 0.7835], fbeta_of_averages=0.7358 [0.6742, 0.7954])
     """
 
     averaged_fbeta: ScoreInterval
@@ -295,8 +295,8 @@ averaged_fbeta=0.7190 [0.6574, 0.7807], fbeta_of_averages=0.7358 [0.6811, 0.7906
         >>> row = df.loc["fbeta_of_averages", ["estimate", "low", "high"]]
         >>> row.astype(float).round(4)
         estimate    0.7358
-        low         0.6811
-        high        0.7906
+        low         0.6742
+        high        0.7954
         Name: fbeta_of_averages, dtype: float64
         """
         return table_frame([self._table()], caller="FBetaInterval.to_frame")
@@ -1760,10 +1760,14 @@ shape (n_samples, n_labels) or MacroF1Counts
     >>> y_true = rng.integers(0, 3, 2000)
     >>> y_pred = np.where(rng.random(2000) < 0.8, y_true, rng.integers(0, 3, 2000))
     >>> ci = fbeta_confidence_interval(y_true, y_pred)
+    >>> ci.method  # "auto": the posterior for unweighted 1-D labels
+    'posterior'
     >>> ci.averaged_fbeta.low < ci.averaged_fbeta.estimate < ci.averaged_fbeta.high
     True
     >>> round(ci.averaged_fbeta.width, 3)
-    0.03
+    0.031
+    >>> fbeta_confidence_interval(y_true, y_pred) == ci  # seeded by the counts
+    True
     """
     caller = "fbeta_confidence_interval"
     labels = check_form(y_true, y_pred, sample_weight, labels, caller=caller)
