@@ -684,7 +684,7 @@ shape (n_samples, n_labels) or MacroF1Counts
     >>> report = classification_report(y_true * 40, y_pred * 40, output_dict=True,
     ...                                zero_division=0.0, confidence=0.95)
     >>> [round(v, 3) for v in report["macro avg"]["f1-score-ci"]]
-    [0.443, 0.544]
+    [0.443, 0.546]
 
     As a ``pandas.DataFrame``:
 
