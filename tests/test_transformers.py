@@ -100,7 +100,7 @@ def test_sequence_classification(tmp_path: Any) -> None:
     metrics, output = _evaluate(model, rows, tmp_path, interval="delta")
     y_true, y_pred = output.label_ids, output.predictions.argmax(-1)
     summary = fbeta_summary(y_true, y_pred)
-    interval = fbeta_confidence_interval(y_true, y_pred)
+    interval = fbeta_confidence_interval(y_true, y_pred, method="delta")
     assert metrics["eval_averaged_f1"] == pytest.approx(
         summary.averaged_fbeta, abs=1e-12
     )
