@@ -67,6 +67,8 @@ ACCURACIES = {
     "0.995-0.97": (0.995, 0.97),
 }
 LABELS = ("None", "range(k)")
+#: The posterior's priors as the package has them (``--priors`` replaces them).
+PACKAGE_PRIORS = (_intervals.POSTERIOR_ERRORS, _intervals.POSTERIOR_HITS)
 #: The population sets: (classes, priors, accuracies, sample sizes). "issue":
 #: the grid the coverage table reports; "tuning": where the posterior's priors
 #: were chosen (never the grid).
@@ -121,8 +123,8 @@ def record(confusion: np.ndarray, labels: str) -> MacroF1Counts:
 def run_cell(task: tuple) -> dict:
     """Coverage, mean width and warning rate of each method in one cell."""
     k, prior, accuracy, n, labels, methods, reps, draws, seed, priors = task
-    if priors is not None:  # candidate priors of the posterior (its tuning)
-        _intervals.POSTERIOR_ERRORS, _intervals.POSTERIOR_HITS = priors
+    # candidate priors of the posterior (its tuning), else the package's
+    _intervals.POSTERIOR_ERRORS, _intervals.POSTERIOR_HITS = priors or PACKAGE_PRIORS
     cells = cell_probabilities(k, prior, accuracy)
     truth = population_scores(cells)
     key = f"{k}|{prior}|{accuracy}|{n}|{labels}"
@@ -353,10 +355,7 @@ def main() -> None:
     args = parser.parse_args()
     args.reps = args.reps or (50 if args.quick else 2000)
     print(machine())
-    errors, hits = args.priors or (
-        _intervals.POSTERIOR_ERRORS,
-        _intervals.POSTERIOR_HITS,
-    )
+    errors, hits = args.priors or PACKAGE_PRIORS
     print(
         f"posterior priors: max({errors[0]:g}/k, {errors[1]:g}) errors (lower bound), "
         f"max({hits[0]:g}/k, {hits[1]:g}) hits (upper bound)"
