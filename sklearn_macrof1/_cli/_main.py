@@ -780,20 +780,6 @@ def _interval_options(
     }
 
 
-def _resampling(args: argparse.Namespace) -> Any:
-    """The interval options of --confidence and friends, which the parser
-    checked (None without --confidence); each call draws its own generator,
-    as each public function does."""
-    if args.confidence is None:
-        return None
-    from .._options import as_generator
-    from .._stats._intervals import Resampling
-
-    bootstrap = args.interval_method == "bootstrap"
-    rng = as_generator(args.random_state) if bootstrap else None
-    return Resampling(args.confidence, args.interval_method, args.n_resamples, rng)
-
-
 def _options(args: argparse.Namespace, labels: Any, pos_label: Any) -> dict[str, Any]:
     options = {
         "average": _average(args),
@@ -810,87 +796,95 @@ def _options(args: argparse.Namespace, labels: Any, pos_label: Any) -> dict[str,
 
 
 def score_predictions(args: argparse.Namespace, stdin: Any = None) -> Scored:
-    """The ``score`` command: the targets are read and counted once, and the
-    summary, the report and the intervals all come from that one reading (which
-    keeps the targets, for the bootstraps that redraw samples)."""
-    from .._counting._record import read
-    from .._formulas._evaluation import as_options, check_options
-    from .._results._report import report_of_reading
-    from .._results._scores import with_occupied_cells
-    from .._results._summary import build_summary
-    from .._stats._intervals import interval_of_reading
-
+    """The ``score`` command: the targets are counted once, into the record of
+    a :class:`MacroF1Accumulator`, and the summary, the report and the
+    intervals are the public verbs given that record."""
     y_true, y_pred, weights, names, described = load_predictions(args, stdin=stdin)
     labels, pos_label = _label_options(args, y_true, names)
-    zero_division = ZERO_DIVISIONS[args.zero_division]
-    options = check_options(
-        caller="fbeta_summary",
-        average=_average(args),
-        beta=args.beta,
-        zero_division=zero_division,
-        labels=labels,
-        pos_label=pos_label,
-    )
     report_labels: Any = labels
-    if names is not None and report_labels is None:
-        report_labels = list(range(len(names)))
-    reading = read(
-        y_true,
-        y_pred,
-        sample_weight=weights,
-        labels=report_labels,
-        samplewise=True,  # per-sample counts for multilabel targets only
-        moments=args.confidence is not None,  # for delta-method intervals
-        caller="fbeta_summary",
-    )
-    summary = build_summary(reading.counts, options, caller="fbeta_summary")
-    summary = with_occupied_cells(summary, reading)  # above 2,048 classes
-    if names is not None:
-        label_names = [names[i] for i in summary.labels]
+    target_names = None
+    if names is not None:  # the indicator columns scored, fixed when counted
+        report_labels = list(range(len(names))) if labels is None else labels
         target_names = [names[i] for i in report_labels]
-    else:
-        label_names = [str(x) for x in summary.labels.tolist()]
-        target_names = None
-    report_options = as_options(
-        {"labels": report_labels, "zero_division": zero_division},
-        average=None,
-        beta=1.0,
-        pos_label=None,
+    counts = count_predictions(
+        args,
+        [(y_true, y_pred, weights)],
+        columns=report_labels if names is not None else None,
     )
-    report = report_of_reading(
-        reading,
-        report_options,
-        _resampling(args),
+    scored = score_counts(
+        args, counts, labels, pos_label, report_labels, target_names, described
+    )
+    if names is not None:
+        scored.names = [names[i] for i in scored.summary.labels]
+        scored.json_labels = scored.names
+    return scored
+
+
+def count_predictions(
+    args: argparse.Namespace, batches: Any, *, columns: Any = None
+) -> Any:
+    """The one count record of ``batches`` of (y_true, y_pred, sample_weight):
+    with the confusion matrix, and the second moments a delta-method interval
+    of weighted or multilabel targets needs when --confidence asks for one
+    (``columns``: the multilabel indicator columns scored)."""
+    from .. import MacroF1Accumulator
+
+    keep = "moments" if args.confidence is not None else "cells"
+    accumulator = MacroF1Accumulator(labels=columns, keep=keep)
+    for y_true, y_pred, weights in batches:
+        accumulator.update(y_true, y_pred, sample_weight=weights)
+    return accumulator.counts
+
+
+def score_counts(
+    args: argparse.Namespace,
+    counts: Any,
+    labels: Any,
+    pos_label: Any,
+    report_labels: Any,
+    target_names: Any,
+    described: dict[str, Any],
+) -> Scored:
+    """The summary, the report and the interval of one count record."""
+    from .. import classification_report, fbeta_confidence_interval, fbeta_summary
+
+    zero_division = ZERO_DIVISIONS[args.zero_division]
+    options = {"beta": args.beta, "labels": labels, "zero_division": zero_division}
+    summary = fbeta_summary(
+        counts, pos_label=pos_label, average=_average(args), **options
+    )
+    report = classification_report(
+        counts,
+        labels=report_labels,
         target_names=target_names,
         digits=args.digits,
-        output_dict=False,
-        as_frame=False,
-        labels_given=report_labels is not None,
-        caller="classification_report",
+        zero_division=zero_division,
+        **_interval_options(args) if args.confidence is not None else {},
     )
     interval = None
     if args.confidence is not None and summary.average is not None:
-        interval = interval_of_reading(
-            reading, options, _resampling(args), caller="fbeta_confidence_interval"
+        interval = fbeta_confidence_interval(
+            counts,
+            pos_label=pos_label,
+            average=summary.average,
+            **options,
+            **_interval_options(args, method_key="method"),
         )
     described["target_type"] = summary.target_type
     return Scored(
         summary,
         cast(str, report),  # output_dict=False
         described,
-        label_names,
+        [str(x) for x in summary.labels.tolist()],
         _options(args, labels, pos_label),
-        label_names if names is not None else _plain(summary.labels),
+        _plain(summary.labels),
         interval,
     )
 
 
 def score_matrix(args: argparse.Namespace, stdin: Any = None) -> Scored:
     """The ``matrix`` command: the matrix's record, given to the verbs."""
-    from .._counting._record import MacroF1Counts
-    from .._results._report import classification_report
-    from .._results._scores import fbeta_summary
-    from .._stats._intervals import fbeta_confidence_interval
+    from .. import MacroF1Counts
 
     file_names = None
     if args.file is not None:
@@ -920,41 +914,11 @@ def score_matrix(args: argparse.Namespace, stdin: Any = None) -> Scored:
         else np.arange(max(matrix.shape[0] if matrix.ndim else 1, 1))
     )
     labels, pos_label = _label_options(args, known)
-    zero_division = ZERO_DIVISIONS[args.zero_division]
     counts = MacroF1Counts.from_confusion_matrix(matrix, rows=rows, labels=class_names)
-    options = {"beta": args.beta, "labels": labels, "zero_division": zero_division}
-    summary = fbeta_summary(
-        counts, pos_label=pos_label, average=_average(args), **options
-    )
-    report = classification_report(
-        counts,
-        labels=labels,
-        digits=args.digits,
-        zero_division=zero_division,
-        **_interval_options(args) if args.confidence is not None else {},
-    )
-    interval = None
-    if args.confidence is not None and summary.average is not None:
-        interval = fbeta_confidence_interval(
-            counts,
-            pos_label=pos_label,
-            average=summary.average,
-            **options,
-            **_interval_options(args, method_key="method"),
-        )
     described["rows"] = rows
     described["shape"] = list(matrix.shape)
     described["n_samples"] = _plain(np.asarray(matrix).sum())
-    described["target_type"] = summary.target_type
-    return Scored(
-        summary,
-        cast(str, report),  # output_dict=False
-        described,
-        [str(x) for x in summary.labels.tolist()],
-        _options(args, labels, pos_label),
-        _plain(summary.labels),
-        interval,
-    )
+    return score_counts(args, counts, labels, pos_label, labels, None, described)
 
 
 # --------------------------------------------------------------------------
@@ -1508,6 +1472,15 @@ def check_usage(parser: argparse.ArgumentParser, args: argparse.Namespace) -> No
             fail("--label-sep and several --true/--pred columns exclude each other")
         if args.label_sep == "":
             fail("--label-sep must not be empty")
+        multilabel = args.label_sep is not None or len(args.true) > 1
+        if args.confidence is not None and args.interval_method == "bootstrap":
+            if args.sample_weight is not None or multilabel:
+                what = "--sample-weight" if args.sample_weight else "label sets"
+                fail(
+                    f"--interval-method bootstrap with {what} redraws every "
+                    "sample, which score does not keep (it counts its input in "
+                    "chunks); use --interval-method delta"
+                )
     elif args.command == "matrix":
         if args.file is not None and args.values:
             fail("give the matrix as arguments or with --file, not both")
