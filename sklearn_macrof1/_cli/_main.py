@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import csv
 import dataclasses
+import inspect
 import io
 import json
 import math
@@ -31,15 +32,15 @@ from typing import Any, cast
 
 import numpy as np
 
-from .._averages import AVERAGES, CLASS_MEANS, HAS_BOUND, ordered
+from .. import _options
+from .._averages import CLASS_MEANS, HAS_BOUND
 from .._extras import install_hint
 from .._html import Column, Table, render_csv, render_view, table_records
+from .._options import INVALID, Cli, Option
 from .._results._views import summary_tables
 
 PROG = "macrof1"
 SCHEMA_VERSION = 1
-CHOICES = (*ordered(AVERAGES, "macro", "micro", "weighted", "samples"), "none")
-ZERO_DIVISIONS = {"warn": "warn", "0": 0.0, "1": 1.0, "nan": np.nan}
 FORMATS = ("text", "json", "csv")
 TOP_LEVEL_FLAGS = ("-h", "--help", "--version")
 
@@ -763,36 +764,45 @@ def _disjoint(y_true: Any, y_pred: Any) -> bool:
 # --------------------------------------------------------------------------
 
 
-def _average(args: argparse.Namespace) -> str | None:
-    return None if args.average == "none" else args.average
+def option_values(args: argparse.Namespace) -> dict[str, Any]:
+    """The value of every option of the option table that the program offers,
+    as the public functions take it (a choice's word turned into its value),
+    under its name and the names it is ``also`` given as."""
+    values = {}
+    for option in _options.OPTIONS:
+        cli = option.cli
+        if cli is None or not hasattr(args, option.name):
+            continue
+        value = getattr(args, option.name)
+        if cli.choices is not None:
+            value = cli.choices[value]
+        for name in (option.name, *cli.also):
+            values[name] = value
+    return values
 
 
-def _interval_options(
-    args: argparse.Namespace, method_key: str = "interval_method"
+def _call(verb: Any, counts: Any, values: dict[str, Any]) -> Any:
+    """``verb(counts, ...)`` with each of ``values`` that ``verb`` takes."""
+    taken = inspect.signature(verb).parameters
+    return verb(counts, **{k: v for k, v in values.items() if k in taken})
+
+
+#: The options of the JSON document's "options", in order (the interval's
+#: only when --confidence asks for one).
+JSON_OPTIONS = ("average", "beta", "zero_division", "labels", "pos_label")
+JSON_INTERVAL_OPTIONS = ("confidence", "interval_method", "n_resamples", "random_state")
+
+
+def _json_options(
+    args: argparse.Namespace, labels: Any, pos_label: Any
 ) -> dict[str, Any]:
-    """The interval keywords from --confidence and friends (``method_key``: the
-    report's "interval_method" or the intervals' "method")."""
-    return {
-        "confidence": args.confidence,
-        method_key: args.interval_method,
-        "n_resamples": args.n_resamples,
-        "random_state": args.random_state,
-    }
-
-
-def _options(args: argparse.Namespace, labels: Any, pos_label: Any) -> dict[str, Any]:
-    options = {
-        "average": _average(args),
-        "beta": args.beta,
-        "zero_division": args.zero_division
-        if args.zero_division in ("warn", "nan")
-        else float(args.zero_division),
-        "labels": labels,
-        "pos_label": pos_label,
-    }
+    values = {**option_values(args), "labels": labels, "pos_label": pos_label}
+    if args.zero_division == "nan":
+        values["zero_division"] = "nan"  # JSON has no NaN
+    keys: tuple[str, ...] = JSON_OPTIONS
     if args.confidence is not None:  # keys added only when intervals are asked
-        options.update(_interval_options(args))
-    return options
+        keys += JSON_INTERVAL_OPTIONS
+    return {key: values[key] for key in keys}
 
 
 def score_predictions(args: argparse.Namespace, stdin: Any = None) -> Scored:
@@ -848,27 +858,19 @@ def score_counts(
     """The summary, the report and the interval of one count record."""
     from .. import classification_report, fbeta_confidence_interval, fbeta_summary
 
-    zero_division = ZERO_DIVISIONS[args.zero_division]
-    options = {"beta": args.beta, "labels": labels, "zero_division": zero_division}
-    summary = fbeta_summary(
-        counts, pos_label=pos_label, average=_average(args), **options
-    )
-    report = classification_report(
+    values = {**option_values(args), "labels": labels, "pos_label": pos_label}
+    summary = _call(fbeta_summary, counts, values)
+    report = _call(
+        classification_report,
         counts,
-        labels=report_labels,
-        target_names=target_names,
-        digits=args.digits,
-        zero_division=zero_division,
-        **_interval_options(args) if args.confidence is not None else {},
+        {**values, "labels": report_labels, "target_names": target_names},
     )
     interval = None
     if args.confidence is not None and summary.average is not None:
-        interval = fbeta_confidence_interval(
+        interval = _call(
+            fbeta_confidence_interval,
             counts,
-            pos_label=pos_label,
-            average=summary.average,
-            **options,
-            **_interval_options(args, method_key="method"),
+            {**values, "average": summary.average},
         )
     described["target_type"] = summary.target_type
     return Scored(
@@ -876,7 +878,7 @@ def score_counts(
         cast(str, report),  # output_dict=False
         described,
         [str(x) for x in summary.labels.tolist()],
-        _options(args, labels, pos_label),
+        _json_options(args, labels, pos_label),
         _plain(summary.labels),
         interval,
     )
@@ -1237,113 +1239,69 @@ def write_output(text: str, path: str | None, *, force: bool, stdout: Any) -> No
 # --------------------------------------------------------------------------
 
 
-def _parsed(text: str, kind: type[int] | type[float]) -> Any:
-    """``kind(text)``, or argparse's error saying what was expected."""
-    try:
-        return kind(text)
-    except ValueError:
-        what = "an integer" if kind is int else "a number"
-        raise argparse.ArgumentTypeError(f"not {what}: {text!r}") from None
+#: The help groups of the option table's rows, in the order shown.
+GROUPS = {
+    "scoring": "scoring (scikit-learn's meaning)",
+    "intervals": "confidence intervals (off by default)",
+    "output": "output",
+}
 
 
-def _digits(text: str) -> int:
-    value = _parsed(text, int)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be >= 0; got {value}")
-    return value
+def _reader(option: Option) -> Any:
+    """The argparse type of an option of the table: its text read as
+    ``cli.kind``, then checked by the row."""
+    cli = cast(Cli, option.cli)
+
+    def read(text: str) -> Any:
+        try:
+            value = cli.kind(text)
+        except ValueError:
+            what = "an integer" if cli.kind is int else "a number"
+            raise argparse.ArgumentTypeError(f"not {what}: {text!r}") from None
+        normalised = option.normalise(value)
+        if normalised is INVALID:
+            accepted = cli.accepted or option.accepted
+            raise argparse.ArgumentTypeError(f"must be {accepted}; got {text}")
+        return normalised
+
+    read.__name__ = option.name  # argparse names the type in some messages
+    return read
 
 
-def _beta(text: str) -> float:
-    value = _parsed(text, float)
-    if math.isnan(value) or value < 0:
-        raise argparse.ArgumentTypeError(f"must be a number >= 0; got {text}")
-    return value
-
-
-def _confidence(text: str) -> float:
-    value = _parsed(text, float)
-    if not 0 < value < 1:
-        raise argparse.ArgumentTypeError(
-            f"must be a level in the open interval (0, 1), e.g. 0.95; got {text}"
-        )
-    return value
-
-
-def _n_resamples(text: str) -> int:
-    value = _digits(text)
-    if value < 2:
-        raise argparse.ArgumentTypeError(f"must be >= 2; got {value}")
-    return value
-
-
-def _add_output_options(p: argparse.ArgumentParser) -> None:
-    g = p.add_argument_group("output")
-    g.add_argument(
-        "--format", choices=FORMATS, default="text", help="output format (text)"
-    )
-    g.add_argument(
-        "--digits",
-        type=_digits,
-        default=2,
-        help="decimals in the report (2); the summary shows at least 6",
-    )
-    g.add_argument(
-        "-o", "--output", metavar="FILE", help="write to FILE instead of stdout"
-    )
-    g.add_argument(
-        "--force", action="store_true", help="overwrite an existing --output file"
-    )
-
-
-def _add_score_options(p: argparse.ArgumentParser, *, samples: bool) -> None:
-    """The scoring, interval and output options of ``score`` and ``matrix``."""
-    g = p.add_argument_group("scoring (scikit-learn's meaning)")
-    averages = CHOICES if samples else tuple(a for a in CHOICES if a != "samples")
-    g.add_argument(
-        "--average", choices=averages, default="macro", help="averaging mode (macro)"
-    )
-    g.add_argument("--beta", type=_beta, default=1.0, help="F-beta's beta (1)")
-    g.add_argument(
-        "--labels",
-        metavar="L1,L2,...",
-        help="classes to average over, comma-separated (default: all)",
-    )
-    g.add_argument(
-        "--pos-label", metavar="LABEL", help="positive class for --average binary (1)"
-    )
-    g.add_argument(
-        "--zero-division",
-        choices=tuple(ZERO_DIVISIONS),
-        default="warn",
-        help="value of ill-defined ratios (warn: 0 with a warning)",
-    )
-    g = p.add_argument_group("confidence intervals (off by default)")
-    g.add_argument(
-        "--confidence",
-        type=_confidence,
-        metavar="LEVEL",
-        help="add confidence intervals of both scores at LEVEL, e.g. 0.95",
-    )
-    g.add_argument(
-        "--interval-method",
-        choices=("delta", "bootstrap"),
-        default="delta",
-        help="delta method or percentile bootstrap (delta)",
-    )
-    g.add_argument(
-        "--n-resamples",
-        type=_n_resamples,
-        default=1000,
-        metavar="N",
-        help="bootstrap replicates (1000)",
-    )
-    g.add_argument(
-        "--random-state",
-        type=_digits,
-        metavar="SEED",
-        help="seed of the bootstrap, for reproducible intervals",
-    )
-    _add_output_options(p)
+def _add_options(
+    p: argparse.ArgumentParser, groups: Sequence[str], *, samples: bool = True
+) -> None:
+    """The options of the option table's rows in ``groups`` (with the output
+    options of the program itself); ``samples``: --average samples offered."""
+    for group in groups:
+        g = p.add_argument_group(GROUPS[group])
+        if group == "output":
+            g.add_argument(
+                "--format", choices=FORMATS, default="text", help="output format (text)"
+            )
+        for option in _options.OPTIONS:
+            cli = option.cli
+            if cli is None or cli.group != group:
+                continue
+            settings: dict[str, Any] = {"default": cli.default, "help": cli.help}
+            if cli.choices is not None:
+                settings["choices"] = tuple(
+                    word for word in cli.choices if samples or word != "samples"
+                )
+            elif cli.kind is not str:
+                settings["type"] = _reader(option)
+            if cli.metavar is not None:
+                settings["metavar"] = cli.metavar
+            g.add_argument("--" + option.name.replace("_", "-"), **settings)
+        if group == "output":
+            g.add_argument(
+                "-o", "--output", metavar="FILE", help="write to FILE instead of stdout"
+            )
+            g.add_argument(
+                "--force",
+                action="store_true",
+                help="overwrite an existing --output file",
+            )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -1372,7 +1330,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Three seeded classifiers on scikit-learn's bundled digits, "
         "ranked by both macro F1s.",
     )
-    _add_output_options(ex)
+    _add_options(ex, ("output",))
     ex.set_defaults(subparser=ex)
 
     sc = sub.add_parser(
@@ -1413,7 +1371,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="CHAR",
         help="table delimiter (default: tab for .tsv, else from the header)",
     )
-    _add_score_options(sc, samples=True)
+    _add_options(sc, tuple(GROUPS))
     sc.set_defaults(subparser=sc)
 
     mx = sub.add_parser(
@@ -1441,9 +1399,19 @@ def build_parser() -> argparse.ArgumentParser:
     mx.add_argument(
         "--class-names", metavar="A,B,...", help="names of the classes, row order"
     )
-    _add_score_options(mx, samples=False)
+    _add_options(mx, tuple(GROUPS), samples=False)
     mx.set_defaults(subparser=mx)
     return parser
+
+
+#: The interval methods that the counts of weighted or multilabel targets do
+#: not give, and why (score counts its input; it keeps no samples).
+_NOT_FROM_COUNTS = {
+    "bootstrap": "redraws every sample, which score does not keep (it counts its "
+    "input in chunks)",
+    "posterior": "is not defined (it draws the confusion-matrix cells of "
+    "unweighted labels)",
+}
 
 
 def check_usage(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
@@ -1473,13 +1441,13 @@ def check_usage(parser: argparse.ArgumentParser, args: argparse.Namespace) -> No
         if args.label_sep == "":
             fail("--label-sep must not be empty")
         multilabel = args.label_sep is not None or len(args.true) > 1
-        if args.confidence is not None and args.interval_method == "bootstrap":
+        why = _NOT_FROM_COUNTS.get(args.interval_method)
+        if args.confidence is not None and why is not None:
             if args.sample_weight is not None or multilabel:
                 what = "--sample-weight" if args.sample_weight else "label sets"
                 fail(
-                    f"--interval-method bootstrap with {what} redraws every "
-                    "sample, which score does not keep (it counts its input in "
-                    "chunks); use --interval-method delta"
+                    f"--interval-method {args.interval_method} with {what} {why}; "
+                    "use --interval-method delta"
                 )
     elif args.command == "matrix":
         if args.file is not None and args.values:
