@@ -20,7 +20,6 @@ import argparse
 import csv
 import dataclasses
 import inspect
-import io
 import json
 import math
 import os
@@ -34,10 +33,18 @@ import numpy as np
 
 from .. import _options
 from .._averages import CLASS_MEANS, HAS_BOUND
-from .._extras import install_hint
 from .._html import Column, Table, render_csv, render_view, table_records
 from .._options import INVALID, Cli, Option
 from .._results._views import summary_tables
+from ._reading import (
+    DataError,
+    _is_int,
+    _is_int64,
+    float_or_none,
+    not_text,
+    read_predictions,
+    source_name,
+)
 
 PROG = "macrof1"
 SCHEMA_VERSION = 1
@@ -45,52 +52,35 @@ FORMATS = ("text", "json", "csv")
 TOP_LEVEL_FLAGS = ("-h", "--help", "--version")
 
 
-class DataError(Exception):
-    """A problem with the input data: exit status 1, one line on stderr."""
-
-
-# --------------------------------------------------------------------------
-# Reading inputs
-# --------------------------------------------------------------------------
-
-
-#: What ``score`` reads, for the messages about files it cannot read.
-TABLE_FORMATS = (
-    "UTF-8 text (a CSV/TSV table with a header, or one label per line) and, with "
-    "pyarrow installed, Parquet and Arrow IPC (Feather) tables"
-)
+#: What ``matrix --file`` reads, for the messages about files it cannot read.
 MATRIX_FORMATS = "UTF-8 text (CSV or whitespace-separated numbers) and .npy arrays"
-#: The first bytes of the columnar files the CLI reads, and their names.
-COLUMNAR_MAGIC = {
-    b"PAR1": "Parquet",
-    b"ARROW1": "Arrow IPC",
-    b"\xff\xff\xff\xff": "Arrow IPC stream",  # a message's continuation marker
-    b"FEA1": "Feather",
-}
 
 
-def read_text(path: str, *, stdin: Any = None, reads: str = TABLE_FORMATS) -> str:
-    """The whole text of ``path`` (``-`` is standard input); ``reads`` names the
-    formats the command reads, for the message about a file that is not text."""
+def read_text(path: str, *, stdin: Any = None) -> str:
+    """The whole text of the matrix file ``path`` (``-`` is standard input)."""
     if path == "-":
         stream = stdin if stdin is not None else sys.stdin
         if stream is None:
             raise DataError("standard input is closed; give a file name instead of '-'")
         try:
-            return _text_only(stream.read().removeprefix("\ufeff"), path, reads)
+            return _text_only(stream.read().removeprefix("\ufeff"), path)
         except UnicodeDecodeError as exc:
-            raise DataError(_not_text(path, _head(exc), reads, exc.reason)) from None
+            raise DataError(
+                not_text(path, _head(exc), MATRIX_FORMATS, exc.reason)
+            ) from None
         except (OSError, ValueError) as exc:  # a closed or unreadable descriptor
             raise DataError(f"cannot read standard input ({exc})") from None
     try:
         with open(path, encoding="utf-8-sig", newline="") as f:
-            return _text_only(f.read(), path, reads)
+            return _text_only(f.read(), path)
     except FileNotFoundError:
         raise DataError(f"{path}: no such file") from None
     except IsADirectoryError:
         raise DataError(f"{path}: is a directory, not a file") from None
     except UnicodeDecodeError as exc:
-        raise DataError(_not_text(path, _head(exc), reads, exc.reason)) from None
+        raise DataError(
+            not_text(path, _head(exc), MATRIX_FORMATS, exc.reason)
+        ) from None
     except OSError as exc:
         raise DataError(f"{path}: cannot read ({exc.strerror})") from None
 
@@ -99,348 +89,13 @@ def _head(exc: UnicodeDecodeError) -> bytes:
     return exc.object[:4096] if isinstance(exc.object, bytes) else b""
 
 
-def _text_only(text: str, path: str, reads: str) -> str:
+def _text_only(text: str, path: str) -> str:
     """``text``, unless it is the text of a binary file (NUL bytes are valid
-    UTF-8, and standard input may be decoded with ``surrogateescape``). Text
-    that starts as a columnar file does ("PAR1,x" a header, "FEA1" a label) is
-    text: the files hold NUL bytes."""
+    UTF-8, and standard input may be decoded with ``surrogateescape``)."""
     head = text[:4096].encode("utf-8", "surrogateescape")
     if b"\x00" in head:
-        raise DataError(_not_text(path, head, reads))
+        raise DataError(not_text(path, head, MATRIX_FORMATS))
     return text
-
-
-def _not_text(path: str, head: bytes, reads: str, reason: str | None = None) -> str:
-    """Why ``path``, starting with ``head``, is not read as text (``reason``: the
-    decoding error), and what the command reads."""
-    kind = columnar_format(head)
-    if kind is not None and path == "-":
-        return (
-            f"standard input: a {kind} file; give {kind} files by name "
-            "(standard input is read as text)"
-        )
-    if kind is not None:
-        what = f"a {kind} file, which this command does not read"
-    elif b"\x00" in head or reason is None:
-        what = "a binary file, not a format this command reads"
-    else:
-        what = f"not UTF-8 text ({reason}; save it as UTF-8)"
-    return f"{_source(path)}: {what}; it reads {reads}"
-
-
-def _columnar_file(path: str) -> str | None:
-    """The columnar format of the file ``path`` (None: another file, or one
-    that cannot be opened, which :func:`read_text` reports).
-
-    Only a regular file is looked at: the bytes read from a pipe (a FIFO,
-    ``<(...)`` in a shell) would be gone for the text reader. Text may start
-    with the same letters ("PAR1,x" a header, "FEA1" a label): a columnar file
-    also holds a NUL byte in its first bytes, or ends with its magic bytes.
-    """
-    try:
-        if not os.path.isfile(path):
-            return None
-        with open(path, "rb") as f:
-            head = f.read(4096)
-            f.seek(max(os.fstat(f.fileno()).st_size - 8, 0))
-            tail = f.read()
-    except OSError:
-        return None
-    kind = columnar_format(head)
-    ends = any(head.startswith(m) and tail.endswith(m) for m in COLUMNAR_MAGIC)
-    return kind if b"\x00" in head or ends else None
-
-
-def columnar_format(head: bytes) -> str | None:
-    """The columnar format whose magic bytes ``head`` starts with, else None."""
-    for magic, name in COLUMNAR_MAGIC.items():
-        if head.startswith(magic):
-            return name
-    return None
-
-
-def _source(path: str) -> str:
-    return "standard input" if path == "-" else path
-
-
-def choose_delimiter(text: str, path: str, delimiter: str | None) -> str:
-    """``--delimiter`` if given, tab for .tsv/.tab files, else from the header."""
-    if delimiter is not None:
-        if delimiter.lower() in ("tab", "\\t"):
-            return "\t"
-        if len(delimiter) != 1:
-            raise DataError(
-                f"--delimiter must be one character (or 'tab'); got {delimiter!r}"
-            )
-        return delimiter
-    if path.lower().endswith((".tsv", ".tab")):
-        return "\t"
-    header = text.split("\n", 1)[0]
-    if "\t" in header and "," not in header:
-        return "\t"
-    if ";" in header and "," not in header and "\t" not in header:
-        return ";"
-    return ","
-
-
-def read_table(
-    text: str, *, delimiter: str, source: str
-) -> tuple[list[str], list, list[int]]:
-    """Header, data rows and the line of the file where each data row starts
-    (rows whose cells are all blank are skipped)."""
-    rows, lines = [], []
-    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
-    start = 1  # a quoted cell may span lines: a row starts after the last one
-    try:
-        for row in reader:
-            if row and any(cell.strip() for cell in row):
-                rows.append(row)
-                lines.append(start)
-            start = reader.line_num + 1
-    except csv.Error as exc:
-        raise DataError(f"{source}: not a readable table ({exc})") from None
-    if not rows:
-        raise DataError(f"{source}: empty input (no header line)")
-    header = [name.strip() for name in rows[0]]
-    body = rows[1:]
-    if not body:
-        raise DataError(f"{source}: empty input (a header but no rows)")
-    for row, line in zip(body, lines[1:], strict=True):
-        if len(row) != len(header):
-            raise DataError(
-                f"{source}: line {line} has {len(row)} field(s), the header has "
-                f"{len(header)}"
-            )
-    return header, body, lines[1:]
-
-
-#: The line of the file of each value of a column, or None for the columns of a
-#: Parquet or Arrow table, which have rows but no lines.
-Lines = Sequence[int] | None
-
-
-def where(i: int, lines: Lines) -> str:
-    """Where value ``i`` (counted from 0) of a column is in its file."""
-    return f"in row {i + 1}" if lines is None else f"on line {lines[i]}"
-
-
-def table_column(header: list[str], body: list, name: str, *, source: str) -> list[str]:
-    """The cells of column ``name`` (exact header match)."""
-    i = column_index(header, name, source=source)
-    return [row[i].strip() for row in body]
-
-
-def column_index(header: list[str], name: str, *, source: str) -> int:
-    """The position of column ``name`` in ``header`` (present and unique)."""
-    if name not in header:
-        shown = ", ".join(repr(h) for h in header)
-        raise DataError(f"{source}: no column {name!r} (columns: {shown})")
-    if header.count(name) > 1:
-        raise DataError(f"{source}: column name {name!r} is not unique")
-    return header.index(name)
-
-
-def read_columnar(path: str, names: list[str]) -> dict[str, list[str]] | None:
-    """The columns ``names`` of a Parquet or Arrow IPC (Feather) file as text
-    cells, as the CSV reader gives them; None when ``path`` is not such a file
-    (by its first bytes, whatever its name).
-
-    Cells are written as a CSV export of the table writes them (``str`` of each
-    value: ``1``, ``1.0``, ``True``; a null is an empty cell), so labels are read
-    from them exactly as from a CSV table. Columns of lists, structs or bytes are
-    refused (multilabel sets: one delimited string per cell with --label-sep, or
-    0/1 indicator columns).
-    """
-    kind = None if path == "-" else _columnar_file(path)
-    if kind is None:
-        return None
-    try:
-        import pyarrow as pa
-        import pyarrow.feather as feather
-        import pyarrow.parquet as pq
-    except ImportError:  # the arrow extra is not installed
-        raise DataError(
-            f"{path}: a {kind} file; reading it needs pyarrow, which is not "
-            f"installed: {install_hint('pyarrow')}. Without pyarrow, macrof1 reads "
-            "UTF-8 text (a CSV/TSV table with a header, or one label per line)"
-        ) from None
-    try:
-        if kind == "Parquet":
-            parquet = pq.ParquetFile(path)
-            header = list(parquet.schema_arrow.names)
-            for name in names:  # only the columns asked for are read
-                column_index(header, name, source=path)
-            table = parquet.read(columns=list(dict.fromkeys(names)))
-        elif kind == "Arrow IPC stream":
-            with pa.memory_map(path) as source, pa.ipc.open_stream(source) as stream:
-                table = stream.read_all()
-        else:
-            table = feather.read_table(path, memory_map=True)
-    except (pa.ArrowException, OSError, ValueError) as exc:
-        raise DataError(f"{path}: not a readable {kind} file ({exc})") from None
-    if table.num_rows == 0:
-        raise DataError(f"{path}: empty input (a header but no rows)")
-    header = list(table.column_names)
-    return {
-        name: _cells(
-            table.column(column_index(header, name, source=path)),
-            what=f"{path}, column {name!r}",
-        )
-        for name in names
-    }
-
-
-def _cells(column: Any, *, what: str) -> list[str]:
-    """The values of an Arrow column as the text cells of a CSV export."""
-    import pyarrow as pa
-
-    kind = column.type
-    if pa.types.is_dictionary(kind):  # categorical: its values
-        kind = kind.value_type
-    if (
-        pa.types.is_nested(kind)
-        or pa.types.is_binary(kind)
-        or pa.types.is_large_binary(kind)
-        or pa.types.is_fixed_size_binary(kind)
-    ):
-        raise DataError(
-            f"{what} holds {kind} values; label columns hold one value per row "
-            "(numbers, strings or booleans). For label sets, store one delimited "
-            "string per row and pass --label-sep, or 0/1 indicator columns"
-        )
-    return ["" if v is None else str(v).strip() for v in column.to_pylist()]
-
-
-def read_lines(text: str, *, source: str) -> list[str]:
-    """One value per line; trailing blank lines are ignored."""
-    lines = [line.strip() for line in text.splitlines()]
-    while lines and not lines[-1]:
-        lines.pop()
-    if not lines:
-        raise DataError(f"{source}: empty input (no labels)")
-    return lines
-
-
-def _is_int(text: str) -> bool:
-    try:
-        int(text)
-    except ValueError:
-        return False
-    return True
-
-
-def _is_int64(text: str) -> bool:
-    """An integer that int64 holds."""
-    try:
-        value = int(text)
-    except ValueError:
-        return False
-    return -(2**63) <= value < 2**63
-
-
-def _float_or_none(text: str) -> float | None:
-    try:
-        return float(text)
-    except ValueError:
-        return None
-
-
-def convert_labels(
-    *columns: list[str], sources: Sequence[str] = (), lines: Sequence[Lines] = ()
-) -> list:
-    """Labels of every column, of one type for all.
-
-    Integers (that int64 holds) if every value is one; else, when every value is
-    a number, floats that must be whole and finite (other numbers are continuous
-    values, refused as by the Python API); else strings (integers beyond int64
-    included: they are identifiers, not quantities).
-    """
-    values = [v for col in columns for v in col]
-    if all(_is_int64(v) for v in values):
-        return [np.array([int(v) for v in col], dtype=np.int64) for col in columns]
-    if not all(_is_int(v) for v in values):  # integers beyond int64 stay strings
-        numbers = [_float_or_none(v) for v in values]
-        if all(x is not None for x in numbers):
-            names = [*sources, *["labels"] * len(columns)][: len(columns)]
-            places = [*lines, *[None] * len(columns)][: len(columns)]
-            for col, source, at in zip(columns, names, places, strict=True):
-                for i, text in enumerate(col):
-                    x = float(text)
-                    if not (math.isfinite(x) and x == math.trunc(x)):
-                        raise DataError(
-                            f"{source}: the value {where(i, at)} is {text!r}: the "
-                            "column holds continuous values, and classification "
-                            "metrics need class labels (threshold scores or "
-                            "probabilities into labels first)"
-                        )
-            return [np.array([float(v) for v in col]) for col in columns]
-    return [np.array(col, dtype=str) for col in columns]
-
-
-def check_no_empty(values: list[str], *, what: str, lines: Lines) -> None:
-    for i, value in enumerate(values):
-        if value == "":
-            raise DataError(
-                f"{what}: the value {where(i, lines)} is empty (a label is needed; "
-                "for multilabel sets use --label-sep)"
-            )
-
-
-def split_sets(values: list[str], sep: str) -> list[list[str]]:
-    """Label sets from delimiter-separated cells (an empty cell is the empty set)."""
-    return [[p.strip() for p in v.split(sep) if p.strip()] for v in values]
-
-
-def binarize_sets(
-    true_sets: list[list[str]], pred_sets: list[list[str]]
-) -> tuple[np.ndarray, np.ndarray, list[str]]:
-    """Indicator matrices over the sorted union of the labels."""
-    names = sorted({x for s in true_sets + pred_sets for x in s})
-    if not names:
-        raise DataError("the label sets are all empty: no labels to score")
-    if all(_is_int(n) for n in names):
-        names = [str(n) for n in sorted(int(n) for n in names)]
-    index = {n: i for i, n in enumerate(names)}
-
-    def indicator(sets: list[list[str]]) -> np.ndarray:
-        out = np.zeros((len(sets), len(names)), dtype=np.int8)
-        for i, s in enumerate(sets):
-            out[i, [index[label] for label in s]] = 1
-        return out
-
-    return indicator(true_sets), indicator(pred_sets), names
-
-
-_TRUE_WORDS = {"1", "true", "yes", "y", "t", "1.0"}
-_FALSE_WORDS = {"0", "false", "no", "n", "f", "0.0", ""}
-
-
-def indicator_column(values: list[str], *, what: str, lines: Lines) -> np.ndarray:
-    """0/1 (or true/false, yes/no) cells as an int8 column."""
-    out = np.zeros(len(values), dtype=np.int8)
-    for i, v in enumerate(values):
-        low = v.lower()
-        if low in _TRUE_WORDS:
-            out[i] = 1
-        elif low not in _FALSE_WORDS:
-            raise DataError(
-                f"{what}: the value {where(i, lines)} is {v!r}; indicator columns "
-                "hold 0/1 "
-                "(or true/false)"
-            )
-    return out
-
-
-def float_column(values: list[str], *, what: str, lines: Lines) -> np.ndarray:
-    out = np.empty(len(values), dtype=np.float64)
-    for i, v in enumerate(values):
-        try:
-            out[i] = float(v)
-        except ValueError:
-            raise DataError(
-                f"{what}: the value {where(i, lines)} is not a number ({v!r})"
-            ) from None
-    return out
 
 
 def _matrix_rows(text: str) -> list[list[str]]:
@@ -462,7 +117,7 @@ def _matrix_rows(text: str) -> list[list[str]]:
 
 
 def _is_number(text: str) -> bool:
-    return _float_or_none(text) is not None
+    return float_or_none(text) is not None
 
 
 def parse_matrix_text(text: str, *, source: str) -> tuple[np.ndarray, list[str] | None]:
@@ -537,8 +192,8 @@ def read_matrix_file(
         if m.dtype.kind not in "biuf":
             raise DataError(f"{path}: the array holds {m.dtype}, not numbers")
         return m, None
-    text = read_text(path, stdin=stdin, reads=MATRIX_FORMATS)
-    return parse_matrix_text(text, source=_source(path))
+    text = read_text(path, stdin=stdin)
+    return parse_matrix_text(text, source=source_name(path))
 
 
 def paper_matrix(values: Sequence[str]) -> np.ndarray:
@@ -595,7 +250,7 @@ def _labels_like(items: list[str], known: np.ndarray, *, option: str) -> np.ndar
             raise DataError(f"{option}: {bad!r} is not a label (labels are integers)")
         return np.array([int(x) for x in items], dtype=np.int64)
     if known.dtype.kind == "f":
-        numbers = [_float_or_none(x) for x in items]
+        numbers = [float_or_none(x) for x in items]
         if any(x is None for x in numbers):
             bad = items[numbers.index(None)]
             raise DataError(f"{option}: {bad!r} is not a label (labels are numbers)")
@@ -624,139 +279,6 @@ def _label_options(
             0
         ].item()
     return labels, pos_label
-
-
-def load_predictions(
-    args: argparse.Namespace, stdin: Any = None
-) -> tuple[Any, Any, np.ndarray | None, list[str] | None, dict[str, Any]]:
-    """y_true, y_pred, sample_weight, the multilabel names (None for other
-    targets) and a description of the input."""
-    files = args.files
-    if files.count("-") > 1:
-        raise DataError("only one input can be standard input ('-')")
-    weights = y_true = y_pred = names = None
-    if len(files) == 2:
-        for path in files:
-            kind = None if path == "-" else _columnar_file(path)
-            if kind is not None:
-                raise DataError(
-                    f"{path}: a {kind} file; a table is read as one FILE with "
-                    "--true COL and --pred COL (two FILEs are text files, one "
-                    "label per line)"
-                )
-        texts = [read_text(p, stdin=stdin) for p in files]
-        true_vals, pred_vals = (
-            read_lines(t, source=_source(p)) for t, p in zip(texts, files, strict=True)
-        )
-        if len(true_vals) != len(pred_vals):
-            raise DataError(
-                f"{_source(files[0])} has {len(true_vals)} labels, "
-                f"{_source(files[1])} has {len(pred_vals)}"
-            )
-        described: dict[str, Any] = {"form": "lines", "sources": list(files)}
-        sources = (_source(files[0]), _source(files[1]))
-        lines: Lines = range(1, len(true_vals) + 1)  # one value per line
-    else:
-        path = files[0]
-        source = _source(path)
-        wanted = [*args.true, *args.pred]
-        if args.sample_weight is not None:
-            wanted.append(args.sample_weight)
-        columnar = read_columnar(path, wanted)
-        delimiter: str | None = None
-        lines = None
-        if columnar is None:
-            text = read_text(path, stdin=stdin)
-            delimiter = choose_delimiter(text, path, args.delimiter)
-            header, body, lines = read_table(text, delimiter=delimiter, source=source)
-
-        def column(name: str) -> list[str]:
-            if columnar is not None:
-                return columnar[name]
-            return table_column(header, body, name, source=source)
-
-        def indicators(columns: list[str]) -> np.ndarray:
-            return np.column_stack(
-                [
-                    indicator_column(
-                        column(c), what=f"{source}, column {c!r}", lines=lines
-                    )
-                    for c in columns
-                ]
-            )
-
-        if len(args.true) > 1 or len(args.pred) > 1:
-            if len(args.true) != len(args.pred):
-                raise DataError(
-                    f"indicator columns pair up: got {len(args.true)} --true and "
-                    f"{len(args.pred)} --pred columns"
-                )
-            y_true, y_pred = indicators(args.true), indicators(args.pred)
-            names = list(args.true)
-        else:
-            true_vals, pred_vals = column(args.true[0]), column(args.pred[0])
-        if args.sample_weight is not None:
-            weights = float_column(
-                column(args.sample_weight),
-                what=f"{source}, column {args.sample_weight!r}",
-                lines=lines,
-            )
-        described = {
-            "form": "table",
-            "sources": [path],
-            "delimiter": delimiter,
-            "true": list(args.true),
-            "pred": list(args.pred),
-            "sample_weight": args.sample_weight,
-        }
-        sources = (
-            f"{source}, column {args.true[0]!r}",
-            f"{source}, column {args.pred[0]!r}",
-        )
-        if len(args.true) > 1:
-            true_cols, pred_cols = (
-                ", ".join(repr(c) for c in cols) for cols in (args.true, args.pred)
-            )
-            sources = (
-                f"{source}, columns {true_cols}",
-                f"{source}, columns {pred_cols}",
-            )
-    described["label_sep"] = args.label_sep  # None with indicator columns
-    if y_true is None and args.label_sep is not None:
-        y_true, y_pred, names = binarize_sets(
-            split_sets(true_vals, args.label_sep), split_sets(pred_vals, args.label_sep)
-        )
-    elif y_true is None:
-        check_no_empty(true_vals, what=sources[0], lines=lines)
-        check_no_empty(pred_vals, what=sources[1], lines=lines)
-        y_true, y_pred = convert_labels(
-            true_vals, pred_vals, sources=sources, lines=(lines, lines)
-        )
-    if _disjoint(y_true, y_pred):
-        check = (
-            "check that --true and --pred name the columns meant"
-            if described["form"] == "table"
-            else "check that both files hold labels of the same classes, written alike"
-        )
-        warnings.warn(
-            f"the true labels ({sources[0]}) and the predicted labels ({sources[1]}) "
-            f"have no value in common, so no prediction is right: {check}.",
-            UserWarning,
-            stacklevel=2,
-        )
-    described["n_samples"] = len(y_true)
-    return y_true, y_pred, weights, names, described
-
-
-def _disjoint(y_true: Any, y_pred: Any) -> bool:
-    """No label is both a true and a predicted label (of indicator matrices: no
-    column is set in both)."""
-    if y_true.ndim == 2:
-        return not (y_true.any(axis=0) & y_pred.any(axis=0)).any()
-    for value in y_true[:3]:  # the usual answer in O(n), without sorting
-        if (y_pred == value).any():
-            return False
-    return np.intersect1d(y_true, y_pred).size == 0
 
 
 # --------------------------------------------------------------------------
@@ -806,44 +328,41 @@ def _json_options(
 
 
 def score_predictions(args: argparse.Namespace, stdin: Any = None) -> Scored:
-    """The ``score`` command: the targets are counted once, into the record of
-    a :class:`MacroF1Accumulator`, and the summary, the report and the
-    intervals are the public verbs given that record."""
-    y_true, y_pred, weights, names, described = load_predictions(args, stdin=stdin)
-    labels, pos_label = _label_options(args, y_true, names)
+    """The ``score`` command: the input is read in chunks and counted once,
+    into the record of a :class:`MacroF1Accumulator`, and the summary, the
+    report and the intervals are the public verbs given that record."""
+
+    def columns(names: list[str] | None) -> Any:
+        """The multilabel columns counted: --labels, else every column."""
+        if names is None:
+            return None
+        labels = _label_options(args, np.zeros(0), names)[0]
+        return list(range(len(names))) if labels is None else labels
+
+    # the second moments a delta-method interval of weighted or multilabel
+    # targets needs, when --confidence asks for one
+    keep = "moments" if args.confidence is not None else "cells"
+    read = read_predictions(args, stdin, columns, keep)
+    names = read.names
+    labels, pos_label = _label_options(args, read.known, names)
     report_labels: Any = labels
     target_names = None
     if names is not None:  # the indicator columns scored, fixed when counted
-        report_labels = list(range(len(names))) if labels is None else labels
+        report_labels = columns(names)
         target_names = [names[i] for i in report_labels]
-    counts = count_predictions(
-        args,
-        [(y_true, y_pred, weights)],
-        columns=report_labels if names is not None else None,
-    )
     scored = score_counts(
-        args, counts, labels, pos_label, report_labels, target_names, described
+        args,
+        read.counts,
+        labels,
+        pos_label,
+        report_labels,
+        target_names,
+        read.input,
     )
     if names is not None:
         scored.names = [names[i] for i in scored.summary.labels]
         scored.json_labels = scored.names
     return scored
-
-
-def count_predictions(
-    args: argparse.Namespace, batches: Any, *, columns: Any = None
-) -> Any:
-    """The one count record of ``batches`` of (y_true, y_pred, sample_weight):
-    with the confusion matrix, and the second moments a delta-method interval
-    of weighted or multilabel targets needs when --confidence asks for one
-    (``columns``: the multilabel indicator columns scored)."""
-    from .. import MacroF1Accumulator
-
-    keep = "moments" if args.confidence is not None else "cells"
-    accumulator = MacroF1Accumulator(labels=columns, keep=keep)
-    for y_true, y_pred, weights in batches:
-        accumulator.update(y_true, y_pred, sample_weight=weights)
-    return accumulator.counts
 
 
 def score_counts(
@@ -901,7 +420,7 @@ def score_matrix(args: argparse.Namespace, stdin: Any = None) -> Scored:
         if class_names is not None and class_names != file_names:
             raise DataError(
                 f"--class-names {class_names!r} differ from the class names in "
-                f"{_source(args.file)} ({file_names!r})"
+                f"{source_name(args.file)} ({file_names!r})"
             )
         class_names = file_names
     square = matrix.ndim == 2 and matrix.shape[0] == matrix.shape[1]
@@ -1034,7 +553,7 @@ def format_text(command: str, scored: Scored, *, digits: int) -> str:
         )
     else:
         what = "file" if len(inp["sources"]) == 1 else "files"
-        shown = ", ".join(_source(p) for p in inp["sources"])
+        shown = ", ".join(source_name(p) for p in inp["sources"])
         lines.append(
             f"predictions: {what} {shown}; {inp['n_samples']} samples, {s.target_type}"
         )
