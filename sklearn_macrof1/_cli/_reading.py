@@ -337,6 +337,18 @@ class TextTable:
     def _reader(self, f: Any) -> Any:
         return csv.reader(f, delimiter=self.delimiter)
 
+    def plain(self) -> bool:
+        """Whether each line is a row, its cells between delimiters: a file
+        (not a copy of standard input) without quotes or carriage returns,
+        its header on line 1."""
+        if self.text.spooled or self.header_lines != 1:
+            return False
+        with open(self.text.path, "rb") as f:
+            for block in iter(lambda: f.read(1 << 22), b""):
+                if b'"' in block or b"\r" in block:
+                    return False
+        return True
+
     @contextlib.contextmanager
     def _guarded(self, f: Any) -> Iterator[None]:
         """The read errors of ``f`` as data errors (the rest of the file read
@@ -356,6 +368,8 @@ class TextTable:
         if arrow is not None:
             yield from arrow
             return
+        plain = self.plain()
+        d, w = self.delimiter, self.width
         with self.text.open() as f, self._guarded(f), _no_gc():
             reader = self._reader(f)
             for row in reader:  # to the header
@@ -363,11 +377,25 @@ class TextTable:
                     break
             start = 0
             while True:
-                rows = list(itertools.islice(reader, CHUNK_ROWS))
-                if not rows:
-                    break
+                if plain:  # each line a row: split, unless a line is not
+                    lines = list(itertools.islice(f, CHUNK_ROWS))
+                    if not lines:
+                        break
+                    if set(map(operator.methodcaller("count", d), lines)) == {w - 1}:
+                        cells = "".join(lines).replace("\n", d).split(d)
+                        n = len(lines) * w
+                        columns = {c: cells[i:n:w] for c, i in index.items()}
+                        if not _blank(columns):
+                            yield start, columns
+                            start += len(lines)
+                            continue
+                    rows = list(self._reader(lines))
+                else:
+                    rows = list(itertools.islice(reader, CHUNK_ROWS))
+                    if not rows:
+                        break
                 columns = _columns(rows, index)
-                if set(map(len, rows)) != {self.width} or _blank(columns):
+                if set(map(len, rows)) != {w} or _blank(columns):
                     rows = self._cleaned(rows, start, problems)
                     if not rows:
                         continue
@@ -461,12 +489,8 @@ def _arrow_csv(table: TextTable, index: dict[str, int]) -> Any:
     what the standard library reads: a file (not standard input) without
     quotes or carriage returns, its header on line 1. Else None."""
     pa = arrow()
-    if pa is None or table.text.spooled or table.header_lines != 1 or not index:
+    if pa is None or not index or not table.plain():
         return None
-    with open(table.text.path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 22), b""):
-            if b'"' in block or b"\r" in block:
-                return None
     return _arrow_csv_chunks(table, index, pa)
 
 
