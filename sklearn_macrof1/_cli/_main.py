@@ -38,10 +38,10 @@ from .._options import INVALID, Cli, Option
 from .._results._views import summary_tables
 from ._reading import (
     DataError,
+    Text,
     _is_int,
     _is_int64,
     float_or_none,
-    not_text,
     read_predictions,
     source_name,
 )
@@ -54,48 +54,6 @@ TOP_LEVEL_FLAGS = ("-h", "--help", "--version")
 
 #: What ``matrix --file`` reads, for the messages about files it cannot read.
 MATRIX_FORMATS = "UTF-8 text (CSV or whitespace-separated numbers) and .npy arrays"
-
-
-def read_text(path: str, *, stdin: Any = None) -> str:
-    """The whole text of the matrix file ``path`` (``-`` is standard input)."""
-    if path == "-":
-        stream = stdin if stdin is not None else sys.stdin
-        if stream is None:
-            raise DataError("standard input is closed; give a file name instead of '-'")
-        try:
-            return _text_only(stream.read().removeprefix("\ufeff"), path)
-        except UnicodeDecodeError as exc:
-            raise DataError(
-                not_text(path, _head(exc), MATRIX_FORMATS, exc.reason)
-            ) from None
-        except (OSError, ValueError) as exc:  # a closed or unreadable descriptor
-            raise DataError(f"cannot read standard input ({exc})") from None
-    try:
-        with open(path, encoding="utf-8-sig", newline="") as f:
-            return _text_only(f.read(), path)
-    except FileNotFoundError:
-        raise DataError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise DataError(f"{path}: is a directory, not a file") from None
-    except UnicodeDecodeError as exc:
-        raise DataError(
-            not_text(path, _head(exc), MATRIX_FORMATS, exc.reason)
-        ) from None
-    except OSError as exc:
-        raise DataError(f"{path}: cannot read ({exc.strerror})") from None
-
-
-def _head(exc: UnicodeDecodeError) -> bytes:
-    return exc.object[:4096] if isinstance(exc.object, bytes) else b""
-
-
-def _text_only(text: str, path: str) -> str:
-    """``text``, unless it is the text of a binary file (NUL bytes are valid
-    UTF-8, and standard input may be decoded with ``surrogateescape``)."""
-    head = text[:4096].encode("utf-8", "surrogateescape")
-    if b"\x00" in head:
-        raise DataError(not_text(path, head, MATRIX_FORMATS))
-    return text
 
 
 def _matrix_rows(text: str) -> list[list[str]]:
@@ -192,7 +150,7 @@ def read_matrix_file(
         if m.dtype.kind not in "biuf":
             raise DataError(f"{path}: the array holds {m.dtype}, not numbers")
         return m, None
-    text = read_text(path, stdin=stdin)
+    text = Text(path, stdin, reads=MATRIX_FORMATS).whole()
     return parse_matrix_text(text, source=source_name(path))
 
 

@@ -129,25 +129,27 @@ class Text:
     standard input copied to a temporary file as it is read (so that memory
     holds a block of it, never all of it)."""
 
-    def __init__(self, path: str, stdin: Any = None) -> None:
+    def __init__(self, path: str, stdin: Any = None, reads: str = TABLE_FORMATS):
         self.path = path
         self.source = source_name(path)
+        self.reads = reads  # the formats the command reads, for its messages
         self._spool: Any = None
         if path == "-":
-            self._spool = _spooled(stdin if stdin is not None else sys.stdin, path)
+            stream = stdin if stdin is not None else sys.stdin
+            self._spool = _spooled(stream, path, reads)
         elif (
             os.path.exists(path)
             and not os.path.isfile(path)
             and not os.path.isdir(path)
         ):
             with self.open() as pipe:  # a named pipe is read once
-                self._spool = _spooled(pipe, path)
+                self._spool = _spooled(pipe, path, reads)
         else:
             with self.open() as f:  # the errors of a file that cannot be read
                 head = self.read(f, _HEAD)
             raw = head.encode("utf-8", "surrogateescape")
             if b"\x00" in raw:
-                raise DataError(not_text(path, raw, TABLE_FORMATS))
+                raise DataError(not_text(path, raw, reads))
 
     def open(self) -> Any:
         """The text from its start (a byte-order mark skipped)."""
@@ -177,7 +179,7 @@ class Text:
         if isinstance(exc, UnicodeDecodeError):
             with open(self.path, "rb") as raw:
                 head = raw.read(_HEAD)
-            return DataError(not_text(self.path, head, TABLE_FORMATS, exc.reason))
+            return DataError(not_text(self.path, head, self.reads, exc.reason))
         return DataError(f"{self.path}: cannot read ({getattr(exc, 'strerror', exc)})")
 
     def read(self, f: Any, size: int = -1) -> str:
@@ -186,6 +188,14 @@ class Text:
         except (UnicodeDecodeError, OSError) as exc:
             raise self.error(exc) from None
 
+    def whole(self) -> str:
+        """All the text (a confusion matrix: k rows)."""
+        try:
+            with self.open() as f:
+                return self.read(f)
+        finally:
+            self.close()
+
     def drain(self, f: Any) -> None:
         """Read the rest of ``f``: a file that is not UTF-8 text further on is
         reported before a problem found earlier in it."""
@@ -193,7 +203,7 @@ class Text:
             pass
 
 
-def _spooled(stream: Any, path: str) -> Any:
+def _spooled(stream: Any, path: str, reads: str) -> Any:
     """Standard input (or a named pipe) copied to a temporary file, block by
     block."""
     if stream is None:
@@ -211,12 +221,12 @@ def _spooled(stream: Any, path: str) -> Any:
                 block = block.removeprefix("\ufeff")
                 raw = block[:_HEAD].encode("utf-8", "surrogateescape")
                 if b"\x00" in raw:
-                    raise DataError(not_text(path, raw, TABLE_FORMATS))
+                    raise DataError(not_text(path, raw, reads))
                 first = False
             spool.write(block)
     except UnicodeDecodeError as exc:
         head = exc.object[:_HEAD] if isinstance(exc.object, bytes) else b""
-        raise DataError(not_text(path, head, TABLE_FORMATS, exc.reason)) from None
+        raise DataError(not_text(path, head, reads, exc.reason)) from None
     except (OSError, ValueError) as exc:  # a closed or unreadable descriptor
         if path != "-":
             raise DataError(f"{path}: cannot read ({exc})") from None
