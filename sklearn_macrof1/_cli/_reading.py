@@ -513,7 +513,7 @@ def _arrow_csv_chunks(
     include = sorted(set(index.values()))
     options = {
         "read_options": pcsv.ReadOptions(
-            skip_rows=1, column_names=names, block_size=1 << 22
+            skip_rows=1, column_names=names, block_size=CHUNK_ROWS * 64
         ),
         "parse_options": pcsv.ParseOptions(delimiter=table.delimiter),
         "convert_options": pcsv.ConvertOptions(
