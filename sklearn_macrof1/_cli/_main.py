@@ -300,7 +300,20 @@ def score_predictions(args: argparse.Namespace, stdin: Any = None) -> Scored:
     # the second moments a delta-method interval of weighted or multilabel
     # targets needs, when --confidence asks for one
     keep = "moments" if args.confidence is not None else "cells"
-    read = read_predictions(args, stdin, columns, keep)
+
+    def check(known: np.ndarray, names: list[str] | None) -> None:
+        """The options' errors, as the functions check them before counting:
+        --labels and --pos-label of the type read, then the values the parser
+        left for the functions to refuse (a beta whose square overflows)."""
+        _label_options(args, known, names)
+        for option in _options.OPTIONS:
+            cli, value = option.cli, getattr(args, option.name, None)
+            if cli is None or cli.kind is str or cli.choices or value is None:
+                continue  # (text, read against the labels; words of a choice)
+            if option.normalise(value) is INVALID:
+                raise DataError(str(option.error(value, "fbeta_summary")))
+
+    read = read_predictions(args, stdin, columns, check, keep)
     names = read.names
     labels, pos_label = _label_options(args, read.known, names)
     report_labels: Any = labels
@@ -736,6 +749,9 @@ def _reader(option: Option) -> Any:
             what = "an integer" if cli.kind is int else "a number"
             raise argparse.ArgumentTypeError(f"not {what}: {text!r}") from None
         normalised = option.normalise(value)
+        if normalised is INVALID and option.special is not None:
+            if option.special(value, PROG) is not None:
+                return value  # the functions refuse it with their own message
         if normalised is INVALID:
             accepted = cli.accepted or option.accepted
             raise argparse.ArgumentTypeError(f"must be {accepted}; got {text}")

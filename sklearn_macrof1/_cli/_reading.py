@@ -304,7 +304,7 @@ class Problems:
 
 
 #: The order of the checks: the problems of each kind outrank those after.
-WIDTH, COLUMN, WEIGHT, EMPTY, CONTINUOUS, SETS, COUNTING = range(7)
+WIDTH, COLUMN, WEIGHT, EMPTY, CONTINUOUS, SETS, OPTION, COUNTING = range(8)
 
 
 # --------------------------------------------------------------------------
@@ -880,11 +880,16 @@ class Read:
 
 
 def read_predictions(
-    args: Any, stdin: Any, columns: Callable[[list[str] | None], Any], keep: str
+    args: Any,
+    stdin: Any,
+    columns: Callable[[list[str] | None], Any],
+    check: Callable[[np.ndarray, list[str] | None], Any],
+    keep: str,
 ) -> Read:
     """Read and count the input of ``score`` once (``columns(names)``: the
-    multilabel columns to count, from their names; ``keep``: what the count
-    record keeps)."""
+    multilabel columns to count, from their names; ``check(known, names)``:
+    the options' data errors, raised after those of the input; ``keep``: what
+    the count record keeps)."""
     files = args.files
     if files.count("-") > 1:
         raise DataError("only one input can be standard input ('-')")
@@ -930,7 +935,7 @@ def read_predictions(
             f"indicator columns pair up: got {len(true)} --true and "
             f"{len(pred)} --pred columns"
         )
-    counter = _Counter(source, true, pred, args, what, columns, keep)
+    counter = _Counter(source, true, pred, args, what, columns, check, keep)
     try:
         read = counter.run()
     finally:
@@ -941,14 +946,14 @@ def read_predictions(
     described["n_samples"] = counter.n_samples
     read.input = {**described, **read.input}
     if counter.disjoint():
-        check = (
+        advice = (
             "check that --true and --pred name the columns meant"
             if described["form"] == "table"
             else "check that both files hold labels of the same classes, written alike"
         )
         warnings.warn(
             f"the true labels ({what[0]}) and the predicted labels ({what[1]}) "
-            f"have no value in common, so no prediction is right: {check}.",
+            f"have no value in common, so no prediction is right: {advice}.",
             UserWarning,
             stacklevel=2,
         )
@@ -967,6 +972,7 @@ class _Counter:
         args: Any,
         what: tuple[str, str],
         columns: Callable[[list[str] | None], Any],
+        check: Callable[[np.ndarray, list[str] | None], Any],
         keep: str,
     ) -> None:
         self.source = source
@@ -975,6 +981,7 @@ class _Counter:
         self.sep = args.label_sep
         self.what = what
         self.columns = columns
+        self.check = check
         self.keep = keep
         self.lines = isinstance(source, LinePair)
         self.mode = "sets" if self.sep is not None else "1d"
@@ -1029,7 +1036,7 @@ class _Counter:
             try:
                 columns = self.columns(self.names)
             except DataError as exc:  # --labels: after the problems of the data
-                problems.add((COUNTING,), None, str(exc))
+                problems.add((OPTION,), None, str(exc))
                 columns = None
             accumulator = MacroF1Accumulator(labels=columns, keep=self.keep)
         self.state: dict[str, Any] = {
@@ -1044,13 +1051,18 @@ class _Counter:
         if problems.found and getattr(self.source, "used_arrow", False):
             raise _Fallback  # the lines of the problems: the csv module's
         self._finish(problems)
-        problems.raise_first(self.source.where)
-        if accumulator is None:
-            return None  # type: ignore[return-value]
         if self.mode == "1d":
             known = self.types.values([], self.state["kind"])
         else:
             known = np.zeros(0, np.int64)
+        if accumulator is not None:
+            try:  # the options, after the data and before the counting
+                self.check(known, self.names)
+            except DataError as exc:
+                problems.add((OPTION,), None, str(exc))
+        problems.raise_first(self.source.where)
+        if accumulator is None:
+            return None  # type: ignore[return-value]
         try:
             counts = accumulator.counts
         except ValueError as exc:
