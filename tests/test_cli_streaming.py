@@ -152,3 +152,18 @@ def test_parquet_in_batches(tmp_path, tiny_chunks):
     status, _, err = macrof1(["score", str(path), "--true", "y", "--pred", "p"])
     assert status == 1
     assert "column 'y': the value in row 8 is empty" in err
+
+
+def test_standard_input_across_chunks(tiny_chunks):
+    rows = "y,p\n" + "1,1\n2,1\n" * 4 + "3,x\n\n2,2\n2,\n"
+    status, _, err = macrof1(["score", "-", "--true", "y", "--pred", "p"], rows)
+    assert status == 1
+    assert "standard input, column 'p': the value on line 13 is empty" in err
+    status, out, err = macrof1(
+        ["score", "-", "--true", "y", "--pred", "p", "--format", "json"],
+        rows.replace("2,\n", "2,1\n"),
+    )
+    assert status == 0, err
+    doc = json.loads(out)
+    assert doc["input"]["n_samples"] == 11
+    assert [c["label"] for c in doc["classes"]] == ["1", "2", "3", "x"]

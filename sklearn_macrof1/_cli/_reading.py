@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import functools
 import gc
 import itertools
 import math
@@ -347,15 +348,15 @@ class TextTable:
     def _reader(self, f: Any) -> Any:
         return csv.reader(f, delimiter=self.delimiter)
 
+    @functools.cached_property
     def plain(self) -> bool:
-        """Whether each line is a row, its cells between delimiters: a file
-        (not a copy of standard input) without quotes or carriage returns,
-        its header on line 1."""
-        if self.text.spooled or self.header_lines != 1:
+        """Whether each line is a row, its cells between delimiters: text
+        without quotes or carriage returns, its header on line 1."""
+        if self.header_lines != 1:
             return False
-        with open(self.text.path, "rb") as f:
-            for block in iter(lambda: f.read(1 << 22), b""):
-                if b'"' in block or b"\r" in block:
+        with self.text.open() as f:
+            for block in iter(lambda: self.text.read(f, 1 << 22), ""):
+                if '"' in block or "\r" in block:
                     return False
         return True
 
@@ -378,7 +379,7 @@ class TextTable:
         if arrow is not None:
             yield from arrow
             return
-        plain = self.plain()
+        plain = self.plain
         d, w = self.delimiter, self.width
         with self.text.open() as f, self._guarded(f), _no_gc():
             reader = self._reader(f)
@@ -499,7 +500,7 @@ def _arrow_csv(table: TextTable, index: dict[str, int]) -> Any:
     what the standard library reads: a file (not standard input) without
     quotes or carriage returns, its header on line 1. Else None."""
     pa = arrow()
-    if pa is None or not index or not table.plain():
+    if pa is None or not index or table.text.spooled or not table.plain:
         return None
     return _arrow_csv_chunks(table, index, pa)
 
