@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
@@ -18,7 +18,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from ._averages import AVERAGES
+from ._averages import AVERAGES, ordered
 from ._sklearn_private import InvalidParameterError
 
 
@@ -29,6 +29,30 @@ def _got(value: Any) -> str:
 # ---------------------------------------------------------------- the options
 #: What an option's ``normalise`` returns for a value the option does not accept.
 INVALID: Any = object()
+
+
+@dataclass(frozen=True)
+class Cli:
+    """How the ``macrof1`` command line offers an option: ``--name`` (the
+    option's name with dashes), in the help group ``group`` ("scoring",
+    "intervals" or "output"), given to every public function the program calls
+    that takes a keyword of that name (and of the names in ``also``).
+
+    ``kind`` reads the text (``int``, ``float``, or ``str``: kept as text, for
+    the program to read against the labels), and the row's ``normalise``
+    checks the number; ``choices`` maps the words the program accepts to the
+    values they give. ``accepted`` says what is accepted in the program's
+    words, where the row's ``accepted`` speaks of Python objects.
+    """
+
+    help: str
+    group: str
+    default: Any = None
+    kind: type = str
+    choices: Mapping[str, Any] | None = None
+    metavar: str | None = None
+    accepted: str | None = None
+    also: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -47,6 +71,8 @@ class Option:
     accepted: str
     normalise: Callable[[Any], Any]
     special: Callable[[Any, str], Exception | None] | None = None
+    #: How the command line offers it (None: not an option of the program).
+    cli: Cli | None = None
 
     def error(self, value: Any, caller: str) -> Exception:
         """The exception for a value ``normalise`` refused."""
@@ -267,7 +293,17 @@ _METHOD_CHOICES = ", ".join(map(repr, METHODS))
 #: intervals'. Options that depend on each other (``output_dict`` with
 #: ``as_frame``; an interval needs an ``average``) are checked by the function.
 OPTIONS: tuple[Option, ...] = (
-    Option("digits", "an int in the range [0, inf)", _digits),
+    Option(
+        "digits",
+        "an int in the range [0, inf)",
+        _digits,
+        cli=Cli(
+            "decimals in the report (2); the summary shows at least 6",
+            "output",
+            default=2,
+            kind=int,
+        ),
+    ),
     Option("output_dict", "an instance of 'bool'", _flag),
     Option("as_frame", "an instance of 'bool'", _flag),
     Option(
@@ -275,20 +311,100 @@ OPTIONS: tuple[Option, ...] = (
         "a float in the range [0.0, inf] (0 gives precision, inf gives recall)",
         _beta,
         _beta_overflow,
+        cli=Cli("F-beta's beta (1)", "scoring", default=1.0, kind=float),
     ),
-    Option("labels", "an array-like", _labels),
-    Option("pos_label", "an int, float, bool, str or None", _pos_label),
-    Option("average", f"a str among {{{_AVERAGE_CHOICES}}} or None", _average),
-    Option("zero_division", "'warn', 0.0, 1.0 or np.nan", _zero_division),
-    Option("confidence", "a float in the open interval (0, 1), e.g. 0.95", _confidence),
+    Option(
+        "labels",
+        "an array-like",
+        _labels,
+        cli=Cli(
+            "classes to average over, comma-separated (default: all)",
+            "scoring",
+            metavar="L1,L2,...",
+        ),
+    ),
+    Option(
+        "pos_label",
+        "an int, float, bool, str or None",
+        _pos_label,
+        cli=Cli("positive class for --average binary (1)", "scoring", metavar="LABEL"),
+    ),
+    Option(
+        "average",
+        f"a str among {{{_AVERAGE_CHOICES}}} or None",
+        _average,
+        cli=Cli(
+            "averaging mode (macro)",
+            "scoring",
+            default="macro",
+            choices={
+                **{
+                    a: a
+                    for a in ordered(AVERAGES, "macro", "micro", "weighted", "samples")
+                },
+                "none": None,
+            },
+        ),
+    ),
+    Option(
+        "zero_division",
+        "'warn', 0.0, 1.0 or np.nan",
+        _zero_division,
+        cli=Cli(
+            "value of ill-defined ratios (warn: 0 with a warning)",
+            "scoring",
+            default="warn",
+            choices={"warn": "warn", "0": 0.0, "1": 1.0, "nan": math.nan},
+        ),
+    ),
+    Option(
+        "confidence",
+        "a float in the open interval (0, 1), e.g. 0.95",
+        _confidence,
+        cli=Cli(
+            "add confidence intervals of both scores at LEVEL, e.g. 0.95",
+            "intervals",
+            kind=float,
+            metavar="LEVEL",
+        ),
+    ),
     Option("method", f"a str among {{{_METHOD_CHOICES}}}", _method),
-    Option("interval_method", f"a str among {{{_METHOD_CHOICES}}}", _method),
-    Option("n_resamples", "an int >= 2", _n_resamples),
+    Option(
+        "interval_method",
+        f"a str among {{{_METHOD_CHOICES}}}",
+        _method,
+        cli=Cli(
+            "delta method, percentile bootstrap or Dirichlet posterior (delta)",
+            "intervals",
+            default="delta",
+            choices={m: m for m in METHODS},
+            also=("method",),  # fbeta_confidence_interval's name for it
+        ),
+    ),
+    Option(
+        "n_resamples",
+        "an int >= 2",
+        _n_resamples,
+        cli=Cli(
+            "bootstrap replicates (1000)",
+            "intervals",
+            default=1000,
+            kind=int,
+            metavar="N",
+        ),
+    ),
     Option(
         "random_state",
         "None, an int, a numpy.random.Generator or a numpy.random.RandomState "
         "(ints >= 0)",
         _random_state,
+        cli=Cli(
+            "seed of the bootstrap, for reproducible intervals",
+            "intervals",
+            kind=int,
+            metavar="SEED",
+            accepted="an int in the range [0, inf)",
+        ),
     ),
     Option("verbose", "an int in the range [0, inf) (0 prints nothing)", _verbose),
 )

@@ -1339,3 +1339,50 @@ def test_the_gap_bound_is_shown_for_the_macro_average_only(average):
     assert row["gap_bound"] == ""
     macro = cli_json(argv[:6], stdin)["scores"]["gap_bound"]
     assert macro == pytest.approx(fbeta_summary(Y_TRUE, Y_PRED).gap_bound)
+
+
+def test_an_option_added_to_the_option_table_reaches_the_program(monkeypatch):
+    """A row of the option table with its command-line metadata is an option
+    of ``macrof1`` (in --help, read and checked by the row) and reaches every
+    public function the program calls that takes it, with no other edit."""
+    import inspect
+
+    import sklearn_macrof1
+    from sklearn_macrof1 import _options  # the option table: no public face
+
+    def toy(value):
+        return value if isinstance(value, int) and value >= 3 else _options.INVALID
+
+    row = _options.Option(
+        "toy_level",
+        "an int >= 3",
+        toy,
+        cli=_options.Cli("the toy's level (3)", "scoring", default=3, kind=int),
+    )
+    monkeypatch.setattr(_options, "OPTIONS", (*_options.OPTIONS, row))
+    seen = []
+    summary = sklearn_macrof1.fbeta_summary
+
+    def with_toy(*args, toy_level, **kwargs):
+        seen.append(toy_level)
+        return summary(*args, **kwargs)
+
+    signature = inspect.signature(summary)
+    with_toy.__signature__ = signature.replace(
+        parameters=[
+            *signature.parameters.values(),
+            inspect.Parameter("toy_level", inspect.Parameter.KEYWORD_ONLY, default=3),
+        ]
+    )
+    monkeypatch.setattr(sklearn_macrof1, "fbeta_summary", with_toy)
+
+    status, out, _ = macrof1(["score", "--help"])
+    assert status == 0
+    assert re.search(r"--toy-level TOY_LEVEL\s+the toy's level \(3\)", out)
+    assert seen == []
+    status, out, err = macrof1(["matrix", *PAPER_SKEWED, "--toy-level", "5"])
+    assert status == 0, err
+    assert seen == [5]
+    status, _, err = macrof1(["matrix", *PAPER_SKEWED, "--toy-level", "2"])
+    assert status == 2
+    assert "argument --toy-level: must be an int >= 3; got 2" in err

@@ -148,3 +148,30 @@ def test_weighted_matrix_is_a_data_error(tmp_path):
                             "--confidence", "0.95"])  # fmt: skip
     assert status == 1 and out == ""
     assert "non-integer" in err
+
+
+def test_score_intervals_are_those_of_its_count_record(tmp_path, label_files):
+    # score counts its input and keeps no samples: the bootstrap redraws the
+    # cells of unweighted labels, as fbeta_confidence_interval of the record
+    argv = ["--confidence", "0.9", "--interval-method", "bootstrap", "--format",
+            "json", "--random-state", "4", "--n-resamples", "200"]  # fmt: skip
+    status, out, err = macrof1(["score", *label_files, *argv])
+    assert status == 0, err
+    counts = MacroF1Counts.from_predictions(Y_TRUE, Y_PRED)
+    ci = fbeta_confidence_interval(
+        counts, confidence=0.9, method="bootstrap", n_resamples=200, random_state=4
+    )
+    assert json.loads(out)["intervals"]["averaged_fbeta"]["low"] == (
+        ci.averaged_fbeta.low
+    )
+    # weighted samples and label sets would be redrawn one by one: refused
+    table = tmp_path / "t.csv"
+    table.write_text("y,p,w\na,a,1\nb,a,2\n")
+    for extra in (["--sample-weight", "w"], ["--label-sep", "|"]):
+        for method in ("bootstrap", "posterior"):
+            status, _, err = macrof1(["score", str(table), "--true", "y", "--pred",
+                                      "p", "--confidence", "0.9", *extra,
+                                      "--interval-method", method])  # fmt: skip
+            assert status == 2
+            assert f"--interval-method {method} with" in err
+            assert "use --interval-method delta" in err

@@ -216,14 +216,12 @@ def test_cli_score(calls, tmp_path, extra, fmt):
     _once(calls)
 
 
-def test_cli_score_multilabel_bootstrap(calls, tmp_path):
+def test_cli_score_multilabel_intervals(calls, tmp_path):
     table = tmp_path / "sets.csv"
     rows = ["true,pred", "a|b,a", "b,b|c", "c,c", "a|c,a|c", "b,a"] * 20
     table.write_text("\n".join(rows) + "\n")
-    _cli(["score", str(table), "--true", "true", "--pred", "pred",
-          "--label-sep", "|", "--average", "samples", "--confidence", "0.9",
-          "--interval-method", "bootstrap", "--n-resamples", "30",
-          "--random-state", "0"])  # fmt: skip
+    _cli(["score", str(table), "--true", "true", "--pred", "pred", "--label-sep",
+          "|", "--average", "samples", "--confidence", "0.9"])  # fmt: skip
     _once(calls)
 
 

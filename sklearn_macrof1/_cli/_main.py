@@ -19,7 +19,7 @@ from __future__ import annotations
 import argparse
 import csv
 import dataclasses
-import io
+import inspect
 import json
 import math
 import os
@@ -31,415 +31,29 @@ from typing import Any, cast
 
 import numpy as np
 
-from .._averages import AVERAGES, CLASS_MEANS, HAS_BOUND, ordered
-from .._extras import install_hint
+from .. import _options
+from .._averages import CLASS_MEANS, HAS_BOUND
 from .._html import Column, Table, render_csv, render_view, table_records
+from .._options import INVALID, Cli, Option
 from .._results._views import summary_tables
+from ._reading import (
+    DataError,
+    Text,
+    _is_int,
+    _is_int64,
+    float_or_none,
+    read_predictions,
+    source_name,
+)
 
 PROG = "macrof1"
 SCHEMA_VERSION = 1
-CHOICES = (*ordered(AVERAGES, "macro", "micro", "weighted", "samples"), "none")
-ZERO_DIVISIONS = {"warn": "warn", "0": 0.0, "1": 1.0, "nan": np.nan}
 FORMATS = ("text", "json", "csv")
 TOP_LEVEL_FLAGS = ("-h", "--help", "--version")
 
 
-class DataError(Exception):
-    """A problem with the input data: exit status 1, one line on stderr."""
-
-
-# --------------------------------------------------------------------------
-# Reading inputs
-# --------------------------------------------------------------------------
-
-
-#: What ``score`` reads, for the messages about files it cannot read.
-TABLE_FORMATS = (
-    "UTF-8 text (a CSV/TSV table with a header, or one label per line) and, with "
-    "pyarrow installed, Parquet and Arrow IPC (Feather) tables"
-)
+#: What ``matrix --file`` reads, for the messages about files it cannot read.
 MATRIX_FORMATS = "UTF-8 text (CSV or whitespace-separated numbers) and .npy arrays"
-#: The first bytes of the columnar files the CLI reads, and their names.
-COLUMNAR_MAGIC = {
-    b"PAR1": "Parquet",
-    b"ARROW1": "Arrow IPC",
-    b"\xff\xff\xff\xff": "Arrow IPC stream",  # a message's continuation marker
-    b"FEA1": "Feather",
-}
-
-
-def read_text(path: str, *, stdin: Any = None, reads: str = TABLE_FORMATS) -> str:
-    """The whole text of ``path`` (``-`` is standard input); ``reads`` names the
-    formats the command reads, for the message about a file that is not text."""
-    if path == "-":
-        stream = stdin if stdin is not None else sys.stdin
-        if stream is None:
-            raise DataError("standard input is closed; give a file name instead of '-'")
-        try:
-            return _text_only(stream.read().removeprefix("\ufeff"), path, reads)
-        except UnicodeDecodeError as exc:
-            raise DataError(_not_text(path, _head(exc), reads, exc.reason)) from None
-        except (OSError, ValueError) as exc:  # a closed or unreadable descriptor
-            raise DataError(f"cannot read standard input ({exc})") from None
-    try:
-        with open(path, encoding="utf-8-sig", newline="") as f:
-            return _text_only(f.read(), path, reads)
-    except FileNotFoundError:
-        raise DataError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise DataError(f"{path}: is a directory, not a file") from None
-    except UnicodeDecodeError as exc:
-        raise DataError(_not_text(path, _head(exc), reads, exc.reason)) from None
-    except OSError as exc:
-        raise DataError(f"{path}: cannot read ({exc.strerror})") from None
-
-
-def _head(exc: UnicodeDecodeError) -> bytes:
-    return exc.object[:4096] if isinstance(exc.object, bytes) else b""
-
-
-def _text_only(text: str, path: str, reads: str) -> str:
-    """``text``, unless it is the text of a binary file (NUL bytes are valid
-    UTF-8, and standard input may be decoded with ``surrogateescape``). Text
-    that starts as a columnar file does ("PAR1,x" a header, "FEA1" a label) is
-    text: the files hold NUL bytes."""
-    head = text[:4096].encode("utf-8", "surrogateescape")
-    if b"\x00" in head:
-        raise DataError(_not_text(path, head, reads))
-    return text
-
-
-def _not_text(path: str, head: bytes, reads: str, reason: str | None = None) -> str:
-    """Why ``path``, starting with ``head``, is not read as text (``reason``: the
-    decoding error), and what the command reads."""
-    kind = columnar_format(head)
-    if kind is not None and path == "-":
-        return (
-            f"standard input: a {kind} file; give {kind} files by name "
-            "(standard input is read as text)"
-        )
-    if kind is not None:
-        what = f"a {kind} file, which this command does not read"
-    elif b"\x00" in head or reason is None:
-        what = "a binary file, not a format this command reads"
-    else:
-        what = f"not UTF-8 text ({reason}; save it as UTF-8)"
-    return f"{_source(path)}: {what}; it reads {reads}"
-
-
-def _columnar_file(path: str) -> str | None:
-    """The columnar format of the file ``path`` (None: another file, or one
-    that cannot be opened, which :func:`read_text` reports).
-
-    Only a regular file is looked at: the bytes read from a pipe (a FIFO,
-    ``<(...)`` in a shell) would be gone for the text reader. Text may start
-    with the same letters ("PAR1,x" a header, "FEA1" a label): a columnar file
-    also holds a NUL byte in its first bytes, or ends with its magic bytes.
-    """
-    try:
-        if not os.path.isfile(path):
-            return None
-        with open(path, "rb") as f:
-            head = f.read(4096)
-            f.seek(max(os.fstat(f.fileno()).st_size - 8, 0))
-            tail = f.read()
-    except OSError:
-        return None
-    kind = columnar_format(head)
-    ends = any(head.startswith(m) and tail.endswith(m) for m in COLUMNAR_MAGIC)
-    return kind if b"\x00" in head or ends else None
-
-
-def columnar_format(head: bytes) -> str | None:
-    """The columnar format whose magic bytes ``head`` starts with, else None."""
-    for magic, name in COLUMNAR_MAGIC.items():
-        if head.startswith(magic):
-            return name
-    return None
-
-
-def _source(path: str) -> str:
-    return "standard input" if path == "-" else path
-
-
-def choose_delimiter(text: str, path: str, delimiter: str | None) -> str:
-    """``--delimiter`` if given, tab for .tsv/.tab files, else from the header."""
-    if delimiter is not None:
-        if delimiter.lower() in ("tab", "\\t"):
-            return "\t"
-        if len(delimiter) != 1:
-            raise DataError(
-                f"--delimiter must be one character (or 'tab'); got {delimiter!r}"
-            )
-        return delimiter
-    if path.lower().endswith((".tsv", ".tab")):
-        return "\t"
-    header = text.split("\n", 1)[0]
-    if "\t" in header and "," not in header:
-        return "\t"
-    if ";" in header and "," not in header and "\t" not in header:
-        return ";"
-    return ","
-
-
-def read_table(
-    text: str, *, delimiter: str, source: str
-) -> tuple[list[str], list, list[int]]:
-    """Header, data rows and the line of the file where each data row starts
-    (rows whose cells are all blank are skipped)."""
-    rows, lines = [], []
-    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
-    start = 1  # a quoted cell may span lines: a row starts after the last one
-    try:
-        for row in reader:
-            if row and any(cell.strip() for cell in row):
-                rows.append(row)
-                lines.append(start)
-            start = reader.line_num + 1
-    except csv.Error as exc:
-        raise DataError(f"{source}: not a readable table ({exc})") from None
-    if not rows:
-        raise DataError(f"{source}: empty input (no header line)")
-    header = [name.strip() for name in rows[0]]
-    body = rows[1:]
-    if not body:
-        raise DataError(f"{source}: empty input (a header but no rows)")
-    for row, line in zip(body, lines[1:], strict=True):
-        if len(row) != len(header):
-            raise DataError(
-                f"{source}: line {line} has {len(row)} field(s), the header has "
-                f"{len(header)}"
-            )
-    return header, body, lines[1:]
-
-
-#: The line of the file of each value of a column, or None for the columns of a
-#: Parquet or Arrow table, which have rows but no lines.
-Lines = Sequence[int] | None
-
-
-def where(i: int, lines: Lines) -> str:
-    """Where value ``i`` (counted from 0) of a column is in its file."""
-    return f"in row {i + 1}" if lines is None else f"on line {lines[i]}"
-
-
-def table_column(header: list[str], body: list, name: str, *, source: str) -> list[str]:
-    """The cells of column ``name`` (exact header match)."""
-    i = column_index(header, name, source=source)
-    return [row[i].strip() for row in body]
-
-
-def column_index(header: list[str], name: str, *, source: str) -> int:
-    """The position of column ``name`` in ``header`` (present and unique)."""
-    if name not in header:
-        shown = ", ".join(repr(h) for h in header)
-        raise DataError(f"{source}: no column {name!r} (columns: {shown})")
-    if header.count(name) > 1:
-        raise DataError(f"{source}: column name {name!r} is not unique")
-    return header.index(name)
-
-
-def read_columnar(path: str, names: list[str]) -> dict[str, list[str]] | None:
-    """The columns ``names`` of a Parquet or Arrow IPC (Feather) file as text
-    cells, as the CSV reader gives them; None when ``path`` is not such a file
-    (by its first bytes, whatever its name).
-
-    Cells are written as a CSV export of the table writes them (``str`` of each
-    value: ``1``, ``1.0``, ``True``; a null is an empty cell), so labels are read
-    from them exactly as from a CSV table. Columns of lists, structs or bytes are
-    refused (multilabel sets: one delimited string per cell with --label-sep, or
-    0/1 indicator columns).
-    """
-    kind = None if path == "-" else _columnar_file(path)
-    if kind is None:
-        return None
-    try:
-        import pyarrow as pa
-        import pyarrow.feather as feather
-        import pyarrow.parquet as pq
-    except ImportError:  # the arrow extra is not installed
-        raise DataError(
-            f"{path}: a {kind} file; reading it needs pyarrow, which is not "
-            f"installed: {install_hint('pyarrow')}. Without pyarrow, macrof1 reads "
-            "UTF-8 text (a CSV/TSV table with a header, or one label per line)"
-        ) from None
-    try:
-        if kind == "Parquet":
-            parquet = pq.ParquetFile(path)
-            header = list(parquet.schema_arrow.names)
-            for name in names:  # only the columns asked for are read
-                column_index(header, name, source=path)
-            table = parquet.read(columns=list(dict.fromkeys(names)))
-        elif kind == "Arrow IPC stream":
-            with pa.memory_map(path) as source, pa.ipc.open_stream(source) as stream:
-                table = stream.read_all()
-        else:
-            table = feather.read_table(path, memory_map=True)
-    except (pa.ArrowException, OSError, ValueError) as exc:
-        raise DataError(f"{path}: not a readable {kind} file ({exc})") from None
-    if table.num_rows == 0:
-        raise DataError(f"{path}: empty input (a header but no rows)")
-    header = list(table.column_names)
-    return {
-        name: _cells(
-            table.column(column_index(header, name, source=path)),
-            what=f"{path}, column {name!r}",
-        )
-        for name in names
-    }
-
-
-def _cells(column: Any, *, what: str) -> list[str]:
-    """The values of an Arrow column as the text cells of a CSV export."""
-    import pyarrow as pa
-
-    kind = column.type
-    if pa.types.is_dictionary(kind):  # categorical: its values
-        kind = kind.value_type
-    if (
-        pa.types.is_nested(kind)
-        or pa.types.is_binary(kind)
-        or pa.types.is_large_binary(kind)
-        or pa.types.is_fixed_size_binary(kind)
-    ):
-        raise DataError(
-            f"{what} holds {kind} values; label columns hold one value per row "
-            "(numbers, strings or booleans). For label sets, store one delimited "
-            "string per row and pass --label-sep, or 0/1 indicator columns"
-        )
-    return ["" if v is None else str(v).strip() for v in column.to_pylist()]
-
-
-def read_lines(text: str, *, source: str) -> list[str]:
-    """One value per line; trailing blank lines are ignored."""
-    lines = [line.strip() for line in text.splitlines()]
-    while lines and not lines[-1]:
-        lines.pop()
-    if not lines:
-        raise DataError(f"{source}: empty input (no labels)")
-    return lines
-
-
-def _is_int(text: str) -> bool:
-    try:
-        int(text)
-    except ValueError:
-        return False
-    return True
-
-
-def _is_int64(text: str) -> bool:
-    """An integer that int64 holds."""
-    try:
-        value = int(text)
-    except ValueError:
-        return False
-    return -(2**63) <= value < 2**63
-
-
-def _float_or_none(text: str) -> float | None:
-    try:
-        return float(text)
-    except ValueError:
-        return None
-
-
-def convert_labels(
-    *columns: list[str], sources: Sequence[str] = (), lines: Sequence[Lines] = ()
-) -> list:
-    """Labels of every column, of one type for all.
-
-    Integers (that int64 holds) if every value is one; else, when every value is
-    a number, floats that must be whole and finite (other numbers are continuous
-    values, refused as by the Python API); else strings (integers beyond int64
-    included: they are identifiers, not quantities).
-    """
-    values = [v for col in columns for v in col]
-    if all(_is_int64(v) for v in values):
-        return [np.array([int(v) for v in col], dtype=np.int64) for col in columns]
-    if not all(_is_int(v) for v in values):  # integers beyond int64 stay strings
-        numbers = [_float_or_none(v) for v in values]
-        if all(x is not None for x in numbers):
-            names = [*sources, *["labels"] * len(columns)][: len(columns)]
-            places = [*lines, *[None] * len(columns)][: len(columns)]
-            for col, source, at in zip(columns, names, places, strict=True):
-                for i, text in enumerate(col):
-                    x = float(text)
-                    if not (math.isfinite(x) and x == math.trunc(x)):
-                        raise DataError(
-                            f"{source}: the value {where(i, at)} is {text!r}: the "
-                            "column holds continuous values, and classification "
-                            "metrics need class labels (threshold scores or "
-                            "probabilities into labels first)"
-                        )
-            return [np.array([float(v) for v in col]) for col in columns]
-    return [np.array(col, dtype=str) for col in columns]
-
-
-def check_no_empty(values: list[str], *, what: str, lines: Lines) -> None:
-    for i, value in enumerate(values):
-        if value == "":
-            raise DataError(
-                f"{what}: the value {where(i, lines)} is empty (a label is needed; "
-                "for multilabel sets use --label-sep)"
-            )
-
-
-def split_sets(values: list[str], sep: str) -> list[list[str]]:
-    """Label sets from delimiter-separated cells (an empty cell is the empty set)."""
-    return [[p.strip() for p in v.split(sep) if p.strip()] for v in values]
-
-
-def binarize_sets(
-    true_sets: list[list[str]], pred_sets: list[list[str]]
-) -> tuple[np.ndarray, np.ndarray, list[str]]:
-    """Indicator matrices over the sorted union of the labels."""
-    names = sorted({x for s in true_sets + pred_sets for x in s})
-    if not names:
-        raise DataError("the label sets are all empty: no labels to score")
-    if all(_is_int(n) for n in names):
-        names = [str(n) for n in sorted(int(n) for n in names)]
-    index = {n: i for i, n in enumerate(names)}
-
-    def indicator(sets: list[list[str]]) -> np.ndarray:
-        out = np.zeros((len(sets), len(names)), dtype=np.int8)
-        for i, s in enumerate(sets):
-            out[i, [index[label] for label in s]] = 1
-        return out
-
-    return indicator(true_sets), indicator(pred_sets), names
-
-
-_TRUE_WORDS = {"1", "true", "yes", "y", "t", "1.0"}
-_FALSE_WORDS = {"0", "false", "no", "n", "f", "0.0", ""}
-
-
-def indicator_column(values: list[str], *, what: str, lines: Lines) -> np.ndarray:
-    """0/1 (or true/false, yes/no) cells as an int8 column."""
-    out = np.zeros(len(values), dtype=np.int8)
-    for i, v in enumerate(values):
-        low = v.lower()
-        if low in _TRUE_WORDS:
-            out[i] = 1
-        elif low not in _FALSE_WORDS:
-            raise DataError(
-                f"{what}: the value {where(i, lines)} is {v!r}; indicator columns "
-                "hold 0/1 "
-                "(or true/false)"
-            )
-    return out
-
-
-def float_column(values: list[str], *, what: str, lines: Lines) -> np.ndarray:
-    out = np.empty(len(values), dtype=np.float64)
-    for i, v in enumerate(values):
-        try:
-            out[i] = float(v)
-        except ValueError:
-            raise DataError(
-                f"{what}: the value {where(i, lines)} is not a number ({v!r})"
-            ) from None
-    return out
 
 
 def _matrix_rows(text: str) -> list[list[str]]:
@@ -461,7 +75,7 @@ def _matrix_rows(text: str) -> list[list[str]]:
 
 
 def _is_number(text: str) -> bool:
-    return _float_or_none(text) is not None
+    return float_or_none(text) is not None
 
 
 def parse_matrix_text(text: str, *, source: str) -> tuple[np.ndarray, list[str] | None]:
@@ -536,8 +150,8 @@ def read_matrix_file(
         if m.dtype.kind not in "biuf":
             raise DataError(f"{path}: the array holds {m.dtype}, not numbers")
         return m, None
-    text = read_text(path, stdin=stdin, reads=MATRIX_FORMATS)
-    return parse_matrix_text(text, source=_source(path))
+    text = Text(path, stdin, reads=MATRIX_FORMATS).whole()
+    return parse_matrix_text(text, source=source_name(path))
 
 
 def paper_matrix(values: Sequence[str]) -> np.ndarray:
@@ -594,7 +208,7 @@ def _labels_like(items: list[str], known: np.ndarray, *, option: str) -> np.ndar
             raise DataError(f"{option}: {bad!r} is not a label (labels are integers)")
         return np.array([int(x) for x in items], dtype=np.int64)
     if known.dtype.kind == "f":
-        numbers = [_float_or_none(x) for x in items]
+        numbers = [float_or_none(x) for x in items]
         if any(x is None for x in numbers):
             bad = items[numbers.index(None)]
             raise DataError(f"{option}: {bad!r} is not a label (labels are numbers)")
@@ -625,272 +239,144 @@ def _label_options(
     return labels, pos_label
 
 
-def load_predictions(
-    args: argparse.Namespace, stdin: Any = None
-) -> tuple[Any, Any, np.ndarray | None, list[str] | None, dict[str, Any]]:
-    """y_true, y_pred, sample_weight, the multilabel names (None for other
-    targets) and a description of the input."""
-    files = args.files
-    if files.count("-") > 1:
-        raise DataError("only one input can be standard input ('-')")
-    weights = y_true = y_pred = names = None
-    if len(files) == 2:
-        for path in files:
-            kind = None if path == "-" else _columnar_file(path)
-            if kind is not None:
-                raise DataError(
-                    f"{path}: a {kind} file; a table is read as one FILE with "
-                    "--true COL and --pred COL (two FILEs are text files, one "
-                    "label per line)"
-                )
-        texts = [read_text(p, stdin=stdin) for p in files]
-        true_vals, pred_vals = (
-            read_lines(t, source=_source(p)) for t, p in zip(texts, files, strict=True)
-        )
-        if len(true_vals) != len(pred_vals):
-            raise DataError(
-                f"{_source(files[0])} has {len(true_vals)} labels, "
-                f"{_source(files[1])} has {len(pred_vals)}"
-            )
-        described: dict[str, Any] = {"form": "lines", "sources": list(files)}
-        sources = (_source(files[0]), _source(files[1]))
-        lines: Lines = range(1, len(true_vals) + 1)  # one value per line
-    else:
-        path = files[0]
-        source = _source(path)
-        wanted = [*args.true, *args.pred]
-        if args.sample_weight is not None:
-            wanted.append(args.sample_weight)
-        columnar = read_columnar(path, wanted)
-        delimiter: str | None = None
-        lines = None
-        if columnar is None:
-            text = read_text(path, stdin=stdin)
-            delimiter = choose_delimiter(text, path, args.delimiter)
-            header, body, lines = read_table(text, delimiter=delimiter, source=source)
-
-        def column(name: str) -> list[str]:
-            if columnar is not None:
-                return columnar[name]
-            return table_column(header, body, name, source=source)
-
-        def indicators(columns: list[str]) -> np.ndarray:
-            return np.column_stack(
-                [
-                    indicator_column(
-                        column(c), what=f"{source}, column {c!r}", lines=lines
-                    )
-                    for c in columns
-                ]
-            )
-
-        if len(args.true) > 1 or len(args.pred) > 1:
-            if len(args.true) != len(args.pred):
-                raise DataError(
-                    f"indicator columns pair up: got {len(args.true)} --true and "
-                    f"{len(args.pred)} --pred columns"
-                )
-            y_true, y_pred = indicators(args.true), indicators(args.pred)
-            names = list(args.true)
-        else:
-            true_vals, pred_vals = column(args.true[0]), column(args.pred[0])
-        if args.sample_weight is not None:
-            weights = float_column(
-                column(args.sample_weight),
-                what=f"{source}, column {args.sample_weight!r}",
-                lines=lines,
-            )
-        described = {
-            "form": "table",
-            "sources": [path],
-            "delimiter": delimiter,
-            "true": list(args.true),
-            "pred": list(args.pred),
-            "sample_weight": args.sample_weight,
-        }
-        sources = (
-            f"{source}, column {args.true[0]!r}",
-            f"{source}, column {args.pred[0]!r}",
-        )
-        if len(args.true) > 1:
-            true_cols, pred_cols = (
-                ", ".join(repr(c) for c in cols) for cols in (args.true, args.pred)
-            )
-            sources = (
-                f"{source}, columns {true_cols}",
-                f"{source}, columns {pred_cols}",
-            )
-    described["label_sep"] = args.label_sep  # None with indicator columns
-    if y_true is None and args.label_sep is not None:
-        y_true, y_pred, names = binarize_sets(
-            split_sets(true_vals, args.label_sep), split_sets(pred_vals, args.label_sep)
-        )
-    elif y_true is None:
-        check_no_empty(true_vals, what=sources[0], lines=lines)
-        check_no_empty(pred_vals, what=sources[1], lines=lines)
-        y_true, y_pred = convert_labels(
-            true_vals, pred_vals, sources=sources, lines=(lines, lines)
-        )
-    if _disjoint(y_true, y_pred):
-        check = (
-            "check that --true and --pred name the columns meant"
-            if described["form"] == "table"
-            else "check that both files hold labels of the same classes, written alike"
-        )
-        warnings.warn(
-            f"the true labels ({sources[0]}) and the predicted labels ({sources[1]}) "
-            f"have no value in common, so no prediction is right: {check}.",
-            UserWarning,
-            stacklevel=2,
-        )
-    described["n_samples"] = len(y_true)
-    return y_true, y_pred, weights, names, described
-
-
-def _disjoint(y_true: Any, y_pred: Any) -> bool:
-    """No label is both a true and a predicted label (of indicator matrices: no
-    column is set in both)."""
-    if y_true.ndim == 2:
-        return not (y_true.any(axis=0) & y_pred.any(axis=0)).any()
-    for value in y_true[:3]:  # the usual answer in O(n), without sorting
-        if (y_pred == value).any():
-            return False
-    return np.intersect1d(y_true, y_pred).size == 0
-
-
 # --------------------------------------------------------------------------
 # Commands
 # --------------------------------------------------------------------------
 
 
-def _average(args: argparse.Namespace) -> str | None:
-    return None if args.average == "none" else args.average
+def option_values(args: argparse.Namespace) -> dict[str, Any]:
+    """The value of every option of the option table that the program offers,
+    as the public functions take it (a choice's word turned into its value),
+    under its name and the names it is ``also`` given as."""
+    values = {}
+    for option in _options.OPTIONS:
+        cli = option.cli
+        if cli is None or not hasattr(args, option.name):
+            continue
+        value = getattr(args, option.name)
+        if cli.choices is not None:
+            value = cli.choices[value]
+        for name in (option.name, *cli.also):
+            values[name] = value
+    return values
 
 
-def _interval_options(
-    args: argparse.Namespace, method_key: str = "interval_method"
+def _call(verb: Any, counts: Any, values: dict[str, Any]) -> Any:
+    """``verb(counts, ...)`` with each of ``values`` that ``verb`` takes."""
+    taken = inspect.signature(verb).parameters
+    return verb(counts, **{k: v for k, v in values.items() if k in taken})
+
+
+#: The options of the JSON document's "options", in order (the interval's
+#: only when --confidence asks for one).
+JSON_OPTIONS = ("average", "beta", "zero_division", "labels", "pos_label")
+JSON_INTERVAL_OPTIONS = ("confidence", "interval_method", "n_resamples", "random_state")
+
+
+def _json_options(
+    args: argparse.Namespace, labels: Any, pos_label: Any
 ) -> dict[str, Any]:
-    """The interval keywords from --confidence and friends (``method_key``: the
-    report's "interval_method" or the intervals' "method")."""
-    return {
-        "confidence": args.confidence,
-        method_key: args.interval_method,
-        "n_resamples": args.n_resamples,
-        "random_state": args.random_state,
-    }
-
-
-def _resampling(args: argparse.Namespace) -> Any:
-    """The interval options of --confidence and friends, which the parser
-    checked (None without --confidence); each call draws its own generator,
-    as each public function does."""
-    if args.confidence is None:
-        return None
-    from .._options import as_generator
-    from .._stats._intervals import Resampling
-
-    bootstrap = args.interval_method == "bootstrap"
-    rng = as_generator(args.random_state) if bootstrap else None
-    return Resampling(args.confidence, args.interval_method, args.n_resamples, rng)
-
-
-def _options(args: argparse.Namespace, labels: Any, pos_label: Any) -> dict[str, Any]:
-    options = {
-        "average": _average(args),
-        "beta": args.beta,
-        "zero_division": args.zero_division
-        if args.zero_division in ("warn", "nan")
-        else float(args.zero_division),
-        "labels": labels,
-        "pos_label": pos_label,
-    }
+    values = {**option_values(args), "labels": labels, "pos_label": pos_label}
+    if args.zero_division == "nan":
+        values["zero_division"] = "nan"  # JSON has no NaN
+    keys: tuple[str, ...] = JSON_OPTIONS
     if args.confidence is not None:  # keys added only when intervals are asked
-        options.update(_interval_options(args))
-    return options
+        keys += JSON_INTERVAL_OPTIONS
+    return {key: values[key] for key in keys}
 
 
 def score_predictions(args: argparse.Namespace, stdin: Any = None) -> Scored:
-    """The ``score`` command: the targets are read and counted once, and the
-    summary, the report and the intervals all come from that one reading (which
-    keeps the targets, for the bootstraps that redraw samples)."""
-    from .._counting._record import read
-    from .._formulas._evaluation import as_options, check_options
-    from .._results._report import report_of_reading
-    from .._results._scores import with_occupied_cells
-    from .._results._summary import build_summary
-    from .._stats._intervals import interval_of_reading
+    """The ``score`` command: the input is read in chunks and counted once,
+    into the record of a :class:`MacroF1Accumulator`, and the summary, the
+    report and the intervals are the public verbs given that record."""
 
-    y_true, y_pred, weights, names, described = load_predictions(args, stdin=stdin)
-    labels, pos_label = _label_options(args, y_true, names)
-    zero_division = ZERO_DIVISIONS[args.zero_division]
-    options = check_options(
-        caller="fbeta_summary",
-        average=_average(args),
-        beta=args.beta,
-        zero_division=zero_division,
-        labels=labels,
-        pos_label=pos_label,
-    )
+    def columns(names: list[str] | None) -> Any:
+        """The multilabel columns counted: --labels, else every column."""
+        if names is None:
+            return None
+        labels = _label_options(args, np.zeros(0), names)[0]
+        return list(range(len(names))) if labels is None else labels
+
+    # the second moments a delta-method interval of weighted or multilabel
+    # targets needs, when --confidence asks for one
+    keep = "moments" if args.confidence is not None else "cells"
+
+    def check(known: np.ndarray, names: list[str] | None) -> None:
+        """The options' errors, as the functions check them before counting:
+        --labels and --pos-label of the type read, then the values the parser
+        left for the functions to refuse (a beta whose square overflows)."""
+        _label_options(args, known, names)
+        for option in _options.OPTIONS:
+            cli, value = option.cli, getattr(args, option.name, None)
+            if cli is None or cli.kind is str or cli.choices or value is None:
+                continue  # (text, read against the labels; words of a choice)
+            if option.normalise(value) is INVALID:
+                raise DataError(str(option.error(value, "fbeta_summary")))
+
+    read = read_predictions(args, stdin, columns, check, keep)
+    names = read.names
+    labels, pos_label = _label_options(args, read.known, names)
     report_labels: Any = labels
-    if names is not None and report_labels is None:
-        report_labels = list(range(len(names)))
-    reading = read(
-        y_true,
-        y_pred,
-        sample_weight=weights,
-        labels=report_labels,
-        samplewise=True,  # per-sample counts for multilabel targets only
-        moments=args.confidence is not None,  # for delta-method intervals
-        caller="fbeta_summary",
-    )
-    summary = build_summary(reading.counts, options, caller="fbeta_summary")
-    summary = with_occupied_cells(summary, reading)  # above 2,048 classes
-    if names is not None:
-        label_names = [names[i] for i in summary.labels]
+    target_names = None
+    if names is not None:  # the indicator columns scored, fixed when counted
+        report_labels = columns(names)
         target_names = [names[i] for i in report_labels]
-    else:
-        label_names = [str(x) for x in summary.labels.tolist()]
-        target_names = None
-    report_options = as_options(
-        {"labels": report_labels, "zero_division": zero_division},
-        average=None,
-        beta=1.0,
-        pos_label=None,
+    scored = score_counts(
+        args,
+        read.counts,
+        labels,
+        pos_label,
+        report_labels,
+        target_names,
+        read.input,
     )
-    report = report_of_reading(
-        reading,
-        report_options,
-        _resampling(args),
-        target_names=target_names,
-        digits=args.digits,
-        output_dict=False,
-        as_frame=False,
-        labels_given=report_labels is not None,
-        caller="classification_report",
+    if names is not None:
+        scored.names = [names[i] for i in scored.summary.labels]
+        scored.json_labels = scored.names
+    return scored
+
+
+def score_counts(
+    args: argparse.Namespace,
+    counts: Any,
+    labels: Any,
+    pos_label: Any,
+    report_labels: Any,
+    target_names: Any,
+    described: dict[str, Any],
+) -> Scored:
+    """The summary, the report and the interval of one count record."""
+    from .. import classification_report, fbeta_confidence_interval, fbeta_summary
+
+    values = {**option_values(args), "labels": labels, "pos_label": pos_label}
+    summary = _call(fbeta_summary, counts, values)
+    report = _call(
+        classification_report,
+        counts,
+        {**values, "labels": report_labels, "target_names": target_names},
     )
     interval = None
     if args.confidence is not None and summary.average is not None:
-        interval = interval_of_reading(
-            reading, options, _resampling(args), caller="fbeta_confidence_interval"
+        interval = _call(
+            fbeta_confidence_interval,
+            counts,
+            {**values, "average": summary.average},
         )
     described["target_type"] = summary.target_type
     return Scored(
         summary,
         cast(str, report),  # output_dict=False
         described,
-        label_names,
-        _options(args, labels, pos_label),
-        label_names if names is not None else _plain(summary.labels),
+        [str(x) for x in summary.labels.tolist()],
+        _json_options(args, labels, pos_label),
+        _plain(summary.labels),
         interval,
     )
 
 
 def score_matrix(args: argparse.Namespace, stdin: Any = None) -> Scored:
     """The ``matrix`` command: the matrix's record, given to the verbs."""
-    from .._counting._record import MacroF1Counts
-    from .._results._report import classification_report
-    from .._results._scores import fbeta_summary
-    from .._stats._intervals import fbeta_confidence_interval
+    from .. import MacroF1Counts
 
     file_names = None
     if args.file is not None:
@@ -905,7 +391,7 @@ def score_matrix(args: argparse.Namespace, stdin: Any = None) -> Scored:
         if class_names is not None and class_names != file_names:
             raise DataError(
                 f"--class-names {class_names!r} differ from the class names in "
-                f"{_source(args.file)} ({file_names!r})"
+                f"{source_name(args.file)} ({file_names!r})"
             )
         class_names = file_names
     square = matrix.ndim == 2 and matrix.shape[0] == matrix.shape[1]
@@ -920,41 +406,11 @@ def score_matrix(args: argparse.Namespace, stdin: Any = None) -> Scored:
         else np.arange(max(matrix.shape[0] if matrix.ndim else 1, 1))
     )
     labels, pos_label = _label_options(args, known)
-    zero_division = ZERO_DIVISIONS[args.zero_division]
     counts = MacroF1Counts.from_confusion_matrix(matrix, rows=rows, labels=class_names)
-    options = {"beta": args.beta, "labels": labels, "zero_division": zero_division}
-    summary = fbeta_summary(
-        counts, pos_label=pos_label, average=_average(args), **options
-    )
-    report = classification_report(
-        counts,
-        labels=labels,
-        digits=args.digits,
-        zero_division=zero_division,
-        **_interval_options(args) if args.confidence is not None else {},
-    )
-    interval = None
-    if args.confidence is not None and summary.average is not None:
-        interval = fbeta_confidence_interval(
-            counts,
-            pos_label=pos_label,
-            average=summary.average,
-            **options,
-            **_interval_options(args, method_key="method"),
-        )
     described["rows"] = rows
     described["shape"] = list(matrix.shape)
     described["n_samples"] = _plain(np.asarray(matrix).sum())
-    described["target_type"] = summary.target_type
-    return Scored(
-        summary,
-        cast(str, report),  # output_dict=False
-        described,
-        [str(x) for x in summary.labels.tolist()],
-        _options(args, labels, pos_label),
-        _plain(summary.labels),
-        interval,
-    )
+    return score_counts(args, counts, labels, pos_label, labels, None, described)
 
 
 # --------------------------------------------------------------------------
@@ -1068,7 +524,7 @@ def format_text(command: str, scored: Scored, *, digits: int) -> str:
         )
     else:
         what = "file" if len(inp["sources"]) == 1 else "files"
-        shown = ", ".join(_source(p) for p in inp["sources"])
+        shown = ", ".join(source_name(p) for p in inp["sources"])
         lines.append(
             f"predictions: {what} {shown}; {inp['n_samples']} samples, {s.target_type}"
         )
@@ -1273,113 +729,72 @@ def write_output(text: str, path: str | None, *, force: bool, stdout: Any) -> No
 # --------------------------------------------------------------------------
 
 
-def _parsed(text: str, kind: type[int] | type[float]) -> Any:
-    """``kind(text)``, or argparse's error saying what was expected."""
-    try:
-        return kind(text)
-    except ValueError:
-        what = "an integer" if kind is int else "a number"
-        raise argparse.ArgumentTypeError(f"not {what}: {text!r}") from None
+#: The help groups of the option table's rows, in the order shown.
+GROUPS = {
+    "scoring": "scoring (scikit-learn's meaning)",
+    "intervals": "confidence intervals (off by default)",
+    "output": "output",
+}
 
 
-def _digits(text: str) -> int:
-    value = _parsed(text, int)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be >= 0; got {value}")
-    return value
+def _reader(option: Option) -> Any:
+    """The argparse type of an option of the table: its text read as
+    ``cli.kind``, then checked by the row."""
+    cli = cast(Cli, option.cli)
+
+    def read(text: str) -> Any:
+        try:
+            value = cli.kind(text)
+        except ValueError:
+            what = "an integer" if cli.kind is int else "a number"
+            raise argparse.ArgumentTypeError(f"not {what}: {text!r}") from None
+        normalised = option.normalise(value)
+        if normalised is INVALID and option.special is not None:
+            if option.special(value, PROG) is not None:
+                return value  # the functions refuse it with their own message
+        if normalised is INVALID:
+            accepted = cli.accepted or option.accepted
+            raise argparse.ArgumentTypeError(f"must be {accepted}; got {text}")
+        return normalised
+
+    read.__name__ = option.name  # argparse names the type in some messages
+    return read
 
 
-def _beta(text: str) -> float:
-    value = _parsed(text, float)
-    if math.isnan(value) or value < 0:
-        raise argparse.ArgumentTypeError(f"must be a number >= 0; got {text}")
-    return value
-
-
-def _confidence(text: str) -> float:
-    value = _parsed(text, float)
-    if not 0 < value < 1:
-        raise argparse.ArgumentTypeError(
-            f"must be a level in the open interval (0, 1), e.g. 0.95; got {text}"
-        )
-    return value
-
-
-def _n_resamples(text: str) -> int:
-    value = _digits(text)
-    if value < 2:
-        raise argparse.ArgumentTypeError(f"must be >= 2; got {value}")
-    return value
-
-
-def _add_output_options(p: argparse.ArgumentParser) -> None:
-    g = p.add_argument_group("output")
-    g.add_argument(
-        "--format", choices=FORMATS, default="text", help="output format (text)"
-    )
-    g.add_argument(
-        "--digits",
-        type=_digits,
-        default=2,
-        help="decimals in the report (2); the summary shows at least 6",
-    )
-    g.add_argument(
-        "-o", "--output", metavar="FILE", help="write to FILE instead of stdout"
-    )
-    g.add_argument(
-        "--force", action="store_true", help="overwrite an existing --output file"
-    )
-
-
-def _add_score_options(p: argparse.ArgumentParser, *, samples: bool) -> None:
-    """The scoring, interval and output options of ``score`` and ``matrix``."""
-    g = p.add_argument_group("scoring (scikit-learn's meaning)")
-    averages = CHOICES if samples else tuple(a for a in CHOICES if a != "samples")
-    g.add_argument(
-        "--average", choices=averages, default="macro", help="averaging mode (macro)"
-    )
-    g.add_argument("--beta", type=_beta, default=1.0, help="F-beta's beta (1)")
-    g.add_argument(
-        "--labels",
-        metavar="L1,L2,...",
-        help="classes to average over, comma-separated (default: all)",
-    )
-    g.add_argument(
-        "--pos-label", metavar="LABEL", help="positive class for --average binary (1)"
-    )
-    g.add_argument(
-        "--zero-division",
-        choices=tuple(ZERO_DIVISIONS),
-        default="warn",
-        help="value of ill-defined ratios (warn: 0 with a warning)",
-    )
-    g = p.add_argument_group("confidence intervals (off by default)")
-    g.add_argument(
-        "--confidence",
-        type=_confidence,
-        metavar="LEVEL",
-        help="add confidence intervals of both scores at LEVEL, e.g. 0.95",
-    )
-    g.add_argument(
-        "--interval-method",
-        choices=("delta", "bootstrap"),
-        default="delta",
-        help="delta method or percentile bootstrap (delta)",
-    )
-    g.add_argument(
-        "--n-resamples",
-        type=_n_resamples,
-        default=1000,
-        metavar="N",
-        help="bootstrap replicates (1000)",
-    )
-    g.add_argument(
-        "--random-state",
-        type=_digits,
-        metavar="SEED",
-        help="seed of the bootstrap, for reproducible intervals",
-    )
-    _add_output_options(p)
+def _add_options(
+    p: argparse.ArgumentParser, groups: Sequence[str], *, samples: bool = True
+) -> None:
+    """The options of the option table's rows in ``groups`` (with the output
+    options of the program itself); ``samples``: --average samples offered."""
+    for group in groups:
+        g = p.add_argument_group(GROUPS[group])
+        if group == "output":
+            g.add_argument(
+                "--format", choices=FORMATS, default="text", help="output format (text)"
+            )
+        for option in _options.OPTIONS:
+            cli = option.cli
+            if cli is None or cli.group != group:
+                continue
+            settings: dict[str, Any] = {"default": cli.default, "help": cli.help}
+            if cli.choices is not None:
+                settings["choices"] = tuple(
+                    word for word in cli.choices if samples or word != "samples"
+                )
+            elif cli.kind is not str:
+                settings["type"] = _reader(option)
+            if cli.metavar is not None:
+                settings["metavar"] = cli.metavar
+            g.add_argument("--" + option.name.replace("_", "-"), **settings)
+        if group == "output":
+            g.add_argument(
+                "-o", "--output", metavar="FILE", help="write to FILE instead of stdout"
+            )
+            g.add_argument(
+                "--force",
+                action="store_true",
+                help="overwrite an existing --output file",
+            )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -1408,7 +823,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Three seeded classifiers on scikit-learn's bundled digits, "
         "ranked by both macro F1s.",
     )
-    _add_output_options(ex)
+    _add_options(ex, ("output",))
     ex.set_defaults(subparser=ex)
 
     sc = sub.add_parser(
@@ -1449,7 +864,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="CHAR",
         help="table delimiter (default: tab for .tsv, else from the header)",
     )
-    _add_score_options(sc, samples=True)
+    _add_options(sc, tuple(GROUPS))
     sc.set_defaults(subparser=sc)
 
     mx = sub.add_parser(
@@ -1477,9 +892,19 @@ def build_parser() -> argparse.ArgumentParser:
     mx.add_argument(
         "--class-names", metavar="A,B,...", help="names of the classes, row order"
     )
-    _add_score_options(mx, samples=False)
+    _add_options(mx, tuple(GROUPS), samples=False)
     mx.set_defaults(subparser=mx)
     return parser
+
+
+#: The interval methods that the counts of weighted or multilabel targets do
+#: not give, and why (score counts its input; it keeps no samples).
+_NOT_FROM_COUNTS = {
+    "bootstrap": "redraws every sample, which score does not keep (it counts its "
+    "input in chunks)",
+    "posterior": "is not defined (it draws the confusion-matrix cells of "
+    "unweighted labels)",
+}
 
 
 def check_usage(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
@@ -1508,6 +933,15 @@ def check_usage(parser: argparse.ArgumentParser, args: argparse.Namespace) -> No
             fail("--label-sep and several --true/--pred columns exclude each other")
         if args.label_sep == "":
             fail("--label-sep must not be empty")
+        multilabel = args.label_sep is not None or len(args.true) > 1
+        why = _NOT_FROM_COUNTS.get(args.interval_method)
+        if args.confidence is not None and why is not None:
+            if args.sample_weight is not None or multilabel:
+                what = "--sample-weight" if args.sample_weight else "label sets"
+                fail(
+                    f"--interval-method {args.interval_method} with {what} {why}; "
+                    "use --interval-method delta"
+                )
     elif args.command == "matrix":
         if args.file is not None and args.values:
             fail("give the matrix as arguments or with --file, not both")
