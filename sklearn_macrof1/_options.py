@@ -374,9 +374,11 @@ OPTIONS: tuple[Option, ...] = (
         f"a str among {{{_METHOD_CHOICES}}}",
         _method,
         cli=Cli(
-            "delta method, percentile bootstrap or Dirichlet posterior (delta)",
+            "auto (the Dirichlet posterior for unweighted labels, the delta "
+            "method otherwise), delta method, percentile bootstrap or Dirichlet "
+            "posterior (auto)",
             "intervals",
-            default="delta",
+            default=DEFAULT_METHOD,
             choices={m: m for m in METHODS},
             also=("method",),  # fbeta_confidence_interval's name for it
         ),
@@ -386,7 +388,7 @@ OPTIONS: tuple[Option, ...] = (
         "an int >= 2",
         _n_resamples,
         cli=Cli(
-            "bootstrap replicates (1000)",
+            "bootstrap replicates or posterior draws (1000)",
             "intervals",
             default=1000,
             kind=int,

@@ -35,7 +35,7 @@ def test_score_json_intervals_equal_library(label_files):
     doc = json.loads(out)
     ci = fbeta_confidence_interval(Y_TRUE, Y_PRED, confidence=0.9)
     got = doc["intervals"]
-    assert got["confidence"] == 0.9 and got["method"] == "delta"
+    assert got["confidence"] == 0.9 and got["method"] == ci.method == "posterior"
     assert got["averaged_fbeta"]["low"] == ci.averaged_fbeta.low
     assert got["averaged_fbeta"]["high"] == ci.averaged_fbeta.high
     assert got["fbeta_of_averages"]["low"] == ci.fbeta_of_averages.low
@@ -95,7 +95,7 @@ def test_matrix_json_intervals_equal_summary():
     assert doc["intervals"]["averaged_fbeta"]["high"] == ci.averaged_fbeta.high
     text = macrof1(["matrix", *PAPER_SKEWED, "--confidence", "0.95"])[1]
     assert "f1-of-averages 95% CI" in text
-    assert text.endswith("\ndelta method, n=10200 samples.\n")
+    assert text.endswith("\nDirichlet posterior, 1000 draws, n=10200 samples.\n")
 
 
 def test_average_none_keeps_report_intervals(label_files):
