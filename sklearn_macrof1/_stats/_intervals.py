@@ -1711,6 +1711,11 @@ def check_record_interval(
     method: str,
     caller: str,
     method_name: str = "method",
+    recount: str = (
+        "MacroF1Counts.from_predictions(..., moments=True) or "
+        "MacroF1Accumulator(keep='moments')"
+    ),
+    from_samples: str | None = None,
 ) -> None:
     """Refuse the intervals a count record cannot give (it keeps no samples).
 
@@ -1720,8 +1725,12 @@ def check_record_interval(
     ``average="samples"``. The bootstrap redraws the confusion-matrix cells
     (unweighted 1-D targets) or the histogram's rows (unweighted
     ``average="samples"``); anything else would redraw every sample.
-    ``averages`` are the averages of the intervals to come.
+    ``averages`` are the averages of the intervals to come. The refusals name
+    how to get the interval: ``recount`` counts the record with its second
+    moments, ``from_samples`` is the function that computes it from the
+    predictions (by default ``caller``).
     """
+    verb = caller if from_samples is None else from_samples
     if method == "posterior":
         posterior_refusal(
             counts, False, averages, caller=caller, method_name=method_name
@@ -1729,7 +1738,7 @@ def check_record_interval(
     advice = (
         f"use {method_name}='delta' (computed from the record's counts and "
         "their second moments), or compute the interval from the predictions "
-        f"with {caller}(y_true, y_pred, ...)."
+        f"with {verb}(y_true, y_pred, ...)."
     )
     per_label = [a for a in averages if a != "samples"]
     if counts.kind != _MULTILABEL:
@@ -1742,13 +1751,13 @@ def check_record_interval(
                 "keep='cells', or merged with such a record). Make the "
                 "accumulator with MacroF1Accumulator(keep='cells') to keep the "
                 "confusion matrix, or compute the interval from the predictions "
-                f"with {caller}(y_true, y_pred, ...)."
+                f"with {verb}(y_true, y_pred, ...)."
             )
         if counts.weighted and counts.n_samples is None:
             raise ValueError(
                 "The record's confusion matrix holds non-integer (sample-weighted) "
                 "counts; the interval needs the samples and their weights: use "
-                f"{caller}(y_true, y_pred, sample_weight=...)."
+                f"{verb}(y_true, y_pred, sample_weight=...)."
             )
         if not counts.weighted:
             return  # the cells are counts of samples: both methods
@@ -1780,9 +1789,7 @@ def check_record_interval(
             f"{caller}: the delta method for "
             f"{'multilabel' if counts.kind == _MULTILABEL else 'weighted'} "
             "targets needs the second moments of the counts, which this record "
-            "does not carry; count it with "
-            "MacroF1Counts.from_predictions(..., moments=True) or "
-            "MacroF1Accumulator(keep='moments')."
+            f"does not carry; count it with {recount}."
         )
 
 
@@ -1806,6 +1813,8 @@ def interval_of_reading(
 
 def summary_confidence_interval(
     summary: Any,
+    counts: MacroF1Counts | None,
+    options: Options | None,
     *,
     confidence: float = 0.95,
     method: str = "delta",
@@ -1813,13 +1822,10 @@ def summary_confidence_interval(
     random_state: Any = None,
     verbose: int = 0,
 ) -> FBetaInterval:
-    """The body of ``FBetaSummary.confidence_interval`` (1-D targets only).
-
-    The summary keeps the confusion matrix, not the samples: its cells are
-    taken as counts of independent samples (integer weights thus act as
-    frequency weights). Weighted summaries with non-integer cells and
-    multilabel summaries need the samples and are refused.
-    """
+    """The body of ``FBetaSummary.confidence_interval``: the interval of the
+    count record ``counts`` the summary was made from with its ``options``,
+    as :func:`fbeta_confidence_interval` gives it from the data, or a refusal
+    (:func:`check_record_interval`) naming how to get it."""
     caller = "FBetaSummary.confidence_interval"
     checked = check_options_of(
         caller,
@@ -1833,49 +1839,25 @@ def summary_confidence_interval(
     )
     check_interval_average(summary.average, caller=caller)
     resampling = resampling_of(checked)
-    matrix = summary.confusion_matrix
-    if matrix is None:
-        why = (
-            "multilabel targets"
-            if summary.target_type == "multilabel-indicator"
-            else f"the counts of its {summary.classes.shape[0]:,} classes kept "
-            "none; a MacroF1Accumulator keeps it when made with keep='cells'"
-        )
-        raise ValueError(
-            f"This summary has no confusion matrix to resample ({why}): use "
-            "fbeta_confidence_interval(y_true, y_pred, ...) which resamples the "
-            "samples."
-        )
-    # above 2048 classes, the occupied cells: the same interval in O(cells + k)
-    matrix = sp.csr_array(matrix) if sp.issparse(matrix) else np.asarray(matrix)
-    values: np.ndarray = np.asarray(matrix.data if sp.issparse(matrix) else matrix)
-    if not np.array_equal(values, np.round(values)) or (values < 0).any():
-        raise ValueError(
-            "The summary's confusion matrix holds non-integer (sample-weighted) "
-            "counts; the interval needs the samples and their weights: use "
-            "fbeta_confidence_interval(y_true, y_pred, sample_weight=...)."
-        )
-    classes = summary.classes
-    if sp.issparse(matrix):
-        per_class = (
-            matrix.diagonal(),
-            np.asarray(matrix.sum(axis=1)).reshape(-1),
-            np.asarray(matrix.sum(axis=0)).reshape(-1),
-        )
-    else:
-        per_class = table_counts(matrix)
-    counts = MacroF1Counts(summary.target_type, classes, *per_class, matrix)
-    if summary.average == "binary":
-        options = Options(
-            "binary", summary.beta, summary.zero_division, None, summary.labels[0]
-        )
-    else:
-        options = Options(
-            summary.average, summary.beta, summary.zero_division, summary.labels, None
-        )
-    # unweighted 1-D counts: the record suffices, n is the matrix's total
+    if counts is None or options is None:  # pragma: no cover - never: see build
+        raise ValueError(f"{caller}: this summary keeps no count record.")
+    check_record_interval(
+        counts,
+        (str(summary.average),),
+        method=resampling.method,
+        caller=caller,
+        recount="fbeta_summary(y_true, y_pred, ..., moments=True)",
+        from_samples="fbeta_confidence_interval",
+    )
+    if options.labels is None and counts._class_order is not None:
+        # every class of a confusion matrix, as fbeta_confidence_interval
+        options = replace(options, labels=counts.classes)
     evaluation = evaluation_from(
-        Reading(counts), options, caller=caller, warn_for=(), method=method
+        Reading(counts, weighted=counts.weighted),
+        options,
+        caller=caller,
+        warn_for=(),
+        method=resampling.method,
     )
     return interval_of(evaluation, resampling, _progress(resampling, caller))
 
