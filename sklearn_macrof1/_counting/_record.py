@@ -939,6 +939,7 @@ def read(
     class_counts: bool = True,
     moments: bool = False,
     cells: bool = False,
+    count_cells: bool = False,
     targets_kept: bool = True,
     part: bool = False,
     caller: str = "this function",
@@ -951,7 +952,10 @@ def read(
     ``moments`` adds the second moments of a delta-method interval (see
     :func:`count_targets`); ``cells``: the occupied cells of the confusion
     matrix of 1-D targets of more than 2048 classes, from a source that keeps
-    no targets (device arrays; in memory the targets give them); with
+    no targets (device arrays; in memory the targets give them);
+    ``count_cells``: those cells whatever the source, counted in this pass
+    (the bootstrap and the posterior redraw them; nothing sorts the targets
+    again once the record exists); with
     ``targets_kept`` (the caller keeps the targets of this reading, so the
     delta method can take each sample's row from them) multilabel targets get
     none: their 3L x 3L moments cost O(n L²), the rows O(n L) per gradient.
@@ -966,14 +970,21 @@ def read(
     source = source_of(data)
     if source is None:
         return read_in_memory(
-            data, labels, samplewise, class_counts, moments, targets_kept, part
+            data,
+            labels,
+            samplewise,
+            class_counts,
+            moments,
+            targets_kept,
+            part,
+            count_cells=count_cells,
         )
     request = CountRequest(
         labels=labels,
         samplewise=samplewise,
         class_counts=class_counts,
         moments=moments,
-        cells=cells,
+        cells=cells or count_cells,
         targets_kept=targets_kept,
         part=part,
         caller=caller,
@@ -989,6 +1000,8 @@ def read_in_memory(
     moments: bool = False,
     targets_kept: bool = True,
     part: bool = False,
+    *,
+    count_cells: bool = False,
 ) -> Reading:
     """:func:`read` of arrays in this process (the arguments checked): read
     and validated once (:mod:`~._targets`), counted by the counting core; the
@@ -1014,7 +1027,8 @@ def read_in_memory(
         moments=moments
         and not (targets_kept and targets.kind == "multilabel-indicator"),
         zero_weight=zero_weight,
-        cells=not targets_kept,  # the record leaves: its intervals need them
+        # the record leaves (its intervals need them), or the call redraws them
+        cells=count_cells or not targets_kept,
     )
     return Reading(counts, targets, weights, weights is not None)
 

@@ -424,6 +424,7 @@ def read_for(
     moments: bool = False,
     samplewise: bool | None = None,
     cells: bool = False,
+    count_cells: bool = False,
     targets_kept: bool = True,
 ) -> Reading:
     """The reading a verb computes from: the record given in place of
@@ -435,9 +436,11 @@ def read_for(
     a lone score, which for ``average="samples"`` needs no per-class counts;
     ``moments``: the second moments of a delta-method interval; ``cells``: the
     occupied cells of a large confusion matrix, from data counted where they
-    live (a summary, an interval); ``targets_kept=False``: the record leaves
-    the call without the targets (a summary's), so it keeps what its
-    intervals read from it (the occupied cells, multilabel moments).
+    live (a summary, an interval); ``count_cells``: those cells counted in
+    this pass in memory too (an interval that redraws them);
+    ``targets_kept=False``: the record leaves the call without the targets
+    (a summary's), so it keeps what its intervals read from it (the occupied
+    cells, multilabel moments).
     """
     if samplewise is None:
         samplewise = options.average == "samples"
@@ -459,6 +462,7 @@ def read_for(
         class_counts=class_counts,
         moments=moments,
         cells=cells,
+        count_cells=count_cells,
         targets_kept=targets_kept,
         caller=caller,
     )

@@ -38,6 +38,7 @@ from .._stats._intervals import (
     Resampling,
     check_record_interval,
     check_report_design,
+    redraws_cells,
     report_intervals,
     resampling_of,
     resampling_options,
@@ -726,6 +727,8 @@ shape (n_samples, n_labels) or MacroF1Counts
         samplewise=True,  # per-sample counts for multilabel targets only
         moments=resampling is not None and resampling.method == "delta",
         cells=resampling is not None,
+        count_cells=resampling is not None
+        and redraws_cells(resampling.method, sample_weight),
     )
     if isinstance(y_true, MacroF1Counts):
         # the record's fixed labels are the user's; a matrix's names order rows

@@ -63,7 +63,7 @@ import scipy.sparse as sp
 from scipy.special import ndtri
 
 from .._averages import CLASS_MEANS, HAS_INTERVAL, ordered, spelled
-from .._counting._kernels import confusion_cells, table_counts
+from .._counting._kernels import table_counts
 from .._counting._record import MacroF1Counts, Reading
 from .._formulas._aggregation import (
     ALL_METRICS,
@@ -1116,21 +1116,12 @@ def posterior_refusal(
         )
 
 
-def with_cells(reading: Reading) -> Reading:
-    """The reading, with the occupied cells of the confusion matrix where the
-    counts of unweighted 1-D targets of more than 2048 classes, counted in
-    this call, kept none: their bootstrap redraws the cells (exactly what a
-    resample of the samples gives them), not each sample. O(n log n) once."""
-    counts = reading.counts
-    if (
-        counts.kind == _MULTILABEL
-        or counts.confusion is not None
-        or reading.weighted
-        or reading.targets is None
-    ):
-        return reading
-    cells = confusion_cells(reading.targets, None)
-    return replace(reading, counts=replace(counts, confusion=cells))
+def redraws_cells(method: str, sample_weight: Any) -> bool:
+    """Whether an interval by ``method`` redraws the cells of the confusion
+    matrix (unweighted 1-D targets), which the counting pass then counts,
+    above 2048 classes as their occupied cells: nothing sorts the targets
+    again once the record exists."""
+    return method in _DRAWN_METHODS and sample_weight is None
 
 
 def evaluation_from(
@@ -1158,9 +1149,6 @@ def evaluation_from(
         evaluated = evaluate(counts, options, warn_for=warn_for, caller=caller)
     if method == "posterior":
         check_posterior(reading, options, caller=caller)
-    if method in _DRAWN_METHODS and not per_sample and options.average != "samples":
-        reading = with_cells(reading)
-        counts = reading.counts
     selection, averages = evaluated
     weight = row_count = None
     if options.average == "samples":
@@ -1696,6 +1684,7 @@ shape (n_samples, n_labels) or MacroF1Counts
         caller=caller,
         moments=resampling.method == "delta",
         cells=True,
+        count_cells=redraws_cells(resampling.method, sample_weight),
     )
     if isinstance(y_true, MacroF1Counts):
         check_record_interval(
@@ -1883,8 +1872,6 @@ def report_intervals(
     Warnings are left to the report, which raises them once.
     """
     selection, results = evaluated
-    if resampling.method in _DRAWN_METHODS:
-        reading = with_cells(reading)  # once for every row
     progress = _progress(resampling, caller, rows=len(averages))
     out: dict[str, FBetaInterval] = {}
     design = None
