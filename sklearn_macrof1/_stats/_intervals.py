@@ -1033,17 +1033,22 @@ def design_of(reading: Reading, *, method: str | None = None) -> Any:
     return _design_1d(targets, counts, reading.weights)
 
 
-def check_report_design(
+def report_designs(
     reading: Reading, options: Options, averages: list[str], method: str
-) -> None:
-    """Refuse, before any row is evaluated, the intervals of a report whose
-    data were counted where they live and whose rows need every sample."""
-    if reading.targets is not None:
-        return
-    for average in averages:
-        row = replace(options, average=average)
-        if needs_design(reading, row, per_sample=False, method=method):
-            raise _elsewhere_refusal(reading, method)
+) -> dict[str, bool]:
+    """Which of a report's averaged rows need the per-sample design (else the
+    record suffices), asked once per row for the whole report. Refuses,
+    before any row is evaluated, a report whose data were counted where they
+    live and whose rows need every sample."""
+    needs = {
+        average: needs_design(
+            reading, replace(options, average=average), per_sample=False, method=method
+        )
+        for average in averages
+    }
+    if reading.targets is None and any(needs.values()):
+        raise _elsewhere_refusal(reading, method)
+    return needs
 
 
 def _elsewhere_refusal(reading: Reading, method: str | None) -> ValueError:
@@ -1134,6 +1139,7 @@ def evaluation_from(
     design: Any = None,
     evaluated: tuple[Selection, Averages] | None = None,
     method: str | None = None,
+    per_sample_rows: bool | None = None,
 ) -> Evaluation:
     """Evaluate one reading for one average; add what ``method`` needs.
 
@@ -1141,7 +1147,8 @@ def evaluation_from(
     (or ``evaluated``, the selection and averages the caller aggregated
     already), the per-sample design (:func:`design_of`, or ``design`` when the
     caller has built it already) from the reading's targets, and only when
-    :func:`needs_design` says so. ``method`` ("delta", "bootstrap", or None for
+    :func:`needs_design` says so (or ``per_sample_rows``, when the caller
+    has asked it already). ``method`` ("delta", "bootstrap", or None for
     either) is the interval that follows.
     """
     counts = reading.counts
@@ -1180,7 +1187,11 @@ def evaluation_from(
                 zero_division=options.zero_division,
             )
             averages = replace(averages, per_class=per_row)
-    elif needs_design(reading, options, per_sample=per_sample, method=method):
+    elif (
+        per_sample_rows
+        if per_sample_rows is not None
+        else needs_design(reading, options, per_sample=per_sample, method=method)
+    ):
         if design is None:
             design = design_of(reading, method=method)
         n = int(design.shape[0])
@@ -1859,6 +1870,7 @@ def report_intervals(
     resampling: Resampling,
     *,
     caller: str,
+    designs: dict[str, bool] | None = None,
 ) -> dict[str, FBetaInterval]:
     """The intervals (F1) of a report's averaged rows.
 
@@ -1867,11 +1879,15 @@ def report_intervals(
     evaluation ``evaluated``: the selection of its labels and each average's
     aggregation, made once for the rows (nothing is selected or aggregated
     again). ``options`` are the report's (``average`` is each row's);
-    ``averages`` the rows' modes. The per-sample design, when one is needed,
-    is built once for all the rows, and one generator serves them all.
+    ``averages`` the rows' modes; ``designs`` which rows need the per-sample
+    design (:func:`report_designs`, asked once by the report). The design,
+    when one is needed, is built once for all the rows, and one generator
+    serves them all.
     Warnings are left to the report, which raises them once.
     """
     selection, results = evaluated
+    if designs is None:
+        designs = report_designs(reading, options, averages, resampling.method)
     progress = _progress(resampling, caller, rows=len(averages))
     out: dict[str, FBetaInterval] = {}
     design = None
@@ -1879,9 +1895,7 @@ def report_intervals(
         row_options = replace(options, average=average)
         if progress is not None:
             progress.offset = row * resampling.n_resamples
-        if design is None and needs_design(
-            reading, row_options, per_sample=False, method=resampling.method
-        ):
+        if design is None and designs[average]:
             design = design_of(reading, method=resampling.method)
         evaluation = evaluation_from(
             reading,
@@ -1890,6 +1904,7 @@ def report_intervals(
             design=design,
             evaluated=(selection, results[average]),
             method=resampling.method,
+            per_sample_rows=designs[average],
         )
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)  # zero-width: per row
