@@ -58,6 +58,21 @@ from ._registry import CountRequest, Predictions, source_of
 
 _MULTILABEL = "multilabel-indicator"
 
+# What a count record can hold for the verbs (``MacroF1Counts._provides``), and
+# what a reading adds; each verb declares what it reads from them (the
+# intervals: :func:`~sklearn_macrof1._stats._intervals.requires`).
+#: Per-class true positives, true and predicted counts: every score.
+CLASS_COUNTS = "class counts"
+#: The joint (true, predicted) cells of 1-D targets: the confusion matrix.
+CELLS = "joint cells"
+#: Each cell's (or multilabel column's) sum of squared weights.
+MOMENTS = "second moments"
+#: Multilabel targets' per-sample (tp, true, pred) counts: average="samples".
+SAMPLE_COUNTS = "per-sample counts"
+#: Each sample's own contribution: no record holds it, only a reading that
+#: keeps the targets.
+SAMPLE_ROWS = "sample rows"
+
 
 @dataclass(eq=False)
 class MacroF1Counts:
@@ -412,6 +427,18 @@ matrix} of shape (n_samples, n_labels)
         for row, values in enumerate((self.tp, self.true, self.pred)):
             table[row, found] = values[index[found]]
         return table
+
+    @property
+    def _provides(self) -> frozenset[str]:
+        """What this record holds for the verbs (:data:`CLASS_COUNTS`,
+        :data:`CELLS`, :data:`MOMENTS`, :data:`SAMPLE_COUNTS`)."""
+        held = {
+            CLASS_COUNTS: self._class_counts,
+            CELLS: self.confusion is not None,
+            MOMENTS: self.moments is not None,
+            SAMPLE_COUNTS: self._samples is not None,
+        }
+        return frozenset(name for name, here in held.items() if here)
 
     # ------------------------------------------------------------ public face
     @property

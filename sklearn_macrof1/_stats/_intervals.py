@@ -64,7 +64,14 @@ from scipy.special import ndtri
 
 from .._averages import CLASS_MEANS, HAS_INTERVAL, ordered, spelled
 from .._counting._kernels import table_counts
-from .._counting._record import MacroF1Counts, Reading
+from .._counting._record import (
+    CELLS,
+    MOMENTS,
+    SAMPLE_COUNTS,
+    SAMPLE_ROWS,
+    MacroF1Counts,
+    Reading,
+)
 from .._formulas._aggregation import (
     ALL_METRICS,
     Averages,
@@ -995,26 +1002,64 @@ def _design_multilabel(targets: Targets, weights: np.ndarray | None) -> Any:
     return design
 
 
+#: What each interval method reads, by target: (unweighted 1-D, weighted
+#: 1-D, multilabel), for averages other than "samples". The delta method reads
+#: the confusion matrix (its own second moment without weights) and the
+#: second moments; the bootstrap and the posterior redraw the cells of
+#: unweighted 1-D targets, else every sample (the posterior is refused there).
+_READS: dict[str, tuple[frozenset[str], frozenset[str], frozenset[str]]] = {
+    "delta": (
+        frozenset({CELLS}),
+        frozenset({CELLS, MOMENTS}),
+        frozenset({MOMENTS}),
+    ),
+    "bootstrap": (
+        frozenset({CELLS}),
+        frozenset({SAMPLE_ROWS}),
+        frozenset({SAMPLE_ROWS}),
+    ),
+    "posterior": (
+        frozenset({CELLS}),
+        frozenset({SAMPLE_ROWS}),
+        frozenset({SAMPLE_ROWS}),
+    ),
+}
+
+
+def requires(
+    method: str | None, *, kind: str, weighted: bool, average: str | None = None
+) -> frozenset[str]:
+    """What an interval by the (resolved) ``method`` reads for ``average``:
+    what a count record holds (``MacroF1Counts._provides``) or
+    :data:`SAMPLE_ROWS`, which only the targets a reading keeps give.
+    ``method`` None: either the delta method or a resampling may follow.
+    ``average="samples"`` (multilabel targets) reads the per-sample counts,
+    and each sample's weight for a resampling with ``sample_weight``."""
+    if method is None:
+        return requires("delta", kind=kind, weighted=weighted, average=average) | (
+            requires("bootstrap", kind=kind, weighted=weighted, average=average)
+        )
+    if kind == _MULTILABEL and average == "samples":
+        return frozenset(
+            {SAMPLE_ROWS if weighted and method != "delta" else SAMPLE_COUNTS}
+        )
+    return _READS[method][2 if kind == _MULTILABEL else int(weighted)]
+
+
 def needs_design(
     reading: Reading, options: Options, *, per_sample: bool, method: str | None = None
 ) -> bool:
-    """Whether the per-sample design is needed (else the counts suffice).
-
-    ``average="samples"`` needs only the per-sample counts. Paired comparisons
-    (``per_sample``) need each sample's contribution. The delta method
-    (``method="delta"``) needs the record's moments: the confusion matrix
-    (unweighted 1-D targets) or the second moments counted with the record
-    (weights, multilabel targets). The bootstrap redraws the cells of the
-    confusion matrix of unweighted 1-D targets, else the samples. ``method``
-    None: either method may follow.
+    """Whether the per-sample design is needed (else the counts suffice):
+    the interval :func:`requires` what the record does not hold, or a paired
+    comparison (``per_sample``) needs each sample's contribution.
+    ``average="samples"`` needs only the per-sample counts (kept per sample
+    when the targets are). ``method`` None: either method may follow.
     """
-    counts = reading.counts
     if options.average == "samples":
         return False
-    if per_sample or (counts.confusion is None and counts.kind != _MULTILABEL):
-        return True
-    resampled = reading.weighted or counts.kind == _MULTILABEL
-    return resampled and (method != "delta" or counts.moments is None)
+    counts = reading.counts
+    needed = requires(method, kind=counts.kind, weighted=reading.weighted)
+    return per_sample or not needed <= counts._provides
 
 
 def design_of(reading: Reading, *, method: str | None = None) -> Any:
@@ -1740,57 +1785,57 @@ def check_record_interval(
         "their second moments), or compute the interval from the predictions "
         f"with {verb}(y_true, y_pred, ...)."
     )
-    per_label = [a for a in averages if a != "samples"]
-    if counts.kind != _MULTILABEL:
-        if counts.confusion is None:
-            raise ValueError(
-                f"{caller} computes the intervals of a record of 1-D targets "
-                "from its confusion matrix (its occupied cells above 2048 "
-                "classes); this record keeps only per-class counts (read from "
-                "totals, accumulated by a MacroF1Accumulator made without "
-                "keep='cells', or merged with such a record). Make the "
-                "accumulator with MacroF1Accumulator(keep='cells') to keep the "
-                "confusion matrix, or compute the interval from the predictions "
-                f"with {verb}(y_true, y_pred, ...)."
-            )
-        if counts.weighted and counts.n_samples is None:
-            raise ValueError(
-                "The record's confusion matrix holds non-integer (sample-weighted) "
-                "counts; the interval needs the samples and their weights: use "
-                f"{verb}(y_true, y_pred, sample_weight=...)."
-            )
-        if not counts.weighted:
-            return  # the cells are counts of samples: both methods
-        if method != "delta":
-            raise ValueError(
-                f"{caller}: the bootstrap with sample weights redraws every sample "
-                "with its weight, which the record keeps only summed per (label, "
-                f"prediction) cell; {advice}"
-            )
-    elif method != "delta":
-        if per_label:
-            raise ValueError(
-                f"{caller}: the bootstrap of multilabel targets for average="
-                f"{per_label[0]!r} redraws every sample's labels, which the record "
-                "does not keep (it resamples the histogram of per-sample counts "
-                f"for average='samples' only); {advice}"
-            )
-        if counts.weighted:
-            raise ValueError(
-                f"{caller}: the bootstrap with sample weights redraws every sample "
-                "with its weight, which the histogram of per-sample (tp, true, "
-                f"pred) counts keeps only summed; {advice}"
-            )
-        return
-    elif not per_label:
-        return  # average="samples": the histogram and its squared weights
-    if counts.moments is None:
-        raise ValueError(
-            f"{caller}: the delta method for "
-            f"{'multilabel' if counts.kind == _MULTILABEL else 'weighted'} "
-            "targets needs the second moments of the counts, which this record "
-            f"does not carry; count it with {recount}."
+    needed = frozenset().union(
+        *(
+            requires(method, kind=counts.kind, weighted=counts.weighted, average=a)
+            for a in averages
         )
+    )
+    if needed <= counts._provides:
+        return
+    if counts.kind != _MULTILABEL and counts.confusion is None:
+        raise ValueError(
+            f"{caller} computes the intervals of a record of 1-D targets "
+            "from its confusion matrix (its occupied cells above 2048 "
+            "classes); this record keeps only per-class counts (read from "
+            "totals, accumulated by a MacroF1Accumulator made without "
+            "keep='cells', or merged with such a record). Make the "
+            "accumulator with MacroF1Accumulator(keep='cells') to keep the "
+            "confusion matrix, or compute the interval from the predictions "
+            f"with {verb}(y_true, y_pred, ...)."
+        )
+    if counts.kind != _MULTILABEL and counts.weighted and counts.n_samples is None:
+        raise ValueError(  # a matrix of non-integer cells
+            "The record's confusion matrix holds non-integer (sample-weighted) "
+            "counts; the interval needs the samples and their weights: use "
+            f"{verb}(y_true, y_pred, sample_weight=...)."
+        )
+    per_label = [a for a in averages if a != "samples"]
+    if SAMPLE_ROWS in needed and counts.kind != _MULTILABEL:
+        raise ValueError(
+            f"{caller}: the bootstrap with sample weights redraws every sample "
+            "with its weight, which the record keeps only summed per (label, "
+            f"prediction) cell; {advice}"
+        )
+    if SAMPLE_ROWS in needed and per_label:
+        raise ValueError(
+            f"{caller}: the bootstrap of multilabel targets for average="
+            f"{per_label[0]!r} redraws every sample's labels, which the record "
+            "does not keep (it resamples the histogram of per-sample counts "
+            f"for average='samples' only); {advice}"
+        )
+    if SAMPLE_ROWS in needed:
+        raise ValueError(
+            f"{caller}: the bootstrap with sample weights redraws every sample "
+            "with its weight, which the histogram of per-sample (tp, true, "
+            f"pred) counts keeps only summed; {advice}"
+        )
+    raise ValueError(
+        f"{caller}: the delta method for "
+        f"{'multilabel' if counts.kind == _MULTILABEL else 'weighted'} "
+        "targets needs the second moments of the counts, which this record "
+        f"does not carry; count it with {recount}."
+    )
 
 
 def _progress(resampling: Resampling, caller: str, *, rows: int = 1) -> Progress | None:
