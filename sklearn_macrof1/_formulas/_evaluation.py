@@ -22,6 +22,7 @@ import numpy as np
 from .._averages import averages_of, ordered, spelled
 from .._counting._pairs import PairCells, pair_cells
 from .._counting._record import (
+    SAMPLE_COUNTS,
     MacroF1Counts,
     Reading,
     _check_arguments,
@@ -483,7 +484,7 @@ def record_reading(
                 "'weighted', 'binary' or None."
             )
     elif samplewise:
-        if counts._samples is None:
+        if SAMPLE_COUNTS not in counts._provides:
             raise ValueError(
                 f"{caller}: this multilabel record has no per-sample counts, "
                 "which average='samples' needs; count it with "
