@@ -9,10 +9,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .._counting._kernels import confusion_cells
-from .._counting._record import MacroF1Counts, Reading
+from .._counting._record import MacroF1Counts, Reading, check_counting_options
 from .._formulas._aggregation import ALL_METRICS
 from .._formulas._evaluation import check_form, check_options, read_for, score
-from .._sklearn_private import InvalidParameterError
 from .._sources._array_api import like_predictions
 from ._summary import FBetaSummary, build_summary
 
@@ -692,11 +691,7 @@ def summary_of(
 
 def check_moments(y_true: Any, moments: Any, *, caller: str) -> None:
     """``moments`` of :func:`fbeta_summary`: a bool, and not with a record."""
-    if not isinstance(moments, bool | np.bool_):
-        raise InvalidParameterError(
-            f"The 'moments' parameter of {caller} must be an instance of "
-            f"'bool'. Got {moments!r} instead."
-        )
+    check_counting_options(None, moments, caller=caller)
     if moments and isinstance(y_true, MacroF1Counts):
         raise TypeError(
             f"{caller} takes no moments=True with a MacroF1Counts: its second "
