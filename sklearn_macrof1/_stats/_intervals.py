@@ -1112,10 +1112,13 @@ def _elsewhere_refusal(reading: Reading, method: str | None) -> ValueError:
 
 
 def _dask_refusal(reading: Reading, method: str | None) -> str:
+    """What a reading without targets lacks for ``method``: what the interval
+    :func:`requires` that the record does not hold."""
     counts = reading.counts
-    if counts.kind != _MULTILABEL and counts.confusion is None:
+    needed = requires(method, kind=counts.kind, weighted=reading.weighted)
+    if counts.kind != _MULTILABEL and CELLS not in counts._provides:
         return "counts of more than 2048 classes without their confusion matrix"
-    if method != "delta":
+    if SAMPLE_ROWS in needed:
         what = "sample_weight" if reading.weighted else "multilabel targets"
         return (
             f"the bootstrap with {what} (it redraws every sample; "
