@@ -631,8 +631,8 @@ default="macro"
         Also count the second moments that the delta-method interval of
         :meth:`FBetaSummary.confidence_interval` needs with ``sample_weight``
         or multilabel targets (unweighted 1-D targets need none: their
-        confusion matrix suffices). They cost about 2.8 times a plain count;
-        not with a record (its moments were counted into it:
+        confusion matrix suffices). Counting them about doubles the time of
+        the weighted count; not with a record (its moments were counted into it:
         ``MacroF1Counts.from_predictions(..., moments=True)``).
 
     Returns
