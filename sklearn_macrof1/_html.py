@@ -650,6 +650,7 @@ class ValueEquality:
         return all(
             values_equal(getattr(self, f.name), getattr(other, f.name))
             for f in fields(self)  # type: ignore[arg-type]
+            if f.compare
         )
 
     def __hash__(self) -> int:
@@ -658,5 +659,6 @@ class ValueEquality:
             + tuple(
                 _hash_key(getattr(self, f.name))
                 for f in fields(self)  # type: ignore[arg-type]
+                if f.compare
             )
         )

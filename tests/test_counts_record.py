@@ -509,3 +509,61 @@ def test_matrix_class_names_are_compared_by_value_whatever_their_container():
     assert boxed == plain
     counted = MacroF1Counts.from_predictions(list("bbbaaa"), list("bbaaaa"))
     assert boxed + counted == plain + counted
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")  # coverage, zero division
+def test_a_records_interval_is_refused_exactly_where_it_lacks_what_the_method_reads():
+    # what each method reads (requires) against what the record holds
+    # (_provides): the interval is computed when the one is in the other, and
+    # refused, naming what to count, when not
+    from sklearn_macrof1._stats._intervals import requires
+
+    rng = np.random.default_rng(4)
+    y = rng.integers(0, 4, 400)
+    p = np.where(rng.random(400) < 0.7, y, rng.integers(0, 4, 400))
+    w = rng.random(400) + 0.1
+    ml_true = rng.random((400, 4)) < 0.4
+    ml_pred = np.where(rng.random((400, 4)) < 0.8, ml_true, ~ml_true)
+    records = []  # (record, the samples it counted)
+    for moments in (False, True):
+        for weights in (None, w):
+            for t, q in ((y, p), (ml_true, ml_pred)):
+                record = MacroF1Counts.from_predictions(
+                    t, q, sample_weight=weights, moments=moments
+                )
+                records.append((record, (t, q, weights)))
+    totals = MacroF1Counts.from_totals([[3, 6], [5, 7], [4, 8]], labels=[0, 1])
+    records.append((totals, None))
+    seen = set()
+    for record, samples in records:
+        averages = ["macro", "micro"]
+        if record.kind == "multilabel-indicator":
+            averages.append("samples")
+        for average in averages:
+            for method in ("delta", "bootstrap"):
+                needed = requires(
+                    method, kind=record.kind, weighted=record.weighted, average=average
+                )
+                holds = needed <= record._provides
+                seen.add(holds)
+                options = {"average": average, "method": method, "n_resamples": 20}
+                if not holds:
+                    with pytest.raises(ValueError, match="record|histogram"):
+                        fbeta_confidence_interval(record, random_state=0, **options)
+                    continue
+                got = fbeta_confidence_interval(record, random_state=0, **options)
+                assert samples is not None
+                if method == "bootstrap" and average == "samples":
+                    continue  # the record redraws its histogram's rows: other draws
+                t, q, weights = samples
+                expected = fbeta_confidence_interval(
+                    t, q, sample_weight=weights, random_state=0, **options
+                )
+                for name in ("averaged_fbeta", "fbeta_of_averages"):
+                    a, b = getattr(got, name), getattr(expected, name)
+                    np.testing.assert_allclose(
+                        [a.low, a.high, a.std_error],
+                        [b.low, b.high, b.std_error],
+                        rtol=1e-9,
+                    )
+    assert seen == {True, False}

@@ -9,6 +9,7 @@ import re
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 from sklearn.metrics import (
     confusion_matrix,
     f1_score,
@@ -17,8 +18,10 @@ from sklearn.metrics import (
     precision_score,
     recall_score,
 )
+from sklearn.utils._param_validation import InvalidParameterError
 
 from sklearn_macrof1 import (
+    FBetaInterval,
     FBetaSummary,
     MacroF1Counts,
     fbeta_confidence_interval,
@@ -232,8 +235,9 @@ def test_a_summary_of_many_classes_keeps_its_confusion_matrix_as_occupied_cells(
         cells = s.to_dict()["confusion_matrix"]
         assert cells["shape"] == [s.classes.shape[0]] * 2
         assert len(cells["data"]) == s.confusion_matrix.nnz
-    # the occupied cells give the interval of the samples (unweighted)
-    with pytest.raises(ValueError, match="non-integer"):
+    # the occupied cells give the interval of the samples; weighted, the
+    # delta method reads the second moments, counted when asked
+    with pytest.raises(ValueError, match="moments=True"):
         s.confidence_interval()
     plain = fbeta_summary(y_true, y_pred, zero_division=0.0)
     expected = fbeta_confidence_interval(y_true, y_pred, zero_division=0.0)
@@ -281,3 +285,127 @@ def test_gap_closed_form_is_zero_when_precision_equals_recall():
     s = fbeta_summary([0, 1, 2, 0, 1, 2, 0], [1, 2, 0, 0, 1, 2, 0])
     np.testing.assert_array_equal(s.class_precision, s.class_recall)
     assert s.gap_closed_form == 0.0
+
+
+# ------------------------------------------- the summary's interval is its record's
+
+
+def _scored(n: int, k: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, k, n)
+    return y, np.where(rng.random(n) < 0.7, y, rng.integers(0, k, n))
+
+
+def _same_interval(a: FBetaInterval, b: FBetaInterval, rtol: float = 0.0) -> None:
+    described = (a.confidence, a.method, a.n_samples)
+    assert described == (b.confidence, b.method, b.n_samples)
+    for name in ("averaged_fbeta", "fbeta_of_averages"):
+        x, y = getattr(a, name), getattr(b, name)
+        np.testing.assert_allclose(
+            [x.estimate, x.low, x.high, x.std_error],
+            [y.estimate, y.low, y.high, y.std_error],
+            rtol=rtol,
+            atol=1e-15 if rtol else 0,
+        )
+
+
+@pytest.mark.parametrize("weights", ["none", "integer", "float"])
+def test_summary_interval_equals_the_function_on_the_same_data(weights: str) -> None:
+    y, p = _scored(800, k=4)
+    rng = np.random.default_rng(1)
+    w = {
+        "none": None,
+        "integer": rng.integers(1, 4, y.shape[0]),
+        "float": rng.random(y.shape[0]) + 0.1,
+    }[weights]
+    methods = ("delta", "bootstrap", "posterior") if w is None else ("delta",)
+    for average in ("macro", "weighted", "micro"):
+        summary = fbeta_summary(y, p, sample_weight=w, average=average, moments=True)
+        for method in methods:
+            options = {"method": method, "n_resamples": 200, "random_state": 0}
+            expected = fbeta_confidence_interval(
+                y, p, sample_weight=w, average=average, **options
+            )
+            assert summary.confidence_interval(**options) == expected
+    # the interval of integer weights is that of sample weights (not of
+    # frequency weights: a sample of weight 2 is not two samples)
+    if weights == "integer":
+        repeated = fbeta_confidence_interval(np.repeat(y, w), np.repeat(p, w))
+        got = fbeta_summary(y, p, sample_weight=w, moments=True).confidence_interval()
+        assert got.n_samples == y.shape[0] != repeated.n_samples
+        assert got.averaged_fbeta.width > repeated.averaged_fbeta.width
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")  # coverage, zero division
+@pytest.mark.parametrize("sparse", [False, True])
+def test_summary_interval_equals_the_function_for_multilabel_targets(sparse) -> None:
+    rng = np.random.default_rng(2)
+    y = rng.random((500, 5)) < 0.4
+    p = np.where(rng.random((500, 5)) < 0.8, y, ~y)
+    if sparse:
+        y, p = sp.csr_array(y.astype(int)), sp.csr_array(p.astype(int))
+    w = rng.random(500) + 0.1
+    for weights in (None, w):
+        for average in ("macro", "micro", "weighted", "samples"):
+            summary = fbeta_summary(
+                y, p, sample_weight=weights, average=average, moments=True
+            )
+            expected = fbeta_confidence_interval(
+                y, p, sample_weight=weights, average=average
+            )
+            # the record's second moments, or the sum of each sample's terms
+            _same_interval(summary.confidence_interval(), expected, rtol=1e-12)
+    options = {"method": "bootstrap", "n_resamples": 100, "random_state": 0}
+    summary = fbeta_summary(y, p, average="samples")
+    assert summary.confidence_interval(**options) == fbeta_confidence_interval(
+        y, p, average="samples", **options
+    )
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")  # coverage, zero division
+def test_summary_interval_above_2048_classes_reads_the_counted_cells() -> None:
+    y, p = _scored(12_000, k=2500, seed=3)
+    summary = fbeta_summary(y, p, zero_division=0.0)
+    assert sp.issparse(summary.confusion_matrix)
+    for method in ("bootstrap", "posterior"):
+        options = {"method": method, "n_resamples": 50, "random_state": 0}
+        expected = fbeta_confidence_interval(y, p, zero_division=0.0, **options)
+        assert summary.confidence_interval(**options) == expected
+    # delta: the cells' moments, or the samples' terms (equal up to rounding)
+    _same_interval(
+        summary.confidence_interval(),
+        fbeta_confidence_interval(y, p, zero_division=0.0),
+        rtol=1e-12,
+    )
+
+
+def test_summary_interval_refuses_what_its_record_does_not_hold() -> None:
+    y, p = _scored(300, k=3)
+    w = np.linspace(0.5, 1.5, 300)
+    weighted = fbeta_summary(y, p, sample_weight=w)
+    with pytest.raises(
+        ValueError,
+        match=re.escape(
+            "FBetaSummary.confidence_interval: the delta method for weighted "
+            "targets needs the second moments of the counts, which this record "
+            "does not carry; count it with "
+            "fbeta_summary(y_true, y_pred, ..., moments=True)."
+        ),
+    ):
+        weighted.confidence_interval()
+    with_moments = fbeta_summary(y, p, sample_weight=w, moments=True)
+    with pytest.raises(
+        ValueError,
+        match=re.escape(
+            "compute the interval from the predictions with "
+            "fbeta_confidence_interval(y_true, y_pred, ...)."
+        ),
+    ):
+        with_moments.confidence_interval(method="bootstrap")
+    with pytest.raises(ValueError, match="not defined with sample_weight"):
+        with_moments.confidence_interval(method="posterior")
+    with pytest.raises(InvalidParameterError, match="'moments' parameter"):
+        fbeta_summary(y, p, moments="yes")
+    record = MacroF1Counts.from_predictions(y, p)
+    with pytest.raises(TypeError, match="no moments=True with a MacroF1Counts"):
+        fbeta_summary(record, moments=True)

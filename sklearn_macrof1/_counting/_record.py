@@ -58,6 +58,21 @@ from ._registry import CountRequest, Predictions, source_of
 
 _MULTILABEL = "multilabel-indicator"
 
+# What a count record can hold for the verbs (``MacroF1Counts._provides``), and
+# what a reading adds; each verb declares what it reads from them (the
+# intervals: :func:`~sklearn_macrof1._stats._intervals.requires`).
+#: Per-class true positives, true and predicted counts: every score.
+CLASS_COUNTS = "class counts"
+#: The joint (true, predicted) cells of 1-D targets: the confusion matrix.
+CELLS = "joint cells"
+#: Each cell's (or multilabel column's) sum of squared weights.
+MOMENTS = "second moments"
+#: Multilabel targets' per-sample (tp, true, pred) counts: average="samples".
+SAMPLE_COUNTS = "per-sample counts"
+#: Each sample's own contribution: no record holds it, only a reading that
+#: keeps the targets.
+SAMPLE_ROWS = "sample rows"
+
 
 @dataclass(eq=False)
 class MacroF1Counts:
@@ -412,6 +427,18 @@ matrix} of shape (n_samples, n_labels)
         for row, values in enumerate((self.tp, self.true, self.pred)):
             table[row, found] = values[index[found]]
         return table
+
+    @property
+    def _provides(self) -> frozenset[str]:
+        """What this record holds for the verbs (:data:`CLASS_COUNTS`,
+        :data:`CELLS`, :data:`MOMENTS`, :data:`SAMPLE_COUNTS`)."""
+        held = {
+            CLASS_COUNTS: self._class_counts,
+            CELLS: self.confusion is not None,
+            MOMENTS: self.moments is not None,
+            SAMPLE_COUNTS: self._samples is not None,
+        }
+        return frozenset(name for name, here in held.items() if here)
 
     # ------------------------------------------------------------ public face
     @property
@@ -939,6 +966,7 @@ def read(
     class_counts: bool = True,
     moments: bool = False,
     cells: bool = False,
+    count_cells: bool = False,
     targets_kept: bool = True,
     part: bool = False,
     caller: str = "this function",
@@ -951,7 +979,10 @@ def read(
     ``moments`` adds the second moments of a delta-method interval (see
     :func:`count_targets`); ``cells``: the occupied cells of the confusion
     matrix of 1-D targets of more than 2048 classes, from a source that keeps
-    no targets (device arrays; in memory the targets give them); with
+    no targets (device arrays; in memory the targets give them);
+    ``count_cells``: those cells whatever the source, counted in this pass
+    (the bootstrap and the posterior redraw them; nothing sorts the targets
+    again once the record exists); with
     ``targets_kept`` (the caller keeps the targets of this reading, so the
     delta method can take each sample's row from them) multilabel targets get
     none: their 3L x 3L moments cost O(n L²), the rows O(n L) per gradient.
@@ -966,14 +997,21 @@ def read(
     source = source_of(data)
     if source is None:
         return read_in_memory(
-            data, labels, samplewise, class_counts, moments, targets_kept, part
+            data,
+            labels,
+            samplewise,
+            class_counts,
+            moments,
+            targets_kept,
+            part,
+            count_cells=count_cells,
         )
     request = CountRequest(
         labels=labels,
         samplewise=samplewise,
         class_counts=class_counts,
         moments=moments,
-        cells=cells,
+        cells=cells or count_cells,
         targets_kept=targets_kept,
         part=part,
         caller=caller,
@@ -989,6 +1027,8 @@ def read_in_memory(
     moments: bool = False,
     targets_kept: bool = True,
     part: bool = False,
+    *,
+    count_cells: bool = False,
 ) -> Reading:
     """:func:`read` of arrays in this process (the arguments checked): read
     and validated once (:mod:`~._targets`), counted by the counting core; the
@@ -1014,7 +1054,8 @@ def read_in_memory(
         moments=moments
         and not (targets_kept and targets.kind == "multilabel-indicator"),
         zero_weight=zero_weight,
-        cells=not targets_kept,  # the record leaves: its intervals need them
+        # the record leaves (its intervals need them), or the call redraws them
+        cells=count_cells or not targets_kept,
     )
     return Reading(counts, targets, weights, weights is not None)
 

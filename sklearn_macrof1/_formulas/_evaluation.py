@@ -22,6 +22,7 @@ import numpy as np
 from .._averages import averages_of, ordered, spelled
 from .._counting._pairs import PairCells, pair_cells
 from .._counting._record import (
+    SAMPLE_COUNTS,
     MacroF1Counts,
     Reading,
     _check_arguments,
@@ -424,6 +425,8 @@ def read_for(
     moments: bool = False,
     samplewise: bool | None = None,
     cells: bool = False,
+    count_cells: bool = False,
+    targets_kept: bool = True,
 ) -> Reading:
     """The reading a verb computes from: the record given in place of
     ``y_true`` (:func:`record_reading`), else ``y_true`` / ``y_pred`` read and
@@ -434,7 +437,11 @@ def read_for(
     a lone score, which for ``average="samples"`` needs no per-class counts;
     ``moments``: the second moments of a delta-method interval; ``cells``: the
     occupied cells of a large confusion matrix, from data counted where they
-    live (a summary, an interval).
+    live (a summary, an interval); ``count_cells``: those cells counted in
+    this pass in memory too (an interval that redraws them);
+    ``targets_kept=False``: the record leaves the call without the targets
+    (a summary's), so it keeps what its intervals read from it (the occupied
+    cells, multilabel moments).
     """
     if samplewise is None:
         samplewise = options.average == "samples"
@@ -456,6 +463,8 @@ def read_for(
         class_counts=class_counts,
         moments=moments,
         cells=cells,
+        count_cells=count_cells,
+        targets_kept=targets_kept,
         caller=caller,
     )
 
@@ -475,7 +484,7 @@ def record_reading(
                 "'weighted', 'binary' or None."
             )
     elif samplewise:
-        if counts._samples is None:
+        if SAMPLE_COUNTS not in counts._provides:
             raise ValueError(
                 f"{caller}: this multilabel record has no per-sample counts, "
                 "which average='samples' needs; count it with "

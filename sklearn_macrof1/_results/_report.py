@@ -37,7 +37,8 @@ from .._stats._intervals import (
     FBetaInterval,
     Resampling,
     check_record_interval,
-    check_report_design,
+    redraws_cells,
+    report_designs,
     report_intervals,
     resampling_of,
     resampling_options,
@@ -141,6 +142,7 @@ class _Classes:
 
 def _rows(
     counts: MacroF1Counts,
+    averages: list[str],
     summaries: dict[str | None, FBetaSummary],
     intervals: dict[str, FBetaInterval],
     *,
@@ -176,7 +178,7 @@ def _rows(
         or set(np.asarray(labels).tolist()) >= set(counts.classes.tolist())
     )
     average_rows = []
-    for average in _averages(counts):
+    for average in averages:
         summary = summaries[average]
         is_accuracy = average == "micro" and micro_is_accuracy
         row = _Row(
@@ -443,6 +445,7 @@ def report_of_reading(
     as_frame: bool,
     labels_given: bool,
     caller: str,
+    record: MacroF1Counts | None = None,
 ) -> Any:
     """The report of one reading, every option checked by the caller.
 
@@ -451,17 +454,28 @@ def report_of_reading(
     the rows' score options (``average`` None). Evaluate every row at once,
     the rows' intervals from that same evaluation (``resampling``: None for
     a report without them), the rows, then text, dict or frame.
+    ``record``: the count record the user gave in place of ``y_true``,
+    whose intervals are checked against what it holds.
     ``labels_given`` says whether the user chose the labels, which makes a
     ``target_names`` length mismatch a warning instead of an error, as in
     scikit-learn.
     """
     counts = reading.counts
     averages = _averages(counts)
+    designs = None
     if resampling is not None:
         resampling = resolve(
             resampling, counts, tuple(averages), weighted=reading.weighted
         )
-        check_report_design(reading, options, averages, resampling.method)
+        if record is not None:
+            check_record_interval(
+                record,
+                averages,
+                method=resampling.method,
+                caller=caller,
+                method_name="interval_method",
+            )
+        designs = report_designs(reading, options, averages, resampling.method)
     selection, per_class, results = evaluate_averages(
         counts, options, [None, *averages], warn_for=ALL_METRICS, caller=caller
     )
@@ -470,10 +484,11 @@ def report_of_reading(
     if resampling is not None:
         intervals = report_intervals(
             reading, options, (selection, results), averages, resampling,
-            caller=caller,
+            caller=caller, designs=designs,
         )  # fmt: skip
     classes, average_rows = _rows(
         counts,
+        averages,
         summaries,
         intervals,
         labels=options.labels,
@@ -734,6 +749,8 @@ shape (n_samples, n_labels) or MacroF1Counts
         samplewise=True,  # per-sample counts for multilabel targets only
         moments=resampling is not None and resampling.method in ("delta", "auto"),
         cells=resampling is not None,
+        count_cells=resampling is not None
+        and redraws_cells(resampling.method, sample_weight),
     )
     if resampling is not None:
         resampling = resolve(
@@ -747,14 +764,6 @@ shape (n_samples, n_labels) or MacroF1Counts
         labels_given = labels_given or y_true.labels is not None
         if options.labels is None:
             options = replace(options, labels=y_true._class_order)
-        if resampling is not None:
-            check_record_interval(
-                y_true,
-                _averages(y_true),
-                method=resampling.method,
-                caller=caller,
-                method_name="interval_method",
-            )
     return report_of_reading(
         reading,
         options,
@@ -765,4 +774,5 @@ shape (n_samples, n_labels) or MacroF1Counts
         as_frame=as_frame,
         labels_given=labels_given,
         caller=caller,
+        record=y_true if isinstance(y_true, MacroF1Counts) else None,
     )

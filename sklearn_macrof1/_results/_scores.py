@@ -9,7 +9,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .._counting._kernels import confusion_cells
-from .._counting._record import MacroF1Counts, Reading
+from .._counting._record import MacroF1Counts, Reading, check_counting_options
 from .._formulas._aggregation import ALL_METRICS
 from .._formulas._evaluation import check_form, check_options, read_for, score
 from .._sources._array_api import like_predictions
@@ -558,6 +558,7 @@ def fbeta_summary(
     pos_label: Any = 1,
     average: str | None = "macro",
     zero_division: Any = "warn",
+    moments: bool = False,
 ) -> FBetaSummary: ...
 
 
@@ -572,6 +573,7 @@ def fbeta_summary(
     average: str | None = "macro",
     sample_weight: Any = None,
     zero_division: Any = "warn",
+    moments: bool = False,
 ) -> FBetaSummary: ...
 
 
@@ -585,6 +587,7 @@ def fbeta_summary(
     average: str | None = "macro",
     sample_weight: Any = None,
     zero_division: Any = "warn",
+    moments: bool = False,
 ) -> FBetaSummary:
     """Both F-beta scores, their gap and per-class figures.
 
@@ -624,6 +627,13 @@ default="macro"
         acts as 0 and raises ``UndefinedMetricWarning``; nan values are left out
         of the averages. numpy scalars mean their value (``np.int64(1)`` is 1;
         scikit-learn treats numpy scalars other than float64 as nan).
+    moments : bool, default=False
+        Also count the second moments that the delta-method interval of
+        :meth:`FBetaSummary.confidence_interval` needs with ``sample_weight``
+        or multilabel targets (unweighted 1-D targets need none: their
+        confusion matrix suffices). Counting them about doubles the time of
+        the weighted count; not with a record (its moments were counted into it:
+        ``MacroF1Counts.from_predictions(..., moments=True)``).
 
     Returns
     -------
@@ -652,10 +662,12 @@ def summary_of(
     average: str | None,
     sample_weight: Any,
     zero_division: Any,
+    moments: bool = False,
 ) -> FBetaSummary:
     """The body of :func:`fbeta_summary`; ``caller`` names the public function
     the user called in every error and warning."""
     labels = check_form(y_true, y_pred, sample_weight, labels, caller=caller)
+    check_moments(y_true, moments, caller=caller)
     options = check_options(
         caller=caller,
         average=average,
@@ -670,12 +682,22 @@ def summary_of(
         options,
         sample_weight=sample_weight,
         caller=caller,
+        moments=moments,
         cells=True,  # the summary's confusion matrix
+        targets_kept=False,  # the summary keeps the record, not the targets
     )
-    summary = build_summary(
-        reading.counts, options, caller=caller, warn_for=ALL_METRICS
-    )
-    return with_occupied_cells(summary, reading)
+    return build_summary(reading.counts, options, caller=caller, warn_for=ALL_METRICS)
+
+
+def check_moments(y_true: Any, moments: Any, *, caller: str) -> None:
+    """``moments`` of :func:`fbeta_summary`: a bool, and not with a record."""
+    check_counting_options(None, moments, caller=caller)
+    if moments and isinstance(y_true, MacroF1Counts):
+        raise TypeError(
+            f"{caller} takes no moments=True with a MacroF1Counts: its second "
+            "moments are counted with it (MacroF1Counts.from_predictions(y_true, "
+            "y_pred, moments=True))."
+        )
 
 
 def with_occupied_cells(summary: FBetaSummary, reading: Reading) -> FBetaSummary:

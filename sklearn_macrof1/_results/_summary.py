@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -124,6 +124,10 @@ fbeta_of_averages=0.8333, gap=0.05556)
     classes: np.ndarray
     target_type: str
     zero_division: Any = field(default="warn")
+    # the count record and the options the summary was made from: what its
+    # intervals read (the same as fbeta_confidence_interval's of the data)
+    _counts: MacroF1Counts | None = field(default=None, repr=False, compare=False)
+    _options: Options | None = field(default=None, repr=False, compare=False)
 
     @property
     def n_classes(self) -> int:
@@ -196,16 +200,19 @@ fbeta_of_averages=0.8333, gap=0.05556)
         random_state: Any = None,
         verbose: int = 0,
     ) -> Any:
-        """Confidence intervals of both scores from this summary's confusion matrix.
+        """Confidence intervals of both scores from this summary's count record.
 
-        See :func:`fbeta_confidence_interval` (same ``confidence``, ``method``,
-        ``n_resamples``, ``random_state`` and ``verbose``); 1-D targets only.
-        The cells are taken as counts of independent samples: a matrix counted
-        with integer ``sample_weight`` is read as frequency weights (a sample of
-        weight 2 as two samples), which is not what
-        :func:`fbeta_confidence_interval` does with the same weights; non-integer
-        cells are refused. For sample-weighted intervals call
-        :func:`fbeta_confidence_interval` with the samples.
+        The same interval as :func:`fbeta_confidence_interval` on the data the
+        summary was made of (same ``confidence``, ``method``, ``n_resamples``,
+        ``random_state`` and ``verbose``), computed from the record the
+        summary keeps, whenever that record holds what the interval needs: the
+        confusion matrix of unweighted 1-D targets (every method), and for the
+        delta method with ``sample_weight`` or multilabel targets the second
+        moments, counted when asked, ``fbeta_summary(..., moments=True)``.
+        Otherwise ``ValueError`` names how to get it: the bootstrap with
+        ``sample_weight`` or of multilabel targets (except for
+        ``average="samples"``) redraws every sample, which only
+        :func:`fbeta_confidence_interval` with the samples does.
 
         Examples
         --------
@@ -214,9 +221,19 @@ fbeta_of_averages=0.8333, gap=0.05556)
         >>> ci = s.confidence_interval(confidence=0.9)
         >>> ci.averaged_fbeta.low < s.averaged_fbeta < ci.averaged_fbeta.high
         True
+
+        With sample weights, the delta method needs the second moments:
+
+        >>> w = [1, 2, 1, 3, 1, 2] * 50
+        >>> s = fbeta_summary([0, 0, 1, 1, 2, 2] * 50, [0, 1, 1, 1, 2, 0] * 50,
+        ...                   sample_weight=w, moments=True)
+        >>> round(s.confidence_interval().averaged_fbeta.width, 3)
+        0.106
         """
         return summary_confidence_interval(
             self,
+            self._counts,
+            self._options,
             confidence=confidence,
             method=method,
             n_resamples=n_resamples,
@@ -226,7 +243,11 @@ fbeta_of_averages=0.8333, gap=0.05556)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain-Python dictionary (JSON-serialisable) of every value."""
-        out = {name: _plain(getattr(self, name)) for name in self.__dataclass_fields__}
+        out = {
+            name: _plain(getattr(self, name))
+            for name in self.__dataclass_fields__
+            if not name.startswith("_")
+        }
         out["n_classes"] = self.n_classes
         # None where the paper's bound does not apply, as the views leave it out
         out["gap_bound"] = self.gap_bound if self.average in HAS_BOUND else None
@@ -372,4 +393,6 @@ def _assemble(
         classes=counts.classes,
         target_type=counts.kind,
         zero_division=options.zero_division,
+        _counts=counts,
+        _options=replace(options, average=average),
     )

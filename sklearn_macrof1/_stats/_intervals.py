@@ -64,8 +64,15 @@ import scipy.sparse as sp
 from scipy.special import ndtri
 
 from .._averages import CLASS_MEANS, HAS_INTERVAL, ordered, spelled
-from .._counting._kernels import confusion_cells, table_counts
-from .._counting._record import MacroF1Counts, Reading
+from .._counting._kernels import table_counts
+from .._counting._record import (
+    CELLS,
+    MOMENTS,
+    SAMPLE_COUNTS,
+    SAMPLE_ROWS,
+    MacroF1Counts,
+    Reading,
+)
 from .._formulas._aggregation import (
     ALL_METRICS,
     Averages,
@@ -1081,26 +1088,64 @@ def _design_multilabel(targets: Targets, weights: np.ndarray | None) -> Any:
     return design
 
 
+#: What each interval method reads, by target: (unweighted 1-D, weighted
+#: 1-D, multilabel), for averages other than "samples". The delta method reads
+#: the confusion matrix (its own second moment without weights) and the
+#: second moments; the bootstrap and the posterior redraw the cells of
+#: unweighted 1-D targets, else every sample (the posterior is refused there).
+_READS: dict[str, tuple[frozenset[str], frozenset[str], frozenset[str]]] = {
+    "delta": (
+        frozenset({CELLS}),
+        frozenset({CELLS, MOMENTS}),
+        frozenset({MOMENTS}),
+    ),
+    "bootstrap": (
+        frozenset({CELLS}),
+        frozenset({SAMPLE_ROWS}),
+        frozenset({SAMPLE_ROWS}),
+    ),
+    "posterior": (
+        frozenset({CELLS}),
+        frozenset({SAMPLE_ROWS}),
+        frozenset({SAMPLE_ROWS}),
+    ),
+}
+
+
+def requires(
+    method: str | None, *, kind: str, weighted: bool, average: str | None = None
+) -> frozenset[str]:
+    """What an interval by the (resolved) ``method`` reads for ``average``:
+    what a count record holds (``MacroF1Counts._provides``) or
+    :data:`SAMPLE_ROWS`, which only the targets a reading keeps give.
+    ``method`` None: either the delta method or a resampling may follow.
+    ``average="samples"`` (multilabel targets) reads the per-sample counts,
+    and each sample's weight for a resampling with ``sample_weight``."""
+    if method is None:
+        return requires("delta", kind=kind, weighted=weighted, average=average) | (
+            requires("bootstrap", kind=kind, weighted=weighted, average=average)
+        )
+    if kind == _MULTILABEL and average == "samples":
+        return frozenset(
+            {SAMPLE_ROWS if weighted and method != "delta" else SAMPLE_COUNTS}
+        )
+    return _READS[method][2 if kind == _MULTILABEL else int(weighted)]
+
+
 def needs_design(
     reading: Reading, options: Options, *, per_sample: bool, method: str | None = None
 ) -> bool:
-    """Whether the per-sample design is needed (else the counts suffice).
-
-    ``average="samples"`` needs only the per-sample counts. Paired comparisons
-    (``per_sample``) need each sample's contribution. The delta method
-    (``method="delta"``) needs the record's moments: the confusion matrix
-    (unweighted 1-D targets) or the second moments counted with the record
-    (weights, multilabel targets). The bootstrap redraws the cells of the
-    confusion matrix of unweighted 1-D targets, else the samples. ``method``
-    None: either method may follow.
+    """Whether the per-sample design is needed (else the counts suffice):
+    the interval :func:`requires` what the record does not hold, or a paired
+    comparison (``per_sample``) needs each sample's contribution.
+    ``average="samples"`` needs only the per-sample counts (kept per sample
+    when the targets are). ``method`` None: either method may follow.
     """
-    counts = reading.counts
     if options.average == "samples":
         return False
-    if per_sample or (counts.confusion is None and counts.kind != _MULTILABEL):
-        return True
-    resampled = reading.weighted or counts.kind == _MULTILABEL
-    return resampled and (method != "delta" or counts.moments is None)
+    counts = reading.counts
+    needed = requires(method, kind=counts.kind, weighted=reading.weighted)
+    return per_sample or not needed <= counts._provides
 
 
 def design_of(reading: Reading, *, method: str | None = None) -> Any:
@@ -1119,17 +1164,22 @@ def design_of(reading: Reading, *, method: str | None = None) -> Any:
     return _design_1d(targets, counts, reading.weights)
 
 
-def check_report_design(
+def report_designs(
     reading: Reading, options: Options, averages: list[str], method: str
-) -> None:
-    """Refuse, before any row is evaluated, the intervals of a report whose
-    data were counted where they live and whose rows need every sample."""
-    if reading.targets is not None:
-        return
-    for average in averages:
-        row = replace(options, average=average)
-        if needs_design(reading, row, per_sample=False, method=method):
-            raise _elsewhere_refusal(reading, method)
+) -> dict[str, bool]:
+    """Which of a report's averaged rows need the per-sample design (else the
+    record suffices), asked once per row for the whole report. Refuses,
+    before any row is evaluated, a report whose data were counted where they
+    live and whose rows need every sample."""
+    needs = {
+        average: needs_design(
+            reading, replace(options, average=average), per_sample=False, method=method
+        )
+        for average in averages
+    }
+    if reading.targets is None and any(needs.values()):
+        raise _elsewhere_refusal(reading, method)
+    return needs
 
 
 def _elsewhere_refusal(reading: Reading, method: str | None) -> ValueError:
@@ -1148,10 +1198,13 @@ def _elsewhere_refusal(reading: Reading, method: str | None) -> ValueError:
 
 
 def _dask_refusal(reading: Reading, method: str | None) -> str:
+    """What a reading without targets lacks for ``method``: what the interval
+    :func:`requires` that the record does not hold."""
     counts = reading.counts
-    if counts.kind != _MULTILABEL and counts.confusion is None:
+    needed = requires(method, kind=counts.kind, weighted=reading.weighted)
+    if counts.kind != _MULTILABEL and CELLS not in counts._provides:
         return "counts of more than 2048 classes without their confusion matrix"
-    if method != "delta":
+    if SAMPLE_ROWS in needed:
         what = "sample_weight" if reading.weighted else "multilabel targets"
         return (
             f"the bootstrap with {what} (it redraws every sample; "
@@ -1202,21 +1255,13 @@ def posterior_refusal(
         )
 
 
-def with_cells(reading: Reading) -> Reading:
-    """The reading, with the occupied cells of the confusion matrix where the
-    counts of unweighted 1-D targets of more than 2048 classes, counted in
-    this call, kept none: their bootstrap redraws the cells (exactly what a
-    resample of the samples gives them), not each sample. O(n log n) once."""
-    counts = reading.counts
-    if (
-        counts.kind == _MULTILABEL
-        or counts.confusion is not None
-        or reading.weighted
-        or reading.targets is None
-    ):
-        return reading
-    cells = confusion_cells(reading.targets, None)
-    return replace(reading, counts=replace(counts, confusion=cells))
+def redraws_cells(method: str, sample_weight: Any) -> bool:
+    """Whether an interval by ``method`` redraws the cells of the confusion
+    matrix (unweighted 1-D targets), which the counting pass then counts,
+    above 2048 classes as their occupied cells: nothing sorts the targets
+    again once the record exists."""
+    # "auto" resolves to the posterior for unweighted 1-D targets (most sizes)
+    return method in (*_DRAWN_METHODS, "auto") and sample_weight is None
 
 
 def evaluation_from(
@@ -1229,6 +1274,7 @@ def evaluation_from(
     design: Any = None,
     evaluated: tuple[Selection, Averages] | None = None,
     method: str | None = None,
+    per_sample_rows: bool | None = None,
 ) -> Evaluation:
     """Evaluate one reading for one average; add what ``method`` needs.
 
@@ -1236,7 +1282,8 @@ def evaluation_from(
     (or ``evaluated``, the selection and averages the caller aggregated
     already), the per-sample design (:func:`design_of`, or ``design`` when the
     caller has built it already) from the reading's targets, and only when
-    :func:`needs_design` says so. ``method`` ("delta", "bootstrap", or None for
+    :func:`needs_design` says so (or ``per_sample_rows``, when the caller
+    has asked it already). ``method`` ("delta", "bootstrap", or None for
     either) is the interval that follows.
     """
     counts = reading.counts
@@ -1244,9 +1291,6 @@ def evaluation_from(
         evaluated = evaluate(counts, options, warn_for=warn_for, caller=caller)
     if method == "posterior":
         check_posterior(reading, options, caller=caller)
-    if method in _DRAWN_METHODS and not per_sample and options.average != "samples":
-        reading = with_cells(reading)
-        counts = reading.counts
     selection, averages = evaluated
     weight = row_count = None
     if options.average == "samples":
@@ -1278,7 +1322,11 @@ def evaluation_from(
                 zero_division=options.zero_division,
             )
             averages = replace(averages, per_class=per_row)
-    elif needs_design(reading, options, per_sample=per_sample, method=method):
+    elif (
+        per_sample_rows
+        if per_sample_rows is not None
+        else needs_design(reading, options, per_sample=per_sample, method=method)
+    ):
         if design is None:
             design = design_of(reading, method=method)
         n = int(design.shape[0])
@@ -1800,6 +1848,7 @@ shape (n_samples, n_labels) or MacroF1Counts
         caller=caller,
         moments=resampling.method in ("delta", "auto"),
         cells=True,
+        count_cells=redraws_cells(resampling.method, sample_weight),
     )
     resampling = resolve(
         resampling, reading.counts, str(options.average), weighted=reading.weighted
@@ -1818,6 +1867,11 @@ def check_record_interval(
     method: str,
     caller: str,
     method_name: str = "method",
+    recount: str = (
+        "MacroF1Counts.from_predictions(..., moments=True) or "
+        "MacroF1Accumulator(keep='moments')"
+    ),
+    from_samples: str | None = None,
 ) -> None:
     """Refuse the intervals a count record cannot give (it keeps no samples).
 
@@ -1827,8 +1881,12 @@ def check_record_interval(
     ``average="samples"``. The bootstrap redraws the confusion-matrix cells
     (unweighted 1-D targets) or the histogram's rows (unweighted
     ``average="samples"``); anything else would redraw every sample.
-    ``averages`` are the averages of the intervals to come.
+    ``averages`` are the averages of the intervals to come. The refusals name
+    how to get the interval: ``recount`` counts the record with its second
+    moments, ``from_samples`` is the function that computes it from the
+    predictions (by default ``caller``).
     """
+    verb = caller if from_samples is None else from_samples
     if method == "posterior":
         posterior_refusal(
             counts, False, averages, caller=caller, method_name=method_name
@@ -1836,61 +1894,59 @@ def check_record_interval(
     advice = (
         f"use {method_name}='delta' (computed from the record's counts and "
         "their second moments), or compute the interval from the predictions "
-        f"with {caller}(y_true, y_pred, ...)."
+        f"with {verb}(y_true, y_pred, ...)."
     )
-    per_label = [a for a in averages if a != "samples"]
-    if counts.kind != _MULTILABEL:
-        if counts.confusion is None:
-            raise ValueError(
-                f"{caller} computes the intervals of a record of 1-D targets "
-                "from its confusion matrix (its occupied cells above 2048 "
-                "classes); this record keeps only per-class counts (read from "
-                "totals, accumulated by a MacroF1Accumulator made without "
-                "keep='cells', or merged with such a record). Make the "
-                "accumulator with MacroF1Accumulator(keep='cells') to keep the "
-                "confusion matrix, or compute the interval from the predictions "
-                f"with {caller}(y_true, y_pred, ...)."
-            )
-        if counts.weighted and counts.n_samples is None:
-            raise ValueError(
-                "The record's confusion matrix holds non-integer (sample-weighted) "
-                "counts; the interval needs the samples and their weights: use "
-                f"{caller}(y_true, y_pred, sample_weight=...)."
-            )
-        if not counts.weighted:
-            return  # the cells are counts of samples: both methods
-        if method != "delta":
-            raise ValueError(
-                f"{caller}: the bootstrap with sample weights redraws every sample "
-                "with its weight, which the record keeps only summed per (label, "
-                f"prediction) cell; {advice}"
-            )
-    elif method != "delta":
-        if per_label:
-            raise ValueError(
-                f"{caller}: the bootstrap of multilabel targets for average="
-                f"{per_label[0]!r} redraws every sample's labels, which the record "
-                "does not keep (it resamples the histogram of per-sample counts "
-                f"for average='samples' only); {advice}"
-            )
-        if counts.weighted:
-            raise ValueError(
-                f"{caller}: the bootstrap with sample weights redraws every sample "
-                "with its weight, which the histogram of per-sample (tp, true, "
-                f"pred) counts keeps only summed; {advice}"
-            )
-        return
-    elif not per_label:
-        return  # average="samples": the histogram and its squared weights
-    if counts.moments is None:
-        raise ValueError(
-            f"{caller}: the delta method for "
-            f"{'multilabel' if counts.kind == _MULTILABEL else 'weighted'} "
-            "targets needs the second moments of the counts, which this record "
-            "does not carry; count it with "
-            "MacroF1Counts.from_predictions(..., moments=True) or "
-            "MacroF1Accumulator(keep='moments')."
+    needed = frozenset().union(
+        *(
+            requires(method, kind=counts.kind, weighted=counts.weighted, average=a)
+            for a in averages
         )
+    )
+    if needed <= counts._provides:
+        return
+    if counts.kind != _MULTILABEL and counts.confusion is None:
+        raise ValueError(
+            f"{caller} computes the intervals of a record of 1-D targets "
+            "from its confusion matrix (its occupied cells above 2048 "
+            "classes); this record keeps only per-class counts (read from "
+            "totals, accumulated by a MacroF1Accumulator made without "
+            "keep='cells', or merged with such a record). Make the "
+            "accumulator with MacroF1Accumulator(keep='cells') to keep the "
+            "confusion matrix, or compute the interval from the predictions "
+            f"with {verb}(y_true, y_pred, ...)."
+        )
+    if counts.kind != _MULTILABEL and counts.weighted and counts.n_samples is None:
+        raise ValueError(  # a matrix of non-integer cells
+            "The record's confusion matrix holds non-integer (sample-weighted) "
+            "counts; the interval needs the samples and their weights: use "
+            f"{verb}(y_true, y_pred, sample_weight=...)."
+        )
+    per_label = [a for a in averages if a != "samples"]
+    if SAMPLE_ROWS in needed and counts.kind != _MULTILABEL:
+        raise ValueError(
+            f"{caller}: the bootstrap with sample weights redraws every sample "
+            "with its weight, which the record keeps only summed per (label, "
+            f"prediction) cell; {advice}"
+        )
+    if SAMPLE_ROWS in needed and per_label:
+        raise ValueError(
+            f"{caller}: the bootstrap of multilabel targets for average="
+            f"{per_label[0]!r} redraws every sample's labels, which the record "
+            "does not keep (it resamples the histogram of per-sample counts "
+            f"for average='samples' only); {advice}"
+        )
+    if SAMPLE_ROWS in needed:
+        raise ValueError(
+            f"{caller}: the bootstrap with sample weights redraws every sample "
+            "with its weight, which the histogram of per-sample (tp, true, "
+            f"pred) counts keeps only summed; {advice}"
+        )
+    raise ValueError(
+        f"{caller}: the delta method for "
+        f"{'multilabel' if counts.kind == _MULTILABEL else 'weighted'} "
+        "targets needs the second moments of the counts, which this record "
+        f"does not carry; count it with {recount}."
+    )
 
 
 def _progress(resampling: Resampling, caller: str, *, rows: int = 1) -> Progress | None:
@@ -1917,6 +1973,8 @@ def interval_of_reading(
 
 def summary_confidence_interval(
     summary: Any,
+    counts: MacroF1Counts | None,
+    options: Options | None,
     *,
     confidence: float = 0.95,
     method: str = "auto",
@@ -1924,13 +1982,10 @@ def summary_confidence_interval(
     random_state: Any = None,
     verbose: int = 0,
 ) -> FBetaInterval:
-    """The body of ``FBetaSummary.confidence_interval`` (1-D targets only).
-
-    The summary keeps the confusion matrix, not the samples: its cells are
-    taken as counts of independent samples (integer weights thus act as
-    frequency weights). Weighted summaries with non-integer cells and
-    multilabel summaries need the samples and are refused.
-    """
+    """The body of ``FBetaSummary.confidence_interval``: the interval of the
+    count record ``counts`` the summary was made from with its ``options``,
+    as :func:`fbeta_confidence_interval` gives it from the data, or a refusal
+    (:func:`check_record_interval`) naming how to get it."""
     caller = "FBetaSummary.confidence_interval"
     checked = check_options_of(
         caller,
@@ -1944,50 +1999,22 @@ def summary_confidence_interval(
     )
     check_interval_average(summary.average, caller=caller)
     resampling = resampling_of(checked)
-    matrix = summary.confusion_matrix
-    if matrix is None:
-        why = (
-            "multilabel targets"
-            if summary.target_type == "multilabel-indicator"
-            else f"the counts of its {summary.classes.shape[0]:,} classes kept "
-            "none; a MacroF1Accumulator keeps it when made with keep='cells'"
-        )
-        raise ValueError(
-            f"This summary has no confusion matrix to resample ({why}): use "
-            "fbeta_confidence_interval(y_true, y_pred, ...) which resamples the "
-            "samples."
-        )
-    # above 2048 classes, the occupied cells: the same interval in O(cells + k)
-    matrix = sp.csr_array(matrix) if sp.issparse(matrix) else np.asarray(matrix)
-    values: np.ndarray = np.asarray(matrix.data if sp.issparse(matrix) else matrix)
-    if not np.array_equal(values, np.round(values)) or (values < 0).any():
-        raise ValueError(
-            "The summary's confusion matrix holds non-integer (sample-weighted) "
-            "counts; the interval needs the samples and their weights: use "
-            "fbeta_confidence_interval(y_true, y_pred, sample_weight=...)."
-        )
-    classes = summary.classes
-    if sp.issparse(matrix):
-        per_class = (
-            matrix.diagonal(),
-            np.asarray(matrix.sum(axis=1)).reshape(-1),
-            np.asarray(matrix.sum(axis=0)).reshape(-1),
-        )
-    else:
-        per_class = table_counts(matrix)
-    counts = MacroF1Counts(summary.target_type, classes, *per_class, matrix)
-    if summary.average == "binary":
-        options = Options(
-            "binary", summary.beta, summary.zero_division, None, summary.labels[0]
-        )
-    else:
-        options = Options(
-            summary.average, summary.beta, summary.zero_division, summary.labels, None
-        )
-    # unweighted 1-D counts: the record suffices, n is the matrix's total
-    resampling = resolve(resampling, counts, str(options.average))
+    if counts is None or options is None:  # pragma: no cover - never: see build
+        raise ValueError(f"{caller}: this summary keeps no count record.")
+    resampling = resolve(resampling, counts, str(summary.average))
+    check_record_interval(
+        counts,
+        (str(summary.average),),
+        method=resampling.method,
+        caller=caller,
+        recount="fbeta_summary(y_true, y_pred, ..., moments=True)",
+        from_samples="fbeta_confidence_interval",
+    )
+    if options.labels is None and counts._class_order is not None:
+        # every class of a confusion matrix, as fbeta_confidence_interval
+        options = replace(options, labels=counts.classes)
     evaluation = evaluation_from(
-        Reading(counts),
+        Reading(counts, weighted=counts.weighted),
         options,
         caller=caller,
         warn_for=(),
@@ -2004,6 +2031,7 @@ def report_intervals(
     resampling: Resampling,
     *,
     caller: str,
+    designs: dict[str, bool] | None = None,
 ) -> dict[str, FBetaInterval]:
     """The intervals (F1) of a report's averaged rows.
 
@@ -2012,13 +2040,15 @@ def report_intervals(
     evaluation ``evaluated``: the selection of its labels and each average's
     aggregation, made once for the rows (nothing is selected or aggregated
     again). ``options`` are the report's (``average`` is each row's);
-    ``averages`` the rows' modes. The per-sample design, when one is needed,
-    is built once for all the rows, and one generator serves them all.
+    ``averages`` the rows' modes; ``designs`` which rows need the per-sample
+    design (:func:`report_designs`, asked once by the report). The design,
+    when one is needed, is built once for all the rows, and one generator
+    serves them all.
     Warnings are left to the report, which raises them once.
     """
     selection, results = evaluated
-    if resampling.method in _DRAWN_METHODS:
-        reading = with_cells(reading)  # once for every row
+    if designs is None:
+        designs = report_designs(reading, options, averages, resampling.method)
     progress = _progress(resampling, caller, rows=len(averages))
     out: dict[str, FBetaInterval] = {}
     design = None
@@ -2026,9 +2056,7 @@ def report_intervals(
         row_options = replace(options, average=average)
         if progress is not None:
             progress.offset = row * resampling.n_resamples
-        if design is None and needs_design(
-            reading, row_options, per_sample=False, method=resampling.method
-        ):
+        if design is None and designs[average]:
             design = design_of(reading, method=resampling.method)
         evaluation = evaluation_from(
             reading,
@@ -2037,6 +2065,7 @@ def report_intervals(
             design=design,
             evaluated=(selection, results[average]),
             method=resampling.method,
+            per_sample_rows=designs[average],
         )
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)  # zero-width: per row
