@@ -362,12 +362,21 @@ def _listed(names: np.ndarray, values: Any = None, at_most: int = 5) -> str:
 
 
 def coverage_warning(
-    selection: Selection, options: Options, confidence: float, *, method: str
+    selection: Selection,
+    options: Options,
+    confidence: float,
+    *,
+    method: str,
+    posterior: bool,
+    method_name: str = "method",
 ) -> str | None:
     """The :class:`CoverageWarning` message of an interval of averaged scores
     over ``selection`` (None: the data support the level). Classes of the
     average (``labels``, else the classes counted) with fewer true samples,
-    in observed counts, than :data:`MIN_TRUE_SAMPLES` gives ``method``."""
+    in observed counts, than :data:`MIN_TRUE_SAMPLES` gives ``method``.
+    ``posterior``: whether the posterior is defined for these data (unweighted
+    1-D targets), and so may be advised; ``method_name``: the caller's name of
+    the method argument."""
     if options.average not in ("macro", "weighted", "binary"):
         return None
     true = np.asarray(selection.true, dtype=np.float64)
@@ -398,12 +407,12 @@ def coverage_warning(
             f"{_listed(names[rare][order], true[rare][order])}"
         )
     advice = "collect more samples of these classes, or pass labels without them"
-    if method != "posterior":
-        advice += "; method='posterior' holds its level with fewer samples"
+    if method != "posterior" and posterior:
+        advice += f"; {method_name}='posterior' holds its level with fewer samples"
     return (
         f"The interval may cover less often than its nominal "
         f"{percent(confidence)}: every class of the average needs at least "
-        f"{needed} true samples with method={method!r}, and "
+        f"{needed} true samples with {method_name}={method!r}, and "
         + "; ".join(parts)
         + f". {advice[0].upper()}{advice[1:]}."
     )
@@ -1255,6 +1264,12 @@ def posterior_refusal(
         )
 
 
+def posterior_defined(counts: MacroF1Counts, weighted: bool) -> bool:
+    """Whether the posterior is defined for the samples of ``counts``
+    (``weighted``: they were given weights): unweighted 1-D targets."""
+    return counts.kind != _MULTILABEL and not (weighted or counts.weighted)
+
+
 def redraws_cells(method: str, sample_weight: Any) -> bool:
     """Whether an interval by ``method`` redraws the cells of the confusion
     matrix (unweighted 1-D targets), which the counting pass then counts,
@@ -1633,7 +1648,11 @@ def interval_of(
         ci_foa = _percentile_interval(est_foa, rep_foa, confidence)
     if warn_level:
         message = coverage_warning(
-            evaluation.selection, evaluation.options, confidence, method=method
+            evaluation.selection,
+            evaluation.options,
+            confidence,
+            method=method,
+            posterior=posterior_defined(evaluation.counts, evaluation.weighted),
         )
         if message is not None:
             warn_user(message, CoverageWarning)
@@ -2032,6 +2051,7 @@ def report_intervals(
     *,
     caller: str,
     designs: dict[str, bool] | None = None,
+    method_name: str = "interval_method",
 ) -> dict[str, FBetaInterval]:
     """The intervals (F1) of a report's averaged rows.
 
@@ -2077,6 +2097,8 @@ def report_intervals(
         replace(options, average="macro"),
         resampling.confidence,
         method=resampling.method,
+        posterior=posterior_defined(reading.counts, reading.weighted),
+        method_name=method_name,
     )
     if message is not None:  # once for the report: the rows share the classes
         warn_user(message, CoverageWarning)
