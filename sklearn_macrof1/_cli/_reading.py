@@ -835,27 +835,39 @@ def _indicator(token: str) -> int:
 
 
 def _numbers(column: Any) -> tuple[np.ndarray, int | None, str]:
-    """A weight column as float64, and the first cell that is not a number
-    (its index and text; None: every cell is one)."""
+    """A weight column as float64, and the first cell that is not a finite
+    number (its index and text; None: every cell is one), as the line of the
+    file names it (NaN and infinity too, which the weights' check would
+    refuse without naming the line)."""
     if not isinstance(column, list | tuple):
         pa = arrow()
         kind = column.type
         if (pa.types.is_integer(kind) or pa.types.is_floating(kind)) and (
             column.null_count == 0
         ):
-            return column.to_numpy(zero_copy_only=False).astype(np.float64), None, ""
+            out = column.to_numpy(zero_copy_only=False).astype(np.float64)
+            return (out, *_first_not_finite(out))
         column = ["" if v is None else str(v) for v in column.to_pylist()]
     try:
-        return np.fromiter(map(float, column), np.float64, len(column)), None, ""
-    except ValueError:
-        pass
-    out = np.zeros(len(column))
-    for i, cell in enumerate(column):
-        x = float_or_none(cell)
-        if x is None:
-            return out, i, cell.strip()
-        out[i] = x
-    raise AssertionError("a cell that is not a number")  # pragma: no cover
+        out = np.fromiter(map(float, column), np.float64, len(column))
+    except ValueError:  # a cell that is not a number: the first, of any kind
+        out = np.zeros(len(column))
+        for i, cell in enumerate(column):
+            x = float_or_none(cell)
+            if x is None or not math.isfinite(x):
+                return out, i, cell.strip()
+            out[i] = x
+    bad, _ = _first_not_finite(out)
+    return out, bad, "" if bad is None else str(column[bad]).strip()
+
+
+def _first_not_finite(values: np.ndarray) -> tuple[int | None, str]:
+    """The index and text of the first value that is not finite (None, "")."""
+    finite = np.isfinite(values)
+    if finite.all():
+        return None, ""
+    bad = int(np.argmin(finite))
+    return bad, str(values[bad])
 
 
 # --------------------------------------------------------------------------
@@ -1087,7 +1099,7 @@ class _Counter:
                 problems.add(
                     (WEIGHT,),
                     start + bad,
-                    f"{what}: the value {WHERE} is not a number ({cell!r})",
+                    f"{what}: the value {WHERE} is not a finite number ({cell!r})",
                 )
         if self.mode == "1d":
             y = self._labels(start, codes, problems)
