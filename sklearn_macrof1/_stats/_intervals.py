@@ -1245,9 +1245,13 @@ def posterior_refusal(
     *,
     caller: str,
     method_name: str = "method",
+    alternatives: tuple[str, ...] = ("delta", "bootstrap"),
+    from_samples: str | None = None,
 ) -> None:
     """:func:`check_posterior` of a record (or a reading's counts), for the
-    intervals of ``averages``."""
+    intervals of ``averages``. ``alternatives``: the methods the refusal
+    advises (those a record can give); none: ``from_samples``, the function
+    that computes the interval from the predictions."""
     why = None
     if counts.kind == _MULTILABEL:
         why = "multilabel targets"
@@ -1255,13 +1259,19 @@ def posterior_refusal(
         why = "sample_weight"
     elif "samples" in averages:
         why = "average='samples'"
-    if why is not None:
-        raise ValueError(
-            f"{caller}: {method_name}='posterior' draws the cells of the "
-            "confusion matrix of unweighted 1-D targets, and is not defined "
-            f"with {why}; use {method_name}='delta' or "
-            f"{method_name}='bootstrap'."
+    if why is None:
+        return
+    advice = "use " + " or ".join(f"{method_name}={m!r}" for m in alternatives)
+    if not alternatives:
+        advice = (
+            "compute the interval from the predictions with "
+            f"{from_samples or caller}(y_true, y_pred, ..., method='delta')"
         )
+    raise ValueError(
+        f"{caller}: {method_name}='posterior' draws the cells of the "
+        "confusion matrix of unweighted 1-D targets, and is not defined "
+        f"with {why}; {advice}."
+    )
 
 
 def posterior_defined(counts: MacroF1Counts, weighted: bool) -> bool:
@@ -1906,9 +1916,25 @@ def check_record_interval(
     predictions (by default ``caller``).
     """
     verb = caller if from_samples is None else from_samples
+
+    def holds(method: str) -> bool:
+        """Whether the record holds what ``method`` reads for ``averages``."""
+        kind, weighted = counts.kind, counts.weighted
+        return all(
+            requires(method, kind=kind, weighted=weighted, average=a)
+            <= counts._provides
+            for a in averages
+        )
+
     if method == "posterior":
         posterior_refusal(
-            counts, False, averages, caller=caller, method_name=method_name
+            counts,
+            False,
+            averages,
+            caller=caller,
+            method_name=method_name,
+            alternatives=tuple(m for m in ("delta", "bootstrap") if holds(m)),
+            from_samples=verb,
         )
     advice = (
         f"use {method_name}='delta' (computed from the record's counts and "
