@@ -210,3 +210,11 @@ def test_coverage_warning_in_the_programs_words_once(tmp_path):
     )
     assert status == 1
     assert "the --sample-weight column holds only zeros (2 rows)" in err
+
+
+def test_help_says_when_auto_is_the_posterior_and_what_the_seed_seeds():
+    status, out, _ = macrof1(["score", "--help"])
+    assert status == 0
+    text = " ".join(out.split())
+    assert "the Dirichlet posterior for unweighted labels up to 100,000 samples" in text
+    assert "seed of the bootstrap and the posterior" in text
