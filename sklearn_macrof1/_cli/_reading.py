@@ -1055,6 +1055,7 @@ class _Counter:
         self.state: dict[str, Any] = {
             "kind": self.types.kind,
             "counted": 0,
+            "held_back": False,  # a chunk of continuous values, not counted
             "blank": [None, None],
             "last": [-1, -1],
             "present": [np.zeros(0, bool), np.zeros(0, bool)],
@@ -1126,8 +1127,8 @@ class _Counter:
         state = self.state
         kind = self.types.kind
         if kind != state["kind"]:
-            if state["counted"]:
-                raise _Restart
+            if state["counted"] or state["held_back"]:
+                raise _Restart  # chunks counted, or left out, as another type
             state["kind"] = kind
         blank = self.codes.of.get("")
         columns: list[np.ndarray | None] = [
@@ -1162,7 +1163,10 @@ class _Counter:
         if t is None or p is None:
             return None
         if kind == "float" and self.types.continuous:
-            return None  # continuous values: a problem, unless strings follow
+            # continuous values: a problem, unless strings follow (then this
+            # chunk is counted when the input is read again as strings)
+            state["held_back"] = True
+            return None
         values = self.types.values(self.codes.tokens, kind)
         y_true, y_pred = values[t], values[p]
         if keep is not None:
