@@ -436,3 +436,19 @@ def test_summary_posterior_refusal_advises_only_what_the_record_gives() -> None:
     # from the samples both alternatives work, and both are named
     with pytest.raises(ValueError, match="method='delta' or method='bootstrap'"):
         fbeta_confidence_interval(y, p, sample_weight=w, method="posterior")
+
+
+def test_summary_interval_of_per_class_scores_names_how_to_get_one() -> None:
+    # the summary fixed its average: the advice is to make it with another
+    y, p = _scored(120, k=3)
+    summary = fbeta_summary(y, p, average=None)
+    with pytest.raises(
+        ValueError,
+        match=re.escape(
+            "make the summary with fbeta_summary(y_true, y_pred, average=...) "
+            "set to 'macro', 'micro', 'weighted'"
+        ),
+    ):
+        summary.confidence_interval()
+    with pytest.raises(ValueError, match="has no interval here; use 'macro'"):
+        fbeta_confidence_interval(y, p, average=None)

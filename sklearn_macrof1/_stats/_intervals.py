@@ -482,13 +482,23 @@ def resampling_of(
     )
 
 
-def check_interval_average(average: str | None, *, caller: str) -> None:
-    """An interval needs one score per formula: refuse ``average=None``."""
+def check_interval_average(
+    average: str | None, *, caller: str, made_by: str | None = None
+) -> None:
+    """An interval needs one score per formula: refuse ``average=None``.
+    ``made_by``: the function whose ``average`` fixed it (a summary's), which
+    the advice names."""
     if average not in HAS_INTERVAL:
-        averages = ordered(HAS_INTERVAL, "macro", "micro", "weighted")
+        averages = spelled(ordered(HAS_INTERVAL, "macro", "micro", "weighted"))
+        advice = f"use {averages}"
+        if made_by is not None:
+            advice = (
+                f"make the summary with {made_by}(y_true, y_pred, average=...) "
+                f"set to {averages}"
+            )
         raise ValueError(
             f"{caller} needs one score per formula: average=None (per-class "
-            f"scores) has no interval here; use {spelled(averages)}."
+            f"scores) has no interval here; {advice}."
         )
 
 
@@ -2042,7 +2052,7 @@ def summary_confidence_interval(
         ),
         verbose=verbose,
     )
-    check_interval_average(summary.average, caller=caller)
+    check_interval_average(summary.average, caller=caller, made_by="fbeta_summary")
     resampling = resampling_of(checked)
     if counts is None or options is None:  # pragma: no cover - never: see build
         raise ValueError(f"{caller}: this summary keeps no count record.")
