@@ -218,3 +218,13 @@ def test_help_says_when_auto_is_the_posterior_and_what_the_seed_seeds():
     text = " ".join(out.split())
     assert "the Dirichlet posterior for unweighted labels up to 100,000 samples" in text
     assert "seed of the bootstrap and the posterior" in text
+
+
+def test_matrix_of_weighted_counts_refuses_its_interval_in_the_programs_words():
+    status, _, err = macrof1(
+        ["matrix", "2", "10.5", "2", "1", "8", "--confidence", "0.95"]
+    )
+    assert status == 1
+    assert "the matrix holds non-integer (sample-weighted) counts" in err
+    assert "macrof1 score FILE --sample-weight COL --confidence LEVEL" in err
+    assert "y_true" not in err

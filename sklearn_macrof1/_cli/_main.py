@@ -997,6 +997,16 @@ _OPTION_WORDS: tuple[tuple[re.Pattern[str], Any], ...] = (
             f"{_choices(m[1])}."
         ),
     ),
+    (  # a matrix of non-integer counts (matrix --confidence)
+        re.compile(
+            r"The record's confusion matrix holds non-integer \(sample-weighted\) "
+            r"counts; the interval needs the samples and their weights: use "
+            r"\w+\(y_true, y_pred, sample_weight=\.\.\.\)\."
+        ),
+        "the matrix holds non-integer (sample-weighted) counts; the interval "
+        "needs the samples and their weights: score the predictions with "
+        "'macrof1 score FILE --sample-weight COL --confidence LEVEL'.",
+    ),
     (  # CoverageWarning: the method that needs the samples, and its advice
         re.compile(r"\b(?:interval_)?method='(\w+)'"),
         lambda m: f"--interval-method {m[1]}",
