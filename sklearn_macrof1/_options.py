@@ -374,9 +374,9 @@ OPTIONS: tuple[Option, ...] = (
         f"a str among {{{_METHOD_CHOICES}}}",
         _method,
         cli=Cli(
-            "auto (the Dirichlet posterior for unweighted labels, the delta "
-            "method otherwise), delta method, percentile bootstrap or Dirichlet "
-            "posterior (auto)",
+            "auto (the Dirichlet posterior for unweighted labels up to 100,000 "
+            "samples, the delta method otherwise), delta method, percentile "
+            "bootstrap or Dirichlet posterior (auto)",
             "intervals",
             default=DEFAULT_METHOD,
             choices={m: m for m in METHODS},
@@ -401,7 +401,9 @@ OPTIONS: tuple[Option, ...] = (
         "(ints >= 0)",
         _random_state,
         cli=Cli(
-            "seed of the bootstrap, for reproducible intervals",
+            "seed of the bootstrap and the posterior, for reproducible "
+            "intervals (without it the posterior's draws are seeded by the "
+            "counts)",
             "intervals",
             kind=int,
             metavar="SEED",

@@ -241,6 +241,20 @@ def test_compute_metrics_without_a_trainer() -> None:
         make_compute_metrics(average=None)  # type: ignore[arg-type]
     with pytest.raises(InvalidParameterError, match="'interval' parameter"):
         make_compute_metrics(interval="exact")
+    # multilabel (threshold): the intervals the kept counts cannot give are
+    # refused when made, not when the first evaluation ends
+    for interval, average in (("posterior", "macro"), ("posterior", "samples"),
+                              ("bootstrap", "macro")):  # fmt: skip
+        with pytest.raises(InvalidParameterError, match="use interval='delta'"):
+            make_compute_metrics(interval=interval, threshold=0.0, average=average)
+    rng = np.random.default_rng(5)
+    multilabel = rng.normal(size=(60, 3))
+    truth = (multilabel + rng.normal(size=(60, 3)) > 0).astype(int)
+    for interval, average in (("bootstrap", "samples"), ("auto", "macro")):
+        metrics = make_compute_metrics(
+            interval=interval, threshold=0.0, average=average, random_state=0
+        )((multilabel, truth))
+        assert metrics["averaged_f1_low"] <= metrics["averaged_f1_high"]
     # "auto" (the posterior here, seeded by the counts): the one-shot interval
     compute_metrics = make_compute_metrics(interval="auto")
     metrics = compute_metrics((logits, labels))

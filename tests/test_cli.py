@@ -638,7 +638,7 @@ def test_example_scores_match_the_library():
         (
             ["score", "-", "--true", "a", "--pred", "b", "--sample-weight", "a"],
             "a,b\nx,y\n",
-            "not a number",
+            "not a finite number",
         ),
         (
             ["score", "-", "--true", "a", "--pred", "b", "--labels", "x"],
@@ -867,7 +867,11 @@ def test_classes_named_as_summary_rows_keep_their_rows_in_json(tmp_path):
         ("y,p\n\n0,0\n\n, \n1,0.5\n", "p", "the value on line 6 is '0.5'"),
         # a quoted cell spanning two lines: the next row starts on line 4
         ('y,p\n"a\nb",a\nc,\n', "p", "the value on line 4 is empty"),
-        ("y,p,w\n0,0,1\n1,1,x\n", "w", "the value on line 3 is not a number ('x')"),
+        (
+            "y,p,w\n0,0,1\n1,1,x\n",
+            "w",
+            "the value on line 3 is not a finite number ('x')",
+        ),
         ("a,b\n1,1\n1\n", None, "line 3 has 1 field(s), the header has 2"),
     ],
 )

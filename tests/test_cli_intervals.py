@@ -175,3 +175,56 @@ def test_score_intervals_are_those_of_its_count_record(tmp_path, label_files):
             assert status == 2
             assert f"--interval-method {method} with" in err
             assert "use --interval-method delta" in err
+
+
+def test_coverage_warning_in_the_programs_words_once(tmp_path):
+    # the report's and the interval's warning are one line, naming options
+    path = tmp_path / "m.txt"
+    path.write_text("2 0 0\n0 2 1\n0 1 30\n")
+    for method, advice in (("delta", True), ("posterior", False)):
+        status, _, err = macrof1(
+            ["matrix", "--file", str(path), "--rows", "true", "--confidence",
+             "0.95", "--interval-method", method]
+        )  # fmt: skip
+        assert status == 0, err
+        lines = [x for x in err.splitlines() if "may cover less often" in x]
+        assert len(lines) == 1, err
+        assert f"samples with --interval-method {method}," in lines[0]
+        assert "or pass --labels without them" in lines[0]
+        assert ("--interval-method posterior holds" in lines[0]) is advice
+        assert "method=" not in lines[0]
+    # weighted: "auto" is the delta method, and the posterior is not advised
+    table = tmp_path / "t.csv"
+    table.write_text("y,p,w\n" + "0,0,1\n1,1,1\n2,2,1\n" * 3 + "1,0,2\n")
+    status, _, err = macrof1(
+        ["score", str(table), "--true", "y", "--pred", "p", "--sample-weight",
+         "w", "--confidence", "0.95"]
+    )  # fmt: skip
+    assert status == 0, err
+    assert "with --interval-method delta," in err
+    assert "posterior" not in err
+    # only zeros as weights: the option's name
+    table.write_text("y,p,w\n0,0,0\n1,1,0\n")
+    status, _, err = macrof1(
+        ["score", str(table), "--true", "y", "--pred", "p", "--sample-weight", "w"]
+    )
+    assert status == 1
+    assert "the --sample-weight column holds only zeros (2 rows)" in err
+
+
+def test_help_says_when_auto_is_the_posterior_and_what_the_seed_seeds():
+    status, out, _ = macrof1(["score", "--help"])
+    assert status == 0
+    text = " ".join(out.split())
+    assert "the Dirichlet posterior for unweighted labels up to 100,000 samples" in text
+    assert "seed of the bootstrap and the posterior" in text
+
+
+def test_matrix_of_weighted_counts_refuses_its_interval_in_the_programs_words():
+    status, _, err = macrof1(
+        ["matrix", "2", "10.5", "2", "1", "8", "--confidence", "0.95"]
+    )
+    assert status == 1
+    assert "the matrix holds non-integer (sample-weighted) counts" in err
+    assert "macrof1 score FILE --sample-weight COL --confidence LEVEL" in err
+    assert "y_true" not in err

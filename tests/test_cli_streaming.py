@@ -111,7 +111,7 @@ def test_weights_across_chunks(tmp_path, tiny_chunks):
             "w",
         ]
     )
-    assert "column 'w': the value on line 19 is not a number ('heavy')" in err
+    assert "column 'w': the value on line 19 is not a finite number ('heavy')" in err
 
 
 def test_label_files_and_label_sets_across_chunks(tmp_path, tiny_chunks):
@@ -167,3 +167,51 @@ def test_standard_input_across_chunks(tiny_chunks):
     doc = json.loads(out)
     assert doc["input"]["n_samples"] == 11
     assert [c["label"] for c in doc["classes"]] == ["1", "2", "3", "x"]
+
+
+@pytest.mark.parametrize("cell", ["nan", "inf", "-inf", "1e999"])
+def test_a_weight_that_is_not_finite_in_a_later_chunk_names_its_line(
+    tmp_path, tiny_chunks, cell
+):
+    rows = ["1,1,1", "2,2,0.5", "1,2,2"] * 4
+    rows[9] = f"2,1,{cell}"
+    options = ["--true", "y", "--pred", "p", "--sample-weight", "w"]
+    status, _, err = macrof1(["score", str(table(tmp_path, rows)), *options])
+    assert status == 1
+    assert f"column 'w': the value on line 11 is not a finite number ('{cell}')" in err
+
+
+def test_a_parquet_weight_that_is_not_finite_names_its_row(tmp_path, tiny_chunks):
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    if tiny_chunks == "csv":
+        pytest.skip("Parquet needs pyarrow")
+    path = tmp_path / "t.parquet"
+    w = [1.0, 0.5, 2.0, 1.0, 1.0, 1.0, float("inf"), 1.0]
+    pq.write_table(pa.table({"y": [1, 2] * 4, "p": [1, 1, 2, 2] * 2, "w": w}), path)
+    options = ["--true", "y", "--pred", "p", "--sample-weight", "w"]
+    status, _, err = macrof1(["score", str(path), *options])
+    assert status == 1
+    assert "column 'w': the value in row 7 is not a finite number ('inf')" in err
+
+
+def test_continuous_values_then_a_string_count_every_chunk(tmp_path, tiny_chunks):
+    # "1.5" in the first chunk is a continuous value until "x" in a later one
+    # makes the column strings: the first chunk is counted as strings too
+    rows = ["1.5,1,1", "1,1,1", "2,2,1", "x,1,1", "2,2,1", "2,1,1", "nan,2,1"]
+    y = ["1.5", "1", "2", "x", "2", "2", "nan"]
+    p = ["1", "1", "2", "1", "2", "1", "2"]
+    expected = fbeta_summary(y, p, zero_division=0)
+    for path in (table(tmp_path, rows), table(tmp_path, rows[:-1] + ['"nan",2,1'])):
+        doc = scores(path, "--zero-division", "0")
+        assert doc["input"]["n_samples"] == 7
+        assert [c["support"] for c in doc["classes"]] == expected.support.tolist()
+        assert doc["scores"]["averaged_fbeta"] == expected.averaged_fbeta
+    true, pred = tmp_path / "true.txt", tmp_path / "pred.txt"
+    true.write_text("".join(f"{v}\n" for v in y))
+    pred.write_text("".join(f"{v}\n" for v in p))
+    status, out, err = macrof1(
+        ["score", str(true), str(pred), "--zero-division", "0", "--format", "json"]
+    )
+    assert status == 0, err
+    assert json.loads(out)["input"]["n_samples"] == 7

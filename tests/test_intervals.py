@@ -580,6 +580,35 @@ def test_coverage_warning_names_the_classes_and_their_counts():
     assert issubclass(CoverageWarning, UserWarning)
 
 
+def test_coverage_warning_advises_the_posterior_only_where_it_is_defined():
+    # weighted and multilabel targets resolve "auto" to the delta method, and
+    # the posterior refuses them: its advice would be a fix that fails
+    y = np.array([0] * 40 + [1] * 40 + [2] * 3)
+    p = np.array([0] * 38 + [1] * 2 + [1] * 40 + [2] * 3)
+    w = np.linspace(0.5, 1.5, y.shape[0])
+    with pytest.warns(CoverageWarning) as caught:
+        ci = fbeta_confidence_interval(y, p, sample_weight=w)
+    assert ci.method == "delta"
+    message = str(caught[0].message)
+    assert "fewer than 10 true samples" in message
+    assert "posterior" not in message
+    with pytest.raises(ValueError, match="not defined with sample_weight"):
+        fbeta_confidence_interval(y, p, sample_weight=w, method="posterior")
+    rng = np.random.default_rng(0)
+    yt = (rng.random((200, 3)) < [0.4, 0.4, 0.02]).astype(int)
+    yt[:3, 2] = 1
+    with pytest.warns(CoverageWarning) as caught:
+        ci = fbeta_confidence_interval(yt, yt ^ (rng.random((200, 3)) < 0.1))
+    assert ci.method == "delta"
+    assert "posterior" not in str(caught[0].message)
+    # the report names its own argument
+    with pytest.warns(CoverageWarning) as caught:
+        classification_report(y, p, confidence=0.95, interval_method="delta")
+    message = str(caught[0].message)
+    assert "with interval_method='delta'" in message
+    assert "interval_method='posterior' holds" in message
+
+
 def test_delta_values_unchanged_by_the_posterior():
     y = [0, 0, 1, 1, 2, 2, 2, 2] * 25
     p = [0, 1, 1, 1, 2, 0, 2, 2] * 25

@@ -409,3 +409,46 @@ def test_summary_interval_refuses_what_its_record_does_not_hold() -> None:
     record = MacroF1Counts.from_predictions(y, p)
     with pytest.raises(TypeError, match="no moments=True with a MacroF1Counts"):
         fbeta_summary(record, moments=True)
+
+
+def test_summary_posterior_refusal_advises_only_what_the_record_gives() -> None:
+    # a weighted record cannot give the bootstrap, nor the delta method
+    # without its second moments: the refusal advises what will work
+    y, p = _scored(300, k=3)
+    w = np.linspace(0.5, 1.5, 300)
+    for moments, advice in (
+        (True, "use method='delta'."),
+        (
+            False,
+            "compute the interval from the predictions with "
+            "fbeta_confidence_interval(y_true, y_pred, ..., method='delta').",
+        ),
+    ):
+        summary = fbeta_summary(y, p, sample_weight=w, moments=moments)
+        with pytest.raises(ValueError) as caught:
+            summary.confidence_interval(method="posterior")
+        message = str(caught.value)
+        assert "not defined with sample_weight" in message
+        assert message.endswith(advice)
+        assert "bootstrap" not in message
+        if moments:  # the advice holds
+            assert summary.confidence_interval(method="delta").method == "delta"
+    # from the samples both alternatives work, and both are named
+    with pytest.raises(ValueError, match="method='delta' or method='bootstrap'"):
+        fbeta_confidence_interval(y, p, sample_weight=w, method="posterior")
+
+
+def test_summary_interval_of_per_class_scores_names_how_to_get_one() -> None:
+    # the summary fixed its average: the advice is to make it with another
+    y, p = _scored(120, k=3)
+    summary = fbeta_summary(y, p, average=None)
+    with pytest.raises(
+        ValueError,
+        match=re.escape(
+            "make the summary with fbeta_summary(y_true, y_pred, average=...) "
+            "set to 'macro', 'micro', 'weighted'"
+        ),
+    ):
+        summary.confidence_interval()
+    with pytest.raises(ValueError, match="has no interval here; use 'macro'"):
+        fbeta_confidence_interval(y, p, average=None)

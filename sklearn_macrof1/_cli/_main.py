@@ -997,6 +997,31 @@ _OPTION_WORDS: tuple[tuple[re.Pattern[str], Any], ...] = (
             f"{_choices(m[1])}."
         ),
     ),
+    (  # a matrix of non-integer counts (matrix --confidence)
+        re.compile(
+            r"The record's confusion matrix holds non-integer \(sample-weighted\) "
+            r"counts; the interval needs the samples and their weights: use "
+            r"\w+\(y_true, y_pred, sample_weight=\.\.\.\)\."
+        ),
+        "the matrix holds non-integer (sample-weighted) counts; the interval "
+        "needs the samples and their weights: score the predictions with "
+        "'macrof1 score FILE --sample-weight COL --confidence LEVEL'.",
+    ),
+    (  # CoverageWarning: the method that needs the samples, and its advice
+        re.compile(r"\b(?:interval_)?method='(\w+)'"),
+        lambda m: f"--interval-method {m[1]}",
+    ),
+    (
+        re.compile(r"or pass labels without them"),
+        "or pass --labels without them",
+    ),
+    (
+        re.compile(
+            r"sample_weight must contain at least one non-zero number; all (\d+) "
+            r"weights are zero\."
+        ),
+        lambda m: f"the --sample-weight column holds only zeros ({m[1]} rows).",
+    ),
     (
         re.compile(r"Use `zero_division` parameter to control this behavior\."),
         "Use --zero-division 0, 1 or nan to choose the value (and silence this "
@@ -1059,8 +1084,9 @@ def run(
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             text = _produce(args, stdin)
-        for message in dict.fromkeys(_one_line(w.message) for w in caught):
-            _say(stderr, "warning", in_option_words(message))  # each one once
+        said = (in_option_words(_one_line(w.message)) for w in caught)
+        for message in dict.fromkeys(said):  # each once, as the program says it
+            _say(stderr, "warning", message)
         write_output(text, args.output, force=args.force, stdout=stdout)
     except (DataError, ValueError, TypeError, OverflowError) as exc:
         _say(stderr, "error", in_option_words(_one_line(exc)))

@@ -835,27 +835,39 @@ def _indicator(token: str) -> int:
 
 
 def _numbers(column: Any) -> tuple[np.ndarray, int | None, str]:
-    """A weight column as float64, and the first cell that is not a number
-    (its index and text; None: every cell is one)."""
+    """A weight column as float64, and the first cell that is not a finite
+    number (its index and text; None: every cell is one), as the line of the
+    file names it (NaN and infinity too, which the weights' check would
+    refuse without naming the line)."""
     if not isinstance(column, list | tuple):
         pa = arrow()
         kind = column.type
         if (pa.types.is_integer(kind) or pa.types.is_floating(kind)) and (
             column.null_count == 0
         ):
-            return column.to_numpy(zero_copy_only=False).astype(np.float64), None, ""
+            out = column.to_numpy(zero_copy_only=False).astype(np.float64)
+            return (out, *_first_not_finite(out))
         column = ["" if v is None else str(v) for v in column.to_pylist()]
     try:
-        return np.fromiter(map(float, column), np.float64, len(column)), None, ""
-    except ValueError:
-        pass
-    out = np.zeros(len(column))
-    for i, cell in enumerate(column):
-        x = float_or_none(cell)
-        if x is None:
-            return out, i, cell.strip()
-        out[i] = x
-    raise AssertionError("a cell that is not a number")  # pragma: no cover
+        out = np.fromiter(map(float, column), np.float64, len(column))
+    except ValueError:  # a cell that is not a number: the first, of any kind
+        out = np.zeros(len(column))
+        for i, cell in enumerate(column):
+            x = float_or_none(cell)
+            if x is None or not math.isfinite(x):
+                return out, i, cell.strip()
+            out[i] = x
+    bad, _ = _first_not_finite(out)
+    return out, bad, "" if bad is None else str(column[bad]).strip()
+
+
+def _first_not_finite(values: np.ndarray) -> tuple[int | None, str]:
+    """The index and text of the first value that is not finite (None, "")."""
+    finite = np.isfinite(values)
+    if finite.all():
+        return None, ""
+    bad = int(np.argmin(finite))
+    return bad, str(values[bad])
 
 
 # --------------------------------------------------------------------------
@@ -1043,6 +1055,7 @@ class _Counter:
         self.state: dict[str, Any] = {
             "kind": self.types.kind,
             "counted": 0,
+            "held_back": False,  # a chunk of continuous values, not counted
             "blank": [None, None],
             "last": [-1, -1],
             "present": [np.zeros(0, bool), np.zeros(0, bool)],
@@ -1087,7 +1100,7 @@ class _Counter:
                 problems.add(
                     (WEIGHT,),
                     start + bad,
-                    f"{what}: the value {WHERE} is not a number ({cell!r})",
+                    f"{what}: the value {WHERE} is not a finite number ({cell!r})",
                 )
         if self.mode == "1d":
             y = self._labels(start, codes, problems)
@@ -1114,8 +1127,8 @@ class _Counter:
         state = self.state
         kind = self.types.kind
         if kind != state["kind"]:
-            if state["counted"]:
-                raise _Restart
+            if state["counted"] or state["held_back"]:
+                raise _Restart  # chunks counted, or left out, as another type
             state["kind"] = kind
         blank = self.codes.of.get("")
         columns: list[np.ndarray | None] = [
@@ -1150,7 +1163,10 @@ class _Counter:
         if t is None or p is None:
             return None
         if kind == "float" and self.types.continuous:
-            return None  # continuous values: a problem, unless strings follow
+            # continuous values: a problem, unless strings follow (then this
+            # chunk is counted when the input is read again as strings)
+            state["held_back"] = True
+            return None
         values = self.types.values(self.codes.tokens, kind)
         y_true, y_pred = values[t], values[p]
         if keep is not None:

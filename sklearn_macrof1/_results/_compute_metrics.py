@@ -259,7 +259,9 @@ def make_compute_metrics(
         then keeps what the interval needs: the confusion matrix
         (``MacroF1Accumulator(keep="cells")``) and, with "delta" and "auto",
         the second moments of weighted or multilabel batches
-        (``keep="moments"``).
+        (``keep="moments"``). With ``threshold`` (multilabel batches),
+        "posterior" is refused, and "bootstrap" but for
+        ``average="samples"``: the counts do not keep each sample's labels.
     confidence, n_resamples, random_state
         Of the interval, as :func:`fbeta_confidence_interval` takes them.
 
@@ -301,6 +303,23 @@ def make_compute_metrics(
         raise InvalidParameterError(
             f"The 'interval' parameter of {_CALLER} must be a str among "
             f"{', '.join(map(repr, METHODS))} or None. Got {interval!r} instead."
+        )
+    if threshold is not None and (
+        interval == "posterior" or (interval == "bootstrap" and average != "samples")
+    ):
+        # multilabel batches: refused when the evaluation ends, not hours later
+        why = (
+            "is not defined for multilabel targets (it draws the cells of the "
+            "confusion matrix of 1-D targets)"
+            if interval == "posterior"
+            else "redraws every sample's labels, which the counts kept batch "
+            "by batch do not hold (they hold the histogram that "
+            "average='samples' redraws)"
+        )
+        raise InvalidParameterError(
+            f"The 'interval' parameter of {_CALLER}: interval={interval!r} with "
+            f"threshold (multilabel targets) {why}; use interval='delta' or "
+            "'auto'."
         )
     accumulator = MacroF1Accumulator(
         labels=labels,

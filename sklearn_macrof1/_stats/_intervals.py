@@ -362,12 +362,21 @@ def _listed(names: np.ndarray, values: Any = None, at_most: int = 5) -> str:
 
 
 def coverage_warning(
-    selection: Selection, options: Options, confidence: float, *, method: str
+    selection: Selection,
+    options: Options,
+    confidence: float,
+    *,
+    method: str,
+    posterior: bool,
+    method_name: str = "method",
 ) -> str | None:
     """The :class:`CoverageWarning` message of an interval of averaged scores
     over ``selection`` (None: the data support the level). Classes of the
     average (``labels``, else the classes counted) with fewer true samples,
-    in observed counts, than :data:`MIN_TRUE_SAMPLES` gives ``method``."""
+    in observed counts, than :data:`MIN_TRUE_SAMPLES` gives ``method``.
+    ``posterior``: whether the posterior is defined for these data (unweighted
+    1-D targets), and so may be advised; ``method_name``: the caller's name of
+    the method argument."""
     if options.average not in ("macro", "weighted", "binary"):
         return None
     true = np.asarray(selection.true, dtype=np.float64)
@@ -398,12 +407,12 @@ def coverage_warning(
             f"{_listed(names[rare][order], true[rare][order])}"
         )
     advice = "collect more samples of these classes, or pass labels without them"
-    if method != "posterior":
-        advice += "; method='posterior' holds its level with fewer samples"
+    if method != "posterior" and posterior:
+        advice += f"; {method_name}='posterior' holds its level with fewer samples"
     return (
         f"The interval may cover less often than its nominal "
         f"{percent(confidence)}: every class of the average needs at least "
-        f"{needed} true samples with method={method!r}, and "
+        f"{needed} true samples with {method_name}={method!r}, and "
         + "; ".join(parts)
         + f". {advice[0].upper()}{advice[1:]}."
     )
@@ -473,13 +482,23 @@ def resampling_of(
     )
 
 
-def check_interval_average(average: str | None, *, caller: str) -> None:
-    """An interval needs one score per formula: refuse ``average=None``."""
+def check_interval_average(
+    average: str | None, *, caller: str, made_by: str | None = None
+) -> None:
+    """An interval needs one score per formula: refuse ``average=None``.
+    ``made_by``: the function whose ``average`` fixed it (a summary's), which
+    the advice names."""
     if average not in HAS_INTERVAL:
-        averages = ordered(HAS_INTERVAL, "macro", "micro", "weighted")
+        averages = spelled(ordered(HAS_INTERVAL, "macro", "micro", "weighted"))
+        advice = f"use {averages}"
+        if made_by is not None:
+            advice = (
+                f"make the summary with {made_by}(y_true, y_pred, average=...) "
+                f"set to {averages}"
+            )
         raise ValueError(
             f"{caller} needs one score per formula: average=None (per-class "
-            f"scores) has no interval here; use {spelled(averages)}."
+            f"scores) has no interval here; {advice}."
         )
 
 
@@ -1236,9 +1255,13 @@ def posterior_refusal(
     *,
     caller: str,
     method_name: str = "method",
+    alternatives: tuple[str, ...] = ("delta", "bootstrap"),
+    from_samples: str | None = None,
 ) -> None:
     """:func:`check_posterior` of a record (or a reading's counts), for the
-    intervals of ``averages``."""
+    intervals of ``averages``. ``alternatives``: the methods the refusal
+    advises (those a record can give); none: ``from_samples``, the function
+    that computes the interval from the predictions."""
     why = None
     if counts.kind == _MULTILABEL:
         why = "multilabel targets"
@@ -1246,13 +1269,25 @@ def posterior_refusal(
         why = "sample_weight"
     elif "samples" in averages:
         why = "average='samples'"
-    if why is not None:
-        raise ValueError(
-            f"{caller}: {method_name}='posterior' draws the cells of the "
-            "confusion matrix of unweighted 1-D targets, and is not defined "
-            f"with {why}; use {method_name}='delta' or "
-            f"{method_name}='bootstrap'."
+    if why is None:
+        return
+    advice = "use " + " or ".join(f"{method_name}={m!r}" for m in alternatives)
+    if not alternatives:
+        advice = (
+            "compute the interval from the predictions with "
+            f"{from_samples or caller}(y_true, y_pred, ..., method='delta')"
         )
+    raise ValueError(
+        f"{caller}: {method_name}='posterior' draws the cells of the "
+        "confusion matrix of unweighted 1-D targets, and is not defined "
+        f"with {why}; {advice}."
+    )
+
+
+def posterior_defined(counts: MacroF1Counts, weighted: bool) -> bool:
+    """Whether the posterior is defined for the samples of ``counts``
+    (``weighted``: they were given weights): unweighted 1-D targets."""
+    return counts.kind != _MULTILABEL and not (weighted or counts.weighted)
 
 
 def redraws_cells(method: str, sample_weight: Any) -> bool:
@@ -1633,7 +1668,11 @@ def interval_of(
         ci_foa = _percentile_interval(est_foa, rep_foa, confidence)
     if warn_level:
         message = coverage_warning(
-            evaluation.selection, evaluation.options, confidence, method=method
+            evaluation.selection,
+            evaluation.options,
+            confidence,
+            method=method,
+            posterior=posterior_defined(evaluation.counts, evaluation.weighted),
         )
         if message is not None:
             warn_user(message, CoverageWarning)
@@ -1887,9 +1926,25 @@ def check_record_interval(
     predictions (by default ``caller``).
     """
     verb = caller if from_samples is None else from_samples
+
+    def holds(method: str) -> bool:
+        """Whether the record holds what ``method`` reads for ``averages``."""
+        kind, weighted = counts.kind, counts.weighted
+        return all(
+            requires(method, kind=kind, weighted=weighted, average=a)
+            <= counts._provides
+            for a in averages
+        )
+
     if method == "posterior":
         posterior_refusal(
-            counts, False, averages, caller=caller, method_name=method_name
+            counts,
+            False,
+            averages,
+            caller=caller,
+            method_name=method_name,
+            alternatives=tuple(m for m in ("delta", "bootstrap") if holds(m)),
+            from_samples=verb,
         )
     advice = (
         f"use {method_name}='delta' (computed from the record's counts and "
@@ -1997,7 +2052,7 @@ def summary_confidence_interval(
         ),
         verbose=verbose,
     )
-    check_interval_average(summary.average, caller=caller)
+    check_interval_average(summary.average, caller=caller, made_by="fbeta_summary")
     resampling = resampling_of(checked)
     if counts is None or options is None:  # pragma: no cover - never: see build
         raise ValueError(f"{caller}: this summary keeps no count record.")
@@ -2032,6 +2087,7 @@ def report_intervals(
     *,
     caller: str,
     designs: dict[str, bool] | None = None,
+    method_name: str = "interval_method",
 ) -> dict[str, FBetaInterval]:
     """The intervals (F1) of a report's averaged rows.
 
@@ -2077,6 +2133,8 @@ def report_intervals(
         replace(options, average="macro"),
         resampling.confidence,
         method=resampling.method,
+        posterior=posterior_defined(reading.counts, reading.weighted),
+        method_name=method_name,
     )
     if message is not None:  # once for the report: the rows share the classes
         warn_user(message, CoverageWarning)
