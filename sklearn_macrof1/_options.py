@@ -374,9 +374,10 @@ OPTIONS: tuple[Option, ...] = (
         f"a str among {{{_METHOD_CHOICES}}}",
         _method,
         cli=Cli(
-            "auto (the Dirichlet posterior for unweighted labels up to 100,000 "
-            "samples, the delta method otherwise), delta method, percentile "
-            "bootstrap or Dirichlet posterior (auto)",
+            "auto (the Dirichlet posterior for unweighted labels, the delta "
+            "method otherwise and above 100,000 samples in classes of 20 or "
+            "more), delta method, percentile bootstrap or Dirichlet posterior "
+            "(auto)",
             "intervals",
             default=DEFAULT_METHOD,
             choices={m: m for m in METHODS},

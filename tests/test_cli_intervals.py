@@ -216,7 +216,10 @@ def test_help_says_when_auto_is_the_posterior_and_what_the_seed_seeds():
     status, out, _ = macrof1(["score", "--help"])
     assert status == 0
     text = " ".join(out.split())
-    assert "the Dirichlet posterior for unweighted labels up to 100,000 samples" in text
+    assert (
+        "the Dirichlet posterior for unweighted labels, the delta method "
+        "otherwise and above 100,000 samples in classes of 20 or more" in text
+    )
     assert "seed of the bootstrap and the posterior" in text
 
 

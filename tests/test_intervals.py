@@ -30,6 +30,7 @@ from sklearn_macrof1._formulas._aggregation import (
 )
 from sklearn_macrof1._formulas._evaluation import Options, evaluate
 from sklearn_macrof1._stats._intervals import (
+    AUTO_DELTA_MIN_TRUE,
     AUTO_POSTERIOR_MAX_SAMPLES,
     _scatter,
     resolved_method,
@@ -471,10 +472,19 @@ def test_auto_resolves_to_the_posterior_where_it_is_defined():
                            n_samples=100) == "delta"  # fmt: skip
     for method in ("delta", "bootstrap", "posterior"):
         assert resolved_method(method, **plain, n_samples=limit + 1) == method
+    # above the limit, a class too small for the delta method keeps the posterior
+    few = AUTO_DELTA_MIN_TRUE
+    assert resolved_method("auto", **plain, n_samples=limit + 1,
+                           smallest_class=few) == "delta"  # fmt: skip
+    assert resolved_method("auto", **plain, n_samples=limit + 1,
+                           smallest_class=few - 1) == "posterior"  # fmt: skip
     y, p = _data(limit + 1, k=4, seed=2)
     big = fbeta_confidence_interval(y, p)
     assert big == fbeta_confidence_interval(y, p, method="delta")
     assert fbeta_confidence_interval(y[:limit], p[:limit]).method == "posterior"
+    rare = np.r_[y, [9] * (few - 1)], np.r_[p, [9] * (few - 1)]
+    assert fbeta_confidence_interval(*rare).method == "posterior"
+    assert fbeta_confidence_interval(y, p, labels=[0, 1, 2, 3, 7]).method == "posterior"
     ml = fbeta_confidence_interval(np.eye(3, dtype=int)[[0, 1, 2] * 30],
                                    np.eye(3, dtype=int)[[0, 1, 1] * 30])  # fmt: skip
     assert ml.method == "delta"

@@ -465,7 +465,11 @@ def report_of_reading(
     designs = None
     if resampling is not None:
         resampling = resolve(
-            resampling, counts, tuple(averages), weighted=reading.weighted
+            resampling,
+            counts,
+            tuple(averages),
+            weighted=reading.weighted,
+            labels=options.labels,
         )
         if record is not None:
             check_record_interval(
@@ -621,8 +625,9 @@ shape (n_samples, n_labels) or MacroF1Counts
         under Returns. None (the default) leaves the report as without them.
     interval_method : {"auto", "delta", "bootstrap", "posterior"}, default="auto"
         The interval's ``method`` (see :func:`fbeta_confidence_interval`):
-        "auto" is the posterior for unweighted 1-D targets of at most 100,000
-        samples, the delta method otherwise.
+        "auto" is the posterior for unweighted 1-D targets, the delta method
+        otherwise (and above 100,000 samples where every class has at least
+        20 true samples).
     n_resamples : int, default=1000
         Bootstrap replicates, or posterior draws (``interval_method=
         "bootstrap"`` or ``"posterior"`` only).
@@ -758,6 +763,7 @@ shape (n_samples, n_labels) or MacroF1Counts
             reading.counts,
             tuple(_averages(reading.counts)),
             weighted=reading.weighted,
+            labels=options.labels,
         )
     if isinstance(y_true, MacroF1Counts):
         # the record's fixed labels are the user's; a matrix's names order rows

@@ -541,15 +541,20 @@ def check_interval_call(
 
 
 #: Samples above which ``method="auto"`` is the delta method for unweighted
-#: 1-D targets too. The posterior's cost does not fall with n (1000 draws of
-#: the occupied cells, some milliseconds per interval at k = 10) while the
-#: counting pass's grows; where every class of the average expects 20 true
-#: samples or more the delta method holds its level (the coverage tables of
-#: the uncertainty page), and beyond this n a class below that has a
-#: prevalence under 0.02 %, which the CoverageWarning names (advising the
-#: posterior). A report of 10 classes with intervals then costs the delta
-#: method's 1.2x the report instead of the posterior's 6x at n = 1e6.
+#: 1-D targets too, where every class of the record has at least
+#: :data:`AUTO_DELTA_MIN_TRUE` true samples. The posterior's cost does not
+#: fall with n (1000 draws of the occupied cells, some milliseconds per
+#: interval at k = 10) while the counting pass's grows; where every class
+#: expects 20 true samples or more the delta method holds its level (the
+#: coverage tables of the uncertainty page). A report of 10 classes with
+#: intervals then costs the delta method's 1.2x the report instead of the
+#: posterior's 6x at n = 1e6. With a smaller class (many classes, a long
+#: tail, fixed ``labels`` naming an absent class) the posterior stays, at any n.
 AUTO_POSTERIOR_MAX_SAMPLES = 100_000
+
+#: The fewest true samples of a class for which ``method="auto"`` leaves the
+#: posterior for the delta method above :data:`AUTO_POSTERIOR_MAX_SAMPLES`.
+AUTO_DELTA_MIN_TRUE = 20
 
 
 def resolved_method(
@@ -559,14 +564,17 @@ def resolved_method(
     multilabel: bool,
     average: str | tuple[str, ...],
     n_samples: float,
+    smallest_class: float = math.inf,
 ) -> str:
     """The method an interval computed with ``method`` uses: "auto" (the
-    default) is the Dirichlet posterior for unweighted 1-D targets of at most
-    :data:`AUTO_POSTERIOR_MAX_SAMPLES` samples with every average it supports
-    (all but "samples"), which holds its level with small classes and has
-    positive width without errors, and the delta method elsewhere
-    (``sample_weight``, multilabel targets, ``average="samples"``, where the
-    posterior is not defined, and more samples); any other method is itself.
+    default) is the Dirichlet posterior for unweighted 1-D targets with every
+    average it supports (all but "samples"), which holds its level with small
+    classes and has positive width without errors, and the delta method
+    elsewhere: ``sample_weight``, multilabel targets, ``average="samples"``,
+    where the posterior is not defined, and more than
+    :data:`AUTO_POSTERIOR_MAX_SAMPLES` samples whose ``smallest_class`` (the
+    fewest true samples of a class) has at least :data:`AUTO_DELTA_MIN_TRUE`,
+    where the delta method holds its level. Any other method is itself.
     ``average``: the interval's average, or those of the rows of a report
     that share one method."""
     if method != "auto":
@@ -574,7 +582,7 @@ def resolved_method(
     averages = (average,) if isinstance(average, str) else average
     if weighted or multilabel or "samples" in averages:
         return "delta"
-    if n_samples > AUTO_POSTERIOR_MAX_SAMPLES:
+    if n_samples > AUTO_POSTERIOR_MAX_SAMPLES and smallest_class >= AUTO_DELTA_MIN_TRUE:
         return "delta"
     return "posterior"
 
@@ -585,10 +593,11 @@ def resolve(
     average: str | tuple[str, ...],
     *,
     weighted: bool = False,
+    labels: Any = None,
 ) -> Resampling:
     """``resampling`` with its method resolved (:func:`resolved_method`) for
     the intervals of ``average`` of ``counts`` (``weighted``: the samples
-    counted were weighted)."""
+    counted were weighted; ``labels``: the classes averaged, when fixed)."""
     if resampling.method != "auto":
         return resampling
     multilabel = counts.kind == _MULTILABEL
@@ -599,8 +608,23 @@ def resolve(
         average=average,
         # 1-D targets: every sample has one true class
         n_samples=0.0 if multilabel else float(np.sum(counts.true)),
+        smallest_class=0.0 if multilabel else _smallest_class(counts, labels),
     )
     return replace(resampling, method=method)
+
+
+def _smallest_class(counts: MacroF1Counts, labels: Any) -> float:
+    """The fewest true samples of a class of the average: of ``labels`` when
+    fixed (0 for a label the record never saw), else of the record's
+    classes."""
+    true = np.asarray(counts.true)
+    if labels is not None:
+        wanted = np.asarray(labels)
+        present = np.isin(counts.classes, wanted)
+        if int(present.sum()) < np.unique(wanted).shape[0]:
+            return 0.0
+        true = true[present]
+    return float(true.min()) if true.size else 0.0
 
 
 def counts_seed(evaluation: Evaluation) -> list[int]:
@@ -1780,11 +1804,11 @@ shape (n_samples, n_labels) or MacroF1Counts
     confidence : float, default=0.95
         Nominal coverage of the intervals, in (0, 1).
     method : {"auto", "delta", "bootstrap", "posterior"}, default="auto"
-        "auto": "posterior" for unweighted 1-D targets of at most 100,000
-        samples (averages other than "samples"), "delta" otherwise
-        (``sample_weight``, multilabel targets, ``average="samples"``, more
-        samples, whose classes are then large enough for it); the result's
-        ``method`` names the one used.
+        "auto": "posterior" for unweighted 1-D targets (averages other than
+        "samples"), "delta" otherwise (``sample_weight``, multilabel targets,
+        ``average="samples"``, and more than 100,000 samples where every class
+        has at least 20 true samples, enough for it); the result's ``method``
+        names the one used.
         "delta": the multinomial delta method with closed-form gradients
         (normal-approximation interval, clipped to [0, 1]). "bootstrap": the
         percentile bootstrap (the confusion-matrix cells are resampled for
@@ -1890,7 +1914,11 @@ shape (n_samples, n_labels) or MacroF1Counts
         count_cells=redraws_cells(resampling.method, sample_weight),
     )
     resampling = resolve(
-        resampling, reading.counts, str(options.average), weighted=reading.weighted
+        resampling,
+        reading.counts,
+        str(options.average),
+        weighted=reading.weighted,
+        labels=options.labels,
     )
     if isinstance(y_true, MacroF1Counts):
         check_record_interval(
@@ -2018,7 +2046,11 @@ def interval_of_reading(
     """:func:`fbeta_confidence_interval` of a reading, every option checked
     (``method="auto"`` is resolved here if the caller has not)."""
     resampling = resolve(
-        resampling, reading.counts, str(options.average), weighted=reading.weighted
+        resampling,
+        reading.counts,
+        str(options.average),
+        weighted=reading.weighted,
+        labels=options.labels,
     )
     evaluation = evaluation_from(
         reading, options, caller=caller, method=resampling.method
@@ -2056,7 +2088,9 @@ def summary_confidence_interval(
     resampling = resampling_of(checked)
     if counts is None or options is None:  # pragma: no cover - never: see build
         raise ValueError(f"{caller}: this summary keeps no count record.")
-    resampling = resolve(resampling, counts, str(summary.average))
+    resampling = resolve(
+        resampling, counts, str(summary.average), labels=options.labels
+    )
     check_record_interval(
         counts,
         (str(summary.average),),
