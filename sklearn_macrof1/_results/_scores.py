@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any, overload
 
 import numpy as np
 from numpy.typing import NDArray
 
-from .._counting._kernels import confusion_cells
-from .._counting._record import MacroF1Counts, Reading, check_counting_options
+from .._counting._record import MacroF1Counts, check_counting_options
 from .._formulas._aggregation import ALL_METRICS
 from .._formulas._evaluation import check_form, check_options, read_for, score
 from .._sources._array_api import like_predictions
@@ -698,18 +696,3 @@ def check_moments(y_true: Any, moments: Any, *, caller: str) -> None:
             "moments are counted with it (MacroF1Counts.from_predictions(y_true, "
             "y_pred, moments=True))."
         )
-
-
-def with_occupied_cells(summary: FBetaSummary, reading: Reading) -> FBetaSummary:
-    """``summary`` with the occupied cells of the confusion matrix of the 1-D
-    targets ``reading`` keeps, where the count record kept no dense matrix
-    (more than 2,048 classes); else ``summary`` itself."""
-    targets = reading.targets
-    if (
-        summary.confusion_matrix is None
-        and targets is not None
-        and targets.kind == "1d"
-    ):
-        cells = confusion_cells(targets, reading.weights)
-        summary = dataclasses.replace(summary, confusion_matrix=cells)
-    return summary
