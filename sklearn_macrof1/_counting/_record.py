@@ -54,7 +54,7 @@ from ._kernels import (
     indicator_moments,
     table_counts,
 )
-from ._registry import CountRequest, Predictions, source_of
+from ._registry import CountRequest, Predictions, lives_elsewhere, source_of
 
 _MULTILABEL = "multilabel-indicator"
 
@@ -940,10 +940,13 @@ def _check_arguments(
     caller: str,
 ) -> None:
     """The argument checks that come before any reading (array-likes of labels,
-    weights an array-like), each naming its argument."""
-    check_array_like(y_true, name="y_true", caller=caller, sparse=True)
+    weights an array-like), each naming its argument. A value that a
+    registered source claims is that source's to check (it counts it)."""
+    if not lives_elsewhere(y_true):
+        check_array_like(y_true, name="y_true", caller=caller, sparse=True)
     for y, name in zip(y_preds, names, strict=True):
-        check_array_like(y, name=name, caller=caller, sparse=True)
+        if not lives_elsewhere(y):
+            check_array_like(y, name=name, caller=caller, sparse=True)
     for name, y in (("y_true", y_true), *zip(names, y_preds, strict=True)):
         if isinstance(y, str | bytes | set | frozenset | dict) and not sp.issparse(y):
             raise ValueError(

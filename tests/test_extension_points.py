@@ -1,0 +1,52 @@
+"""The extension points: a data source added as one module reaches the public
+functions; an option added as one row of the option table reaches them and
+``macrof1 --help`` (that half: tests/test_cli.py,
+test_an_option_added_to_the_option_table_reaches_the_program)."""
+
+import importlib
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sklearn_macrof1 import (
+    averaged_f1_score,
+    classification_report,
+    f1_of_averages_score,
+    fbeta_confidence_interval,
+    fbeta_summary,
+)
+from sklearn_macrof1._counting import _registry
+
+
+@pytest.fixture
+def toy(monkeypatch):
+    """The toy source registered for one test, the registry restored after."""
+    monkeypatch.setattr(_registry, "_sources", _registry._sources)
+    monkeypatch.setattr(_registry, "_by_type", {})
+    sys.modules.pop("toy_source", None)
+    monkeypatch.syspath_prepend(str(Path(__file__).parent))
+    module = importlib.import_module("toy_source")
+    yield module
+    sys.modules.pop("toy_source", None)
+
+
+def test_a_toy_source_module_reaches_the_public_functions(toy):
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 4, 200)
+    p = np.where(rng.random(200) < 0.7, y, rng.integers(0, 4, 200))
+    column = toy.ToyColumn
+    before = toy.ToySource.calls
+    assert averaged_f1_score(column(y), column(p)) == averaged_f1_score(y, p)
+    assert f1_of_averages_score(column(y), p) == f1_of_averages_score(y, p)
+    assert fbeta_summary(column(y), column(p)) == fbeta_summary(y, p)
+    assert fbeta_confidence_interval(column(y), column(p)) == (
+        fbeta_confidence_interval(y, p)
+    )
+    assert classification_report(
+        column(y), column(p), output_dict=True
+    ) == classification_report(y, p, output_dict=True)
+    assert toy.ToySource.calls == before + 5  # each call counted once, by it
+    with pytest.raises(ValueError, match="y_pred"):  # the reading's own checks
+        averaged_f1_score(column(y), column(p[:-1]))
