@@ -479,14 +479,24 @@ def check_array_like(value: Any, *, name: str, caller: str, sparse: bool) -> Non
         )
 
 
-def check_sample_weight(sample_weight: Any, n_samples: int) -> np.ndarray | None:
+def check_sample_weight(
+    sample_weight: Any,
+    n_samples: int,
+    *,
+    inputs: str = "y_true and y_pred",
+    positive_total: bool = False,
+) -> np.ndarray | None:
     """Return ``sample_weight`` as a finite float64 vector of length ``n_samples``.
 
     ``sample_weight`` passed :func:`check_array_like` (no scalar, no sparse
     matrix). Negative weights are accepted (as in scikit-learn); non-numeric,
     non-finite, multi-dimensional or wrongly sized weights raise
     ``ValueError``. Weights that are all zero are the counting's to judge
-    (:func:`~._counting._record.zero_weight_rule`).
+    (:func:`~._counting._record.zero_weight_rule`), unless ``positive_total``:
+    then negative weights, and weights that are all zero, raise ``ValueError``
+    here (a decision rule is tuned on non-negative weights). ``inputs``: the
+    arguments whose samples the weights are for, as the length error names
+    them.
     """
     if sample_weight is None:
         return None
@@ -513,13 +523,23 @@ def check_sample_weight(sample_weight: Any, n_samples: int) -> np.ndarray | None
         )
     if weights.shape[0] != n_samples:
         raise ValueError(
-            f"sample_weight has {weights.shape[0]} entries but y_true and y_pred "
+            f"sample_weight has {weights.shape[0]} entries but {inputs} "
             f"have {n_samples} samples; give one weight per sample."
         )
     if not np.isfinite(weights).all():
         bad = "NaN" if np.isnan(weights).any() else "infinity"
         raise ValueError(
             f"Input sample_weight contains {bad}; sample weights must be finite."
+        )
+    if positive_total and (weights < 0).any():
+        raise ValueError(
+            "sample_weight must be non-negative to tune a decision rule; got "
+            f"{int((weights < 0).sum())} negative weight(s)."
+        )
+    if positive_total and n_samples and not weights.any():
+        raise ValueError(
+            "sample_weight must contain at least one non-zero number; all "
+            f"{n_samples} weights are zero."
         )
     return weights
 
