@@ -479,6 +479,24 @@ def check_array_like(value: Any, *, name: str, caller: str, sparse: bool) -> Non
         )
 
 
+def check_weight_shape(
+    shape: tuple[Any, ...], n_samples: int, *, inputs: str = "y_true and y_pred"
+) -> None:
+    """Refuse weights of ``shape`` unless they are one per sample of ``inputs``
+    (``ValueError``); the shape check of :func:`check_sample_weight`, also made
+    on weights that stay where they are (a device, a Dask cluster)."""
+    if len(shape) != 1:
+        raise ValueError(
+            "sample_weight must be a 1-D array or a scalar; got an array of shape "
+            f"{shape}."
+        )
+    if shape[0] != n_samples:
+        raise ValueError(
+            f"sample_weight has {shape[0]} entries but {inputs} "
+            f"have {n_samples} samples; give one weight per sample."
+        )
+
+
 def check_sample_weight(
     sample_weight: Any,
     n_samples: int,
@@ -516,16 +534,7 @@ def check_sample_weight(
             "dtype=float) if they are numbers)."
         )
     weights = raw.astype(np.float64, copy=False)
-    if weights.ndim != 1:
-        raise ValueError(
-            "sample_weight must be a 1-D array or a scalar; got an array of shape "
-            f"{weights.shape}."
-        )
-    if weights.shape[0] != n_samples:
-        raise ValueError(
-            f"sample_weight has {weights.shape[0]} entries but {inputs} "
-            f"have {n_samples} samples; give one weight per sample."
-        )
+    check_weight_shape(weights.shape, n_samples, inputs=inputs)
     if not np.isfinite(weights).all():
         bad = "NaN" if np.isnan(weights).any() else "infinity"
         raise ValueError(
