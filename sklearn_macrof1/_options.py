@@ -497,6 +497,16 @@ def check_weight_shape(
         )
 
 
+def check_finite_weights(xp: Any, weights: Any) -> None:
+    """Refuse weights (an array of the namespace ``xp``: NumPy's, or a
+    device's, where they stay) holding NaN or infinity (``ValueError``)."""
+    if not bool(xp.all(xp.isfinite(weights))):
+        bad = "NaN" if bool(xp.any(xp.isnan(weights))) else "infinity"
+        raise ValueError(
+            f"Input sample_weight contains {bad}; sample weights must be finite."
+        )
+
+
 def check_sample_weight(
     sample_weight: Any,
     n_samples: int,
@@ -535,11 +545,7 @@ def check_sample_weight(
         )
     weights = raw.astype(np.float64, copy=False)
     check_weight_shape(weights.shape, n_samples, inputs=inputs)
-    if not np.isfinite(weights).all():
-        bad = "NaN" if np.isnan(weights).any() else "infinity"
-        raise ValueError(
-            f"Input sample_weight contains {bad}; sample weights must be finite."
-        )
+    check_finite_weights(np, weights)
     if positive_total and (weights < 0).any():
         raise ValueError(
             "sample_weight must be non-negative to tune a decision rule; got "
