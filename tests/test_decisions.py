@@ -774,8 +774,9 @@ def test_too_few_samples_for_the_rule_selection_name_selection_cv():
         np.array(["1"] * 100),
         np.ones(100) + 1j,
         np.zeros(100),
+        [[1.0], [1.0, 2.0]] + [[1.0]] * 98,
     ],
-    ids=["nan", "inf", "short", "2-D", "strings", "complex", "all zero"],
+    ids=["nan", "inf", "short", "2-D", "strings", "complex", "all zero", "ragged"],
 )
 def test_tuning_refuses_bad_weights_as_the_score_functions_do(weights):
     # one weight check: the tuner's messages are the score functions' (with

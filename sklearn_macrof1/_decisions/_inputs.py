@@ -151,7 +151,10 @@ def check_weights(sample_weight: Any, n: int) -> np.ndarray:
     is refused here, as the score functions refuse them before that check."""
     if sample_weight is None:
         return np.ones(n)
-    if sp.issparse(sample_weight) or np.ndim(sample_weight) == 0:
+    scalar = isinstance(sample_weight, numbers.Number) or (
+        getattr(sample_weight, "ndim", None) == 0
+    )
+    if sp.issparse(sample_weight) or scalar:
         raise ValueError(
             "sample_weight must be a 1-D array of non-negative numbers, one per "
             f"sample; got shape {np.shape(sample_weight)}."
