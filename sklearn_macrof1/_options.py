@@ -479,14 +479,52 @@ def check_array_like(value: Any, *, name: str, caller: str, sparse: bool) -> Non
         )
 
 
-def check_sample_weight(sample_weight: Any, n_samples: int) -> np.ndarray | None:
+def check_weight_shape(
+    shape: tuple[Any, ...], n_samples: int, *, inputs: str = "y_true and y_pred"
+) -> None:
+    """Refuse weights of ``shape`` unless they are one per sample of ``inputs``
+    (``ValueError``); the shape check of :func:`check_sample_weight`, also made
+    on weights that stay where they are (a device, a Dask cluster)."""
+    if len(shape) != 1:
+        raise ValueError(
+            "sample_weight must be a 1-D array or a scalar; got an array of shape "
+            f"{shape}."
+        )
+    if shape[0] != n_samples:
+        raise ValueError(
+            f"sample_weight has {shape[0]} entries but {inputs} "
+            f"have {n_samples} samples; give one weight per sample."
+        )
+
+
+def check_finite_weights(xp: Any, weights: Any) -> None:
+    """Refuse weights (an array of the namespace ``xp``: NumPy's, or a
+    device's, where they stay) holding NaN or infinity (``ValueError``)."""
+    if not bool(xp.all(xp.isfinite(weights))):
+        bad = "NaN" if bool(xp.any(xp.isnan(weights))) else "infinity"
+        raise ValueError(
+            f"Input sample_weight contains {bad}; sample weights must be finite."
+        )
+
+
+def check_sample_weight(
+    sample_weight: Any,
+    n_samples: int,
+    *,
+    inputs: str = "y_true and y_pred",
+    positive_total: bool = False,
+) -> np.ndarray | None:
     """Return ``sample_weight`` as a finite float64 vector of length ``n_samples``.
 
     ``sample_weight`` passed :func:`check_array_like` (no scalar, no sparse
     matrix). Negative weights are accepted (as in scikit-learn); non-numeric,
     non-finite, multi-dimensional or wrongly sized weights raise
     ``ValueError``. Weights that are all zero are the counting's to judge
-    (:func:`~._counting._record.zero_weight_rule`).
+    (:func:`~._counting._record.zero_weight_rule`), unless ``positive_total``:
+    then negative weights, and weights that are all zero, raise ``ValueError``
+    here (a decision rule is tuned on non-negative weights). ``inputs``: the
+    arguments whose samples the weights are for, as the length error names
+    them.
     """
     if sample_weight is None:
         return None
@@ -506,20 +544,17 @@ def check_sample_weight(sample_weight: Any, n_samples: int) -> np.ndarray | None
             "dtype=float) if they are numbers)."
         )
     weights = raw.astype(np.float64, copy=False)
-    if weights.ndim != 1:
+    check_weight_shape(weights.shape, n_samples, inputs=inputs)
+    check_finite_weights(np, weights)
+    if positive_total and (weights < 0).any():
         raise ValueError(
-            "sample_weight must be a 1-D array or a scalar; got an array of shape "
-            f"{weights.shape}."
+            "sample_weight must be non-negative to tune a decision rule; got "
+            f"{int((weights < 0).sum())} negative weight(s)."
         )
-    if weights.shape[0] != n_samples:
+    if positive_total and n_samples and not weights.any():
         raise ValueError(
-            f"sample_weight has {weights.shape[0]} entries but y_true and y_pred "
-            f"have {n_samples} samples; give one weight per sample."
-        )
-    if not np.isfinite(weights).all():
-        bad = "NaN" if np.isnan(weights).any() else "infinity"
-        raise ValueError(
-            f"Input sample_weight contains {bad}; sample weights must be finite."
+            "sample_weight must contain at least one non-zero number; all "
+            f"{n_samples} weights are zero."
         )
     return weights
 

@@ -603,3 +603,21 @@ def test_comparison_of_1d_and_multilabel_dask_targets_names_the_mix(client) -> N
         compare_classifiers(indicator, pa, indicator)
     with pytest.raises(ValueError, match="multilabel targets"):
         compare_classifiers(indicator, indicator, indicator)
+
+
+@pytest.mark.parametrize(
+    "weights", [np.ones(11), np.ones((12, 1))], ids=["short", "2-D"]
+)
+def test_dask_weights_of_the_wrong_shape_are_refused_as_in_memory_ones(weights):
+    y_true = np.array([0, 1, 2] * 4)
+    y_pred = np.roll(y_true, 1)
+    with pytest.raises(ValueError) as local:
+        averaged_f1_score(y_true, y_pred, sample_weight=weights)
+    chunks = 5 if weights.ndim == 1 else (5, 1)
+    with pytest.raises(ValueError) as distributed:
+        averaged_f1_score(
+            da.from_array(y_true, chunks=5),
+            da.from_array(y_pred, chunks=5),
+            sample_weight=da.from_array(weights, chunks=chunks),
+        )
+    assert str(distributed.value) == str(local.value)

@@ -764,6 +764,31 @@ def test_too_few_samples_for_the_rule_selection_name_selection_cv():
         tune_decision_rule([[1, 0], [0, 1]], [[0.9, 0.1], [0.2, 0.8]])
 
 
+@pytest.mark.parametrize(
+    "weights",
+    [
+        np.r_[np.nan, np.ones(99)],
+        np.r_[np.inf, np.ones(99)],
+        np.ones(99),
+        np.ones((100, 1)),
+        np.array(["1"] * 100),
+        np.ones(100) + 1j,
+        np.zeros(100),
+        [[1.0], [1.0, 2.0]] + [[1.0]] * 98,
+    ],
+    ids=["nan", "inf", "short", "2-D", "strings", "complex", "all zero", "ragged"],
+)
+def test_tuning_refuses_bad_weights_as_the_score_functions_do(weights):
+    # one weight check: the tuner's messages are the score functions' (with
+    # y_score for y_pred), and so are the exception types
+    y, proba = _imbalanced(100)
+    with pytest.raises((TypeError, ValueError)) as scored:
+        averaged_fbeta_score(y, proba.argmax(axis=1), beta=1, sample_weight=weights)
+    with pytest.raises(type(scored.value)) as tuned:
+        tune_decision_rule(y, proba, sample_weight=weights)
+    assert str(tuned.value) == str(scored.value).replace("y_pred", "y_score")
+
+
 def test_bad_data_is_refused_with_a_clear_message():
     y, proba = _imbalanced(100)
     with pytest.raises(ValueError, match=r"shape \(n_samples, 4\)"):

@@ -19,7 +19,12 @@ from sklearn.utils.multiclass import type_of_target
 from ._multiclass import MulticlassProblem
 from ._multilabel import MultilabelProblem
 from ._objective import FORMULAS, Objective
-from ._package import AVERAGES, InvalidParameterError, check_options_of
+from ._package import (
+    AVERAGES,
+    InvalidParameterError,
+    check_options_of,
+    check_sample_weight,
+)
 
 
 # ---------------------------------------------------------------- options
@@ -141,33 +146,23 @@ def check_options(
 
 # ---------------------------------------------------------------- inputs
 def check_weights(sample_weight: Any, n: int) -> np.ndarray:
+    """The weights of a tuning (ones when None): the package's sample-weight
+    check, refusing negative and all-zero weights; a scalar or a sparse matrix
+    is refused here, as the score functions refuse them before that check."""
     if sample_weight is None:
         return np.ones(n)
-    if sp.issparse(sample_weight) or np.ndim(sample_weight) != 1:
+    scalar = isinstance(sample_weight, numbers.Number) or (
+        getattr(sample_weight, "ndim", None) == 0
+    )
+    if sp.issparse(sample_weight) or scalar:
         raise ValueError(
             "sample_weight must be a 1-D array of non-negative numbers, one per "
             f"sample; got shape {np.shape(sample_weight)}."
         )
-    weight = np.asarray(sample_weight)
-    if weight.dtype.kind not in "biuf":
-        raise TypeError(
-            f"sample_weight must hold numbers; got values of dtype {weight.dtype}."
-        )
-    weight = weight.astype(np.float64)
-    if weight.shape[0] != n:
-        raise ValueError(
-            f"sample_weight has {weight.shape[0]} entries but y_true has {n} "
-            "samples; give one weight per sample."
-        )
-    if not np.isfinite(weight).all():
-        raise ValueError("sample_weight contains NaN or infinity.")
-    if (weight < 0).any():
-        raise ValueError(
-            "sample_weight must be non-negative to tune a decision rule; got "
-            f"{int((weight < 0).sum())} negative weight(s)."
-        )
-    if n and not weight.any():
-        raise ValueError("sample_weight must contain at least one positive weight.")
+    weight = check_sample_weight(
+        sample_weight, n, inputs="y_true and y_score", positive_total=True
+    )
+    assert weight is not None
     return weight
 
 

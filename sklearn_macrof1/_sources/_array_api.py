@@ -66,7 +66,13 @@ from .._counting._registry import (
     register_source,
 )
 from .._extras import missing
-from .._options import as_numpy, check_sample_weight, host_copy
+from .._options import (
+    as_numpy,
+    check_finite_weights,
+    check_sample_weight,
+    check_weight_shape,
+    host_copy,
+)
 from .._read._arrays import ACCEPTED
 from .._read._target_type import scores_hint
 
@@ -443,22 +449,9 @@ def _checked_weights(
             "sample_weight must be a 1-D array of numbers (int or float); got "
             f"values of dtype {weights.dtype}."
         )
-    if weights.ndim != 1:
-        raise ValueError(
-            "sample_weight must be a 1-D array or a scalar; got an array of shape "
-            f"{tuple(weights.shape)}."
-        )
-    if weights.shape[0] != n:
-        raise ValueError(
-            f"sample_weight has {weights.shape[0]} entries but y_true and y_pred "
-            f"have {n} samples; give one weight per sample."
-        )
+    check_weight_shape(tuple(weights.shape), n)
     weights = xp.astype(weights, dev.float)
-    if not bool(xp.all(xp.isfinite(weights))):
-        bad = "NaN" if bool(xp.any(xp.isnan(weights))) else "infinity"
-        raise ValueError(
-            f"Input sample_weight contains {bad}; sample weights must be finite."
-        )
+    check_finite_weights(xp, weights)
     zero = zero_weight_rule(n > 0 and not bool(xp.any(weights != 0)), n, part=part)
     return weights, zero
 

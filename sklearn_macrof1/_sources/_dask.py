@@ -31,6 +31,7 @@ from .._counting._registry import (
     register_source,
 )
 from .._formulas._evaluation import read_jointly
+from .._options import check_weight_shape
 from ._stream import count_batch
 
 
@@ -88,11 +89,7 @@ def _check_lengths(
             f"{n_true} and {name} has {n_pred}; they must be equal."
         )
     if weights is not None and getattr(weights, "ndim", 0) >= 1:
-        if weights.ndim != 1 or weights.shape[0] != n_true:
-            raise ValueError(
-                f"sample_weight has shape {weights.shape} but y_true and {name} "
-                f"have {n_true} samples; give one weight per sample."
-            )
+        check_weight_shape(weights.shape, n_true, inputs=f"y_true and {name}")
 
 
 def _blocks(value: Any) -> list[Any]:
