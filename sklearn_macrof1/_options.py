@@ -487,8 +487,8 @@ def check_weight_shape(
     on weights that stay where they are (a device, a Dask cluster)."""
     if len(shape) != 1:
         raise ValueError(
-            "sample_weight must be a 1-D array or a scalar; got an array of shape "
-            f"{shape}."
+            "sample_weight must be a 1-D array, one weight per sample; got an "
+            f"array of shape {shape}."
         )
     if shape[0] != n_samples:
         raise ValueError(
