@@ -507,14 +507,28 @@ def check_finite_weights(xp: Any, weights: Any) -> None:
         )
 
 
+def _number_kind(xp: Any, dtype: Any) -> str:
+    """NumPy's kind letter of a dtype of the namespace ``xp``: ``"c"``
+    (complex), ``"f"`` (bool, integer or real floating: numbers a weight can
+    be) or ``"O"`` (anything else)."""
+    if xp is np:
+        kind = np.dtype(dtype).kind
+        return kind if kind == "c" else ("f" if kind in "biuf" else "O")
+    if xp.isdtype(dtype, "complex floating"):
+        return "c"
+    return "f" if xp.isdtype(dtype, ("bool", "integral", "real floating")) else "O"
+
+
 def check_sample_weight(
     sample_weight: Any,
     n_samples: int,
     *,
     inputs: str = "y_true and y_pred",
     positive_total: bool = False,
-) -> np.ndarray | None:
-    """Return ``sample_weight`` as a finite float64 vector of length ``n_samples``.
+    xp: Any = None,
+    dtype: Any = None,
+) -> Any:
+    """Return ``sample_weight`` as a finite float vector of length ``n_samples``.
 
     ``sample_weight`` passed :func:`check_array_like` (no scalar, no sparse
     matrix). Negative weights are accepted (as in scikit-learn); non-numeric,
@@ -525,33 +539,43 @@ def check_sample_weight(
     here (a decision rule is tuned on non-negative weights). ``inputs``: the
     arguments whose samples the weights are for, as the length error names
     them.
+
+    The same check is made where the weights stay: ``xp``, the array
+    namespace of weights on a device, checks them there and returns them as
+    its floating ``dtype`` (float64 where the device has it); without
+    ``xp`` they are read with NumPy and returned as float64.
     """
     if sample_weight is None:
         return None
-    try:
-        raw = np.asarray(sample_weight)
-    except ValueError as exc:  # ragged nested sequences
-        raise ValueError(
-            "sample_weight must be a 1-D array of numbers (int or float), one per "
-            "sample; got a ragged sequence."
-        ) from exc
-    if raw.dtype.kind == "c":
+    if xp is None:
+        try:
+            raw = np.asarray(sample_weight)
+        except ValueError as exc:  # ragged nested sequences
+            raise ValueError(
+                "sample_weight must be a 1-D array of numbers (int or float), one "
+                "per sample; got a ragged sequence."
+            ) from exc
+        xp, dtype = np, np.float64
+    else:
+        raw = sample_weight
+    kind = _number_kind(xp, raw.dtype)
+    if kind == "c":
         raise ValueError("sample_weight must hold real numbers; got complex values.")
-    if raw.dtype.kind not in "biuf":  # as sklearn: no strings or objects
+    if kind != "f":  # as sklearn: no strings or objects
         raise TypeError(
             "sample_weight must be a 1-D array of numbers (int or float); got "
             f"values of dtype {raw.dtype} (convert them with np.asarray(..., "
             "dtype=float) if they are numbers)."
         )
-    weights = raw.astype(np.float64, copy=False)
-    check_weight_shape(weights.shape, n_samples, inputs=inputs)
-    check_finite_weights(np, weights)
-    if positive_total and (weights < 0).any():
+    weights = raw.astype(dtype, copy=False) if xp is np else xp.astype(raw, dtype)
+    check_weight_shape(tuple(weights.shape), n_samples, inputs=inputs)
+    check_finite_weights(xp, weights)
+    if positive_total and bool(xp.any(weights < 0)):
         raise ValueError(
             "sample_weight must be non-negative to tune a decision rule; got "
-            f"{int((weights < 0).sum())} negative weight(s)."
+            f"{int(xp.count_nonzero(weights < 0))} negative weight(s)."
         )
-    if positive_total and n_samples and not weights.any():
+    if positive_total and n_samples and not bool(xp.any(weights != 0)):
         raise ValueError(
             "sample_weight must contain at least one non-zero number; all "
             f"{n_samples} weights are zero."

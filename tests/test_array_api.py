@@ -387,6 +387,26 @@ def test_bad_device_input_is_refused_with_the_argument_named() -> None:
         averaged_f1_score(t, t, sample_weight=xs.zeros(N, device=device))
 
 
+def test_device_weights_get_the_host_weight_messages() -> None:
+    # one sample-weight check, made on the device: each refusal is the one
+    # NumPy weights get, type and message
+    device = xs.Device("device1")
+    t = xs.asarray(Y_TRUE, device=device)
+    bad = {
+        "complex": WEIGHTS + 1j,
+        "nan": np.where(Y_TRUE == 0, np.nan, 1.0),
+        "inf": np.where(Y_TRUE == 0, np.inf, 1.0),
+        "2-D": WEIGHTS.reshape(-1, 1),
+        "short": WEIGHTS[:-1],
+    }
+    for name, weights in bad.items():
+        with pytest.raises((TypeError, ValueError)) as on_host:
+            averaged_f1_score(Y_TRUE, Y_TRUE, sample_weight=weights)
+        with pytest.raises(on_host.type) as on_device:
+            averaged_f1_score(t, t, sample_weight=xs.asarray(weights, device=device))
+        assert str(on_device.value) == str(on_host.value), name
+
+
 # ------------------------------------------------------- no host transfer
 
 

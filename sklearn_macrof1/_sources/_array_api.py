@@ -66,13 +66,7 @@ from .._counting._registry import (
     register_source,
 )
 from .._extras import missing
-from .._options import (
-    as_numpy,
-    check_finite_weights,
-    check_sample_weight,
-    check_weight_shape,
-    host_copy,
-)
+from .._options import as_numpy, check_sample_weight, host_copy
 from .._read._arrays import ACCEPTED
 from .._read._target_type import scores_hint
 
@@ -435,23 +429,17 @@ def _checked_weights(
     dev: _Device, weights: Any, n: int, part: bool
 ) -> tuple[Any, bool]:
     """The weights as floats of the device (float64 where it has them),
-    checked as :func:`~.._options.check_sample_weight` checks them, and
-    whether they are all zero (read from the device once)."""
+    checked by :func:`~.._options.check_sample_weight` (on the host for host
+    weights, then moved; on the device for device weights), and whether they
+    are all zero (read from the device once)."""
     if weights is None:
         return None, False
     xp = dev.xp
     if not is_device_array(weights):  # a host array: checked there, then moved
-        host = np.asarray(check_sample_weight(weights, n))
+        host = check_sample_weight(weights, n)
         zero = zero_weight_rule(n > 0 and not host.any(), n, part=part)
         return xp.asarray(host, dtype=dev.float, device=dev.device), zero
-    if not xp.isdtype(weights.dtype, ("bool", "integral", "real floating")):
-        raise TypeError(
-            "sample_weight must be a 1-D array of numbers (int or float); got "
-            f"values of dtype {weights.dtype}."
-        )
-    check_weight_shape(tuple(weights.shape), n)
-    weights = xp.astype(weights, dev.float)
-    check_finite_weights(xp, weights)
+    weights = check_sample_weight(weights, n, xp=xp, dtype=dev.float)
     zero = zero_weight_rule(n > 0 and not bool(xp.any(weights != 0)), n, part=part)
     return weights, zero
 
