@@ -29,7 +29,7 @@ array, and they merge cell by cell.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
@@ -918,13 +918,16 @@ class Reading:
     and, where a method must resample samples, ``targets`` and ``weights``.
     ``targets`` is None for data counted where they live (Dask, Spark: a
     :mod:`~._sources` source), which are never gathered; ``weighted`` tells
-    whether the samples are weighted.
+    whether the samples are weighted. ``returns`` gives a per-class result
+    back as the data's source returns it (device arrays: an array of
+    ``y_pred``'s namespace and device); None: as it is (NumPy).
     """
 
     counts: MacroF1Counts
     targets: Targets | None = None
     weights: np.ndarray | None = None
     weighted: bool = False
+    returns: Callable[[Any], Any] | None = None
 
 
 def prepare(y_true: Any, y_pred: Any, **options: Any) -> MacroF1Counts:

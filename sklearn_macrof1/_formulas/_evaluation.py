@@ -515,6 +515,7 @@ def score(
     y_pred: Any,
     *,
     caller: str,
+    result: str,
     warn_for: tuple[str, ...],
     beta: Any,
     labels: Any,
@@ -522,8 +523,11 @@ def score(
     average: Any,
     sample_weight: Any,
     zero_division: Any,
-) -> tuple[MacroF1Counts, Selection, Averages, Options]:
-    """Validate, count once and aggregate: the body of every score function.
+) -> Any:
+    """Validate, count once and aggregate: the body of every score function,
+    which returns the average named by ``result`` (``"averaged_fbeta"`` or
+    ``"fbeta_of_averages"``), per-class arrays as the data's source returns
+    them (:attr:`~._record.Reading.returns`).
 
     Only the two averages are wanted, so a multilabel ``average="samples"``
     score counts no per-class totals.
@@ -537,13 +541,14 @@ def score(
         labels=labels,
         pos_label=pos_label,
     )
-    counts = read_for(
+    reading = read_for(
         y_true,
         y_pred,
         options,
         sample_weight=sample_weight,
         caller=caller,
         class_counts=False,
-    ).counts
-    selection, averages = evaluate(counts, options, warn_for=warn_for, caller=caller)
-    return counts, selection, averages, options
+    )
+    _, averages = evaluate(reading.counts, options, warn_for=warn_for, caller=caller)
+    value = getattr(averages, result)
+    return value if reading.returns is None else reading.returns(value)

@@ -10,7 +10,6 @@ from numpy.typing import NDArray
 from .._counting._record import MacroF1Counts, check_counting_options
 from .._formulas._aggregation import ALL_METRICS
 from .._formulas._evaluation import check_form, check_options, read_for, score
-from .._sources._array_api import like_predictions
 from ._summary import FBetaSummary, build_summary
 
 
@@ -137,10 +136,11 @@ default="macro"
     >>> round(averaged_fbeta_score(y_true, y_pred, beta=0.5), 4)
     0.2381
     """
-    _, _, averages, _ = score(
+    return score(
         y_true,
         y_pred,
         caller="averaged_fbeta_score",  # errors name the function the user called
+        result="averaged_fbeta",
         warn_for=("f-score",),
         beta=beta,
         labels=labels,
@@ -149,7 +149,6 @@ default="macro"
         sample_weight=sample_weight,
         zero_division=zero_division,
     )
-    return like_predictions(averages.averaged_fbeta, y_pred)
 
 
 @overload
@@ -265,10 +264,11 @@ default="macro"
     >>> round(averaged_f1_score(y_true, y_pred), 6)
     0.019608
     """
-    _, _, averages, _ = score(
+    return score(
         y_true,
         y_pred,
         caller="averaged_f1_score",  # errors name the function the user called
+        result="averaged_fbeta",
         warn_for=("f-score",),
         beta=1.0,
         labels=labels,
@@ -277,7 +277,6 @@ default="macro"
         sample_weight=sample_weight,
         zero_division=zero_division,
     )
-    return like_predictions(averages.averaged_fbeta, y_pred)
 
 
 @overload
@@ -402,10 +401,11 @@ default="macro"
     >>> round(averaged_fbeta_score(y_true, y_pred, beta=0.5), 4)
     0.6825
     """
-    _, _, averages, _ = score(
+    return score(
         y_true,
         y_pred,
         caller="fbeta_of_averages_score",  # errors name the function the user called
+        result="fbeta_of_averages",
         warn_for=("precision", "recall"),
         beta=beta,
         labels=labels,
@@ -414,7 +414,6 @@ default="macro"
         sample_weight=sample_weight,
         zero_division=zero_division,
     )
-    return like_predictions(averages.fbeta_of_averages, y_pred)
 
 
 @overload
@@ -531,10 +530,11 @@ default="macro"
     >>> round(f1_of_averages_score(y_true, y_pred), 6)
     0.50495
     """
-    _, _, averages, _ = score(
+    return score(
         y_true,
         y_pred,
         caller="f1_of_averages_score",  # errors name the function the user called
+        result="fbeta_of_averages",
         warn_for=("precision", "recall"),
         beta=1.0,
         labels=labels,
@@ -543,7 +543,6 @@ default="macro"
         sample_weight=sample_weight,
         zero_division=zero_division,
     )
-    return like_predictions(averages.fbeta_of_averages, y_pred)
 
 
 @overload

@@ -16,9 +16,10 @@ the environment before scipy is imported). This source follows the same rules:
   multilabel targets; never the n samples;
 - arrays on the CPU that NumPy reads without a copy (PyTorch CPU tensors, for
   example) are counted by the in-memory kernels through that view;
-- what the verbs return is decided above (:func:`like_predictions`):
-  averaged scores are Python floats, per-class scores arrays of ``y_pred``'s
-  namespace and device.
+- the reading says how per-class results are returned
+  (``Reading.returns``): averaged scores are Python floats, per-class scores
+  arrays of ``y_pred``'s namespace and device; the score functions know
+  nothing of devices.
 
 Counting needs a ``bincount``, which the array-API standard lacks: the
 namespace's own is used where it has one (PyTorch, CuPy, JAX, NumPy); the
@@ -35,7 +36,7 @@ namespace; it is imported only when a device array is counted.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
@@ -216,8 +217,12 @@ def _host_values(values: Sequence[Any], names: Sequence[str], caller: str) -> li
     return host
 
 
-def _on_host(value: Any) -> Any:
-    return to_host(value) if is_device_array(value) else value
+def _on_host(value: Any, like: Any = None) -> Any:
+    """``value`` on the host when it is a device array (of ``like``'s type, or
+    of any namespace); other values unchanged."""
+    if value is not None and (type(value) is type(like) or is_device_array(value)):
+        return np.asarray(host_copy(_detached(value)))
+    return value
 
 
 def on_device(value: Any, xp: Any, device: Any) -> Any:
@@ -227,15 +232,17 @@ def on_device(value: Any, xp: Any, device: Any) -> Any:
     return _moved(value, xp, device)
 
 
-def _moved(value: Any, xp: Any, device: Any) -> Any:
+def _moved(value: Any, xp: Any, device: Any, like: Any = None) -> Any:
     """``value`` (None, a list, a NumPy array or an array of any namespace) as
-    an array of ``xp`` on ``device``."""
+    an array of ``xp`` on ``device``; an array of ``like``'s type is of ``xp``
+    (its namespace is not looked up again)."""
     if value is None:
         return None
     value = _detached(value)
-    if is_device_array(value):
+    same = type(value) is type(like)
+    if same or is_device_array(value):
         compat = _compat()
-        if compat.array_namespace(value) is xp:
+        if same or compat.array_namespace(value) is xp:
             if compat.device(value) == device:
                 return value
             return compat.to_device(value, device)
@@ -287,7 +294,7 @@ def bincount(xp: Any, codes: Any, weights: Any, length: int) -> Any:
         if xp.__name__.startswith("jax"):  # pragma: no cover - JAX
             return native(codes, weights, length=length)
         return native(codes, weights=weights, minlength=length)
-    device = _compat().device(codes)
+    device = codes.device  # a standard array (the namespaces above have bincount)
     order = xp.argsort(codes)
     ordered = xp.take(codes, order)
     edges = xp.searchsorted(
@@ -338,11 +345,15 @@ class _Device:
             "indexing"
         ]
 
+    def host(self, value: Any) -> np.ndarray:
+        """A NumPy copy of an array of this device (what crosses to the host)."""
+        return np.asarray(host_copy(value))
+
     def host_int(self, value: Any) -> np.ndarray:
-        return to_host(value).astype(np.int64)
+        return self.host(value).astype(np.int64)
 
     def host_float(self, value: Any) -> np.ndarray:
-        return to_host(value).astype(np.float64)
+        return self.host(value).astype(np.float64)
 
     def nonzero_cells(self, seen: Any, *sums: Any) -> list[Any]:
         """The positions of the nonzero entries of ``seen`` and, at those
@@ -426,16 +437,16 @@ def _checked_targets(
 
 
 def _checked_weights(
-    dev: _Device, weights: Any, n: int, part: bool
+    dev: _Device, weights: Any, on_device: bool, n: int, part: bool
 ) -> tuple[Any, bool]:
     """The weights as floats of the device (float64 where it has them),
     checked by :func:`~.._options.check_sample_weight` (on the host for host
-    weights, then moved; on the device for device weights), and whether they
-    are all zero (read from the device once)."""
+    weights, then moved; on the device for weights ``on_device``), and
+    whether they are all zero (read from the device once)."""
     if weights is None:
         return None, False
     xp = dev.xp
-    if not is_device_array(weights):  # a host array: checked there, then moved
+    if not on_device:  # a host array: checked there, then moved
         host = check_sample_weight(weights, n)
         zero = zero_weight_rule(n > 0 and not host.any(), n, part=part)
         return xp.asarray(host, dtype=dev.float, device=dev.device), zero
@@ -454,7 +465,7 @@ def _encode(dev: _Device, arrays: Sequence[Any]) -> tuple[list[Any], np.ndarray]
     """
     xp = dev.xp
     n = arrays[0].shape[0]
-    host_dtype = np.result_type(*(to_host(y[:0]).dtype for y in arrays))
+    host_dtype = np.result_type(*(dev.host(y[:0]).dtype for y in arrays))
     arrays = [
         xp.astype(y, dev.index) if xp.isdtype(y.dtype, "bool") else y for y in arrays
     ]
@@ -481,7 +492,7 @@ def _encode(dev: _Device, arrays: Sequence[Any]) -> tuple[list[Any], np.ndarray]
     )
     inverse = xp.astype(inverse, dev.index)
     codes = [inverse[i * n : (i + 1) * n] for i in range(len(arrays))]
-    return codes, to_host(values).astype(host_dtype)
+    return codes, dev.host(values).astype(host_dtype)
 
 
 def _scalar(value: Any) -> float | int:
@@ -897,31 +908,65 @@ def _pair_cells(
 # ---------------------------------------------------------------- the source
 
 
-def _prepared(values: Sequence[Any], names: Sequence[str], caller: str) -> Any:
-    """``(dev, arrays, weights)`` on y_pred's device, or None when the data are
-    read by the in-memory kernels (no dispatch, NumPy, or a CPU array that
-    NumPy views without a copy): then ``arrays`` are host values."""
+@dataclass
+class _Prepared:
+    """The values of one call, decided once: ``dev`` None when they are read
+    by the in-memory kernels (no dispatch, NumPy, or a CPU array that NumPy
+    views without a copy: ``arrays`` and ``weights`` are then host values),
+    else the targets checked on ``dev`` and the weights (``on_device``: a
+    device array there, else a host value). ``returns`` gives per-class
+    results back as arrays of ``y_pred``'s namespace and device
+    (``array_api_dispatch``); None: as NumPy arrays."""
+
+    dev: _Device | None
+    arrays: list[Any]
+    weights: Any
+    returns: Callable[[Any], Any] | None = None
+    on_device: bool = False
+
+
+def _prepared(values: Sequence[Any], names: Sequence[str], caller: str) -> _Prepared:
+    """The :class:`_Prepared` values of a call: the namespace and device are
+    those of ``values[1]`` (y_pred, or the first prediction set), asked once."""
     *arrays, weights = values
     if not dispatch_enabled():
-        return None, _host_values(values, (*names, "sample_weight"), caller)
-    reference = values[1]  # y_pred, or the first prediction set
+        *host, weights = _host_values(values, (*names, "sample_weight"), caller)
+        return _Prepared(None, host, weights)
+    reference = values[1]
     if not is_device_array(reference):  # y_pred is NumPy (or a list): NumPy
-        return None, [_on_host(v) for v in values]
-    xp, device = namespace_of(_detached(reference))
-    moved = [_moved(y, xp, device) for y in arrays]
+        return _Prepared(None, [_on_host(v) for v in arrays], _on_host(weights))
+    reference = _detached(reference)
+    xp, device = namespace_of(reference)
+    returns = partial(_returned, xp, device)
+    moved = [_moved(y, xp, device, like=reference) for y in arrays]
     if _is_cpu(device):
         try:
             host = [np.asarray(y) for y in moved]
-            return None, [*host, _on_host(weights)]
+            return _Prepared(None, host, _on_host(weights, reference), returns)
         except (RuntimeError, TypeError, ValueError, BufferError):
             pass  # a CPU array NumPy does not read: counted by its namespace
     dev = _Device(xp, device, caller)
     if any(y.ndim == 0 or y.shape[0] == 0 for y in moved):  # nothing to count
-        return None, [*(to_host(y) for y in moved), _on_host(weights)]
+        host = [dev.host(y) for y in moved]
+        return _Prepared(None, host, _on_host(weights, reference), returns)
     arrays = _checked_targets(dev, moved, names)
-    if weights is not None and is_device_array(weights):
-        weights = _moved(weights, xp, device)
-    return dev, (arrays, weights)
+    on_device = weights is not None and (
+        type(weights) is type(reference) or is_device_array(weights)
+    )
+    if on_device:
+        weights = _moved(weights, xp, device, like=reference)
+    return _Prepared(dev, arrays, weights, returns, on_device)
+
+
+def _returned(xp: Any, device: Any, result: Any) -> Any:
+    """A per-class result (a NumPy array) as an array of ``xp`` on ``device``,
+    as scikit-learn returns it with ``array_api_dispatch=True`` (float64, or
+    float32 where the device has no float64); anything else unchanged."""
+    if not isinstance(result, np.ndarray):
+        return result
+    if result.dtype.kind == "f":
+        return xp.asarray(result, dtype=widest_float(xp, device), device=device)
+    return xp.asarray(result, device=device)
 
 
 class _ArrayAPI:
@@ -934,11 +979,11 @@ class _ArrayAPI:
         return _is_device_array_type(cls)
 
     def count(self, data: Predictions, request: CountRequest) -> Reading:
-        dev, prepared = _prepared(data.values(), ("y_true", "y_pred"), request.caller)
+        prepared = _prepared(data.values(), ("y_true", "y_pred"), request.caller)
+        dev, (y_true, y_pred) = prepared.dev, prepared.arrays
         if dev is None:
-            y_true, y_pred, weights = prepared
-            return read_in_memory(
-                Predictions(y_true, y_pred, weights),
+            reading = read_in_memory(
+                Predictions(y_true, y_pred, prepared.weights),
                 request.labels,
                 request.samplewise,
                 request.class_counts,
@@ -946,9 +991,12 @@ class _ArrayAPI:
                 request.targets_kept,
                 request.part,
             )
-        (y_true, y_pred), weights = prepared
+            reading.returns = prepared.returns
+            return reading
         n = int(y_true.shape[0])
-        weights, zero = _checked_weights(dev, weights, n, request.part)
+        weights, zero = _checked_weights(
+            dev, prepared.weights, prepared.on_device, n, request.part
+        )
         if y_true.ndim == 2:
             counts = _count_multilabel(dev, y_true, y_pred, weights, request, zero)
         else:
@@ -957,7 +1005,7 @@ class _ArrayAPI:
             counts = _count_1d(
                 dev, true, pred, labels, weights, request.moments, zero, cells
             )
-        return Reading(counts, weighted=weights is not None)
+        return Reading(counts, weighted=weights is not None, returns=prepared.returns)
 
     def count_jointly(
         self, data: JointPredictions, request: CountRequest
@@ -965,9 +1013,9 @@ class _ArrayAPI:
         from .._formulas._evaluation import read_jointly
 
         names = ("y_true", *data.names)
-        dev, prepared = _prepared(data.values(), names, request.caller)
+        prepared = _prepared(data.values(), names, request.caller)
+        dev, arrays, weights = prepared.dev, prepared.arrays, prepared.weights
         if dev is None:
-            *arrays, weights = prepared
             joint = read_jointly(
                 arrays[0],
                 arrays[1:],
@@ -987,9 +1035,10 @@ class _ArrayAPI:
                     for j in range(i + 1, m)
                 },
             )
-        arrays, weights = prepared
         n = int(arrays[0].shape[0])
-        weights, zero = _checked_weights(dev, weights, n, request.part)
+        weights, zero = _checked_weights(
+            dev, weights, prepared.on_device, n, request.part
+        )
         if arrays[0].ndim == 2:
             return JointCounts(
                 [
@@ -1545,24 +1594,6 @@ def tally_batch(
     )
 
 
-# ---------------------------------------------------------------- results
-
-
-def like_predictions(result: Any, y_pred: Any) -> Any:
-    """A per-class result (a NumPy array) as an array of ``y_pred``'s namespace
-    and device, as scikit-learn returns it with ``array_api_dispatch=True``
-    (float64, or float32 where the device has no float64);
-    anything else unchanged."""
-    if not isinstance(result, np.ndarray) or not is_device_array(y_pred):
-        return result
-    if not dispatch_enabled():
-        return result
-    xp, device = namespace_of(_detached(y_pred))
-    if result.dtype.kind == "f":
-        return xp.asarray(result, dtype=widest_float(xp, device), device=device)
-    return xp.asarray(result, device=device)
-
-
 __all__ = [
     "DeviceMultilabelTally",
     "DeviceTally",
@@ -1572,7 +1603,6 @@ __all__ = [
     "host_view",
     "in_memory",
     "is_device_array",
-    "like_predictions",
     "namespace_of",
     "on_device",
     "tally_batch",
