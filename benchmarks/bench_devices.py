@@ -306,9 +306,7 @@ def multilabel_main(torch: Any, device: Any) -> None:
     torch.set_num_threads(1)  # as accumulator_main
     rng = np.random.default_rng(0)
     synchronize = torch.cuda.synchronize if device.type == "cuda" else lambda: None
-    from sklearn_macrof1._results import _accumulator as accumulator
-
-    real, bound = accumulator.tally_multilabel, _array_api._CPU_HISTOGRAM
+    real, bound = _array_api.tally_multilabel, _array_api._CPU_HISTOGRAM
 
     def none(*args: Any) -> None:
         return None
@@ -341,14 +339,14 @@ def multilabel_main(torch: Any, device: Any) -> None:
                         # the tally forced off (no batch counted by it), or on
                         # whatever the device (CPU tensors counted as on a GPU,
                         # no bound on the CPU)
-                        accumulator.tally_multilabel = real if tally else none
+                        _array_api.tally_multilabel = real if tally else none
                         _array_api._CPU_HISTOGRAM = 1 << 22
                         if tally:
                             _array_api._is_cpu = never  # type: ignore[assignment]
                         try:
                             acc.update(*batch)
                         finally:
-                            accumulator.tally_multilabel = real
+                            _array_api.tally_multilabel = real
                             _array_api._CPU_HISTOGRAM = bound
                             _array_api._is_cpu = is_cpu  # type: ignore[assignment]
                         synchronize()

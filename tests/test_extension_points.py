@@ -50,3 +50,37 @@ def test_a_toy_source_module_reaches_the_public_functions(toy):
     assert toy.ToySource.calls == before + 5  # each call counted once, by it
     with pytest.raises(ValueError, match="y_pred"):  # the reading's own checks
         averaged_f1_score(column(y), column(p[:-1]))
+
+
+def test_a_source_tally_counts_the_batches_of_a_stream(toy, monkeypatch):
+    # MacroF1Accumulator.update hands each batch to the source that claims it
+    # (its optional tally), as the one-shot verbs hand it their data
+    from sklearn_macrof1 import MacroF1Accumulator
+    from sklearn_macrof1._counting._record import read_in_memory
+    from sklearn_macrof1._counting._registry import Predictions
+
+    rng = np.random.default_rng(1)
+    y = rng.integers(0, 4, 200)
+    p = np.where(rng.random(200) < 0.7, y, rng.integers(0, 4, 200))
+    column = toy.ToyColumn
+    asked = []
+
+    def given_back(data, stream):  # counted in this process, as NumPy arrays
+        asked.append(stream.labels.tolist())
+        return Predictions(*(toy._plain(value) for value in data.values()))
+
+    def counted(data, stream):  # counted by the source: its record
+        asked.append(stream.keep)
+        plain = Predictions(*(toy._plain(value) for value in data.values()))
+        return read_in_memory(plain, part=True).counts
+
+    for tally, expected in ((given_back, [0, 1, 2, 3]), (counted, "counts")):
+        asked.clear()
+        monkeypatch.setattr(toy.ToySource, "tally", staticmethod(tally), raising=False)
+        acc = MacroF1Accumulator(labels=[0, 1, 2, 3])
+        for part in (slice(0, 120), slice(120, 200)):
+            acc.update(column(y[part]), column(p[part]))
+        assert asked == [expected, expected]
+        assert acc.n_samples == 200
+        assert averaged_f1_score(acc.counts) == averaged_f1_score(y, p)
+        assert f1_of_averages_score(acc.counts) == f1_of_averages_score(y, p)

@@ -52,6 +52,14 @@ A source is an object with
     joint cells of each pair of 1-D predictions (:class:`~._pairs.JointCounts`).
     None: the source does not compare classifiers (a paired comparison of its
     data is refused).
+``tally(data, stream)`` (optional)
+    One batch (:class:`Predictions`) of a stream (:class:`Stream`: the
+    options of the ``MacroF1Accumulator`` that counts it), counted where it
+    lives: its record, or a :class:`Tally` kept there (a device's counts,
+    added batch by batch without a read), or None for an empty batch; or
+    :class:`Predictions` to be counted as the stream counts batches in this
+    process (the values given back, or NumPy views of them). A source
+    without it has its batches counted by ``count`` (``part=True``).
 
 Sources register with :func:`register_source` (the integrations layer does, on
 import; a source registered again under the same name replaces the old one).
@@ -86,12 +94,12 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:  # the sources' results, for type hints only: never imported
     from ._pairs import JointCounts
-    from ._record import Reading
+    from ._record import MacroF1Counts, Reading
 
 # ---------------------------------------------------------------- the data
 
@@ -197,6 +205,52 @@ class Source(Protocol):
     ) -> Callable[[JointPredictions, CountRequest], JointCounts] | None: ...
 
 
+@dataclass
+class Stream:
+    """The options of a stream (``MacroF1Accumulator``) that a source's
+    ``tally`` counts a batch with: the fixed ``labels`` (None: discovered),
+    those labels as sorted ``integers`` (None: discovered, or no integers),
+    ``ignore_index``, ``threshold`` and what the stream keeps (``keep``).
+    ``prepared`` holds what a source prepares once per stream (the fixed
+    labels on a device), under the source's name."""
+
+    labels: Any
+    integers: Any
+    ignore_index: int | None
+    threshold: float | None
+    keep: str
+    prepared: dict[str, Any] = field(default_factory=dict)
+
+
+class Tally(Protocol):
+    """The counts of a stream's batches kept where they live (a device), as
+    a source's ``tally`` returns them: nothing is read back until
+    :meth:`record`, where the checks the batches deferred raise."""
+
+    def __add__(self, other: Any) -> Any: ...
+
+    def same_place(self, other: Any) -> bool:
+        """Whether ``other`` is a tally that adds to this one (the same
+        device, kind of weights and labels)."""
+        ...
+
+    def samples_counted(self) -> int: ...
+
+    def record(self) -> MacroF1Counts | None:
+        """The host record of the samples counted (None: none)."""
+        ...
+
+    def targets(self) -> tuple[str, int]:
+        """The kind of targets and the number of multilabel columns (0 for
+        1-D labels), known without a read."""
+        ...
+
+    def first_label(self) -> Any:
+        """One label of 1-D targets (a NumPy array of one), whose dtype is
+        that of all the labels."""
+        ...
+
+
 # ---------------------------------------------------------------- the registry
 
 _lock = threading.Lock()
@@ -250,6 +304,8 @@ __all__ = [
     "JointPredictions",
     "Predictions",
     "Source",
+    "Stream",
+    "Tally",
     "lives_elsewhere",
     "register_source",
     "source_of",

@@ -1,10 +1,13 @@
 """The public streaming accumulator: batches counted into one count record.
 
-:meth:`MacroF1Accumulator.update` counts each batch where it lives (in memory with
-:func:`~sklearn_macrof1._sources._stream.count_batch`, Dask collections on
-their workers with :func:`~sklearn_macrof1._sources._dask.counts_from_dask`)
-and merges the records (:meth:`~sklearn_macrof1._counting._record.MacroF1Counts.merge`);
-every verb takes the merged record (``acc.counts``) exactly as it takes a one-shot
+:meth:`MacroF1Accumulator.update` hands each batch to the source that claims
+it, as every reading does (:func:`~sklearn_macrof1._counting._registry.source_of`):
+a source counts a batch where it lives (its ``tally``: Dask collections on
+their workers, device batches into a tally kept on their device) or gives it
+back to be counted in this process
+(:func:`~sklearn_macrof1._sources._stream.count_batch`); the records merge
+(:meth:`~sklearn_macrof1._counting._record.MacroF1Counts.merge`), and every
+verb takes the merged record (``acc.counts``) exactly as it takes a one-shot
 call's own.
 
 One accumulator may be shared by threads: each batch is counted outside the lock,
@@ -27,11 +30,10 @@ attribution need; the confusion matrix (``"cells"``) and the second moments
 arrays, PyTorch CPU tensors viewed as NumPy) are then added to three vectors
 of per-class counts (:class:`~sklearn_macrof1._sources._stream.ClassTally`),
 no record per batch. Device batches of 1-D integer labels with fixed
-``labels`` are counted into a
-:class:`~sklearn_macrof1._sources._array_api.DeviceTally` that stays on their
-device. The state is the host records, the class tally and the device tally,
-all replaced, never changed, by an update; a reader merges them into one
-record.
+``labels`` are counted by their source into a tally that stays on their
+device (:class:`~sklearn_macrof1._counting._registry.Tally`). The state is
+the host records, the class tally and the device tally, all replaced, never
+changed, by an update; a reader merges them into one record.
 """
 
 from __future__ import annotations
@@ -51,27 +53,16 @@ from .._counting._record import (
     merge_counts,
     union_labels,
 )
-from .._options import check_array_like
+from .._counting._registry import Predictions, Stream, Tally, source_of
+from .._options import check_array_like, host_copy
 from .._sklearn_private import InvalidParameterError
-from .._sources._array_api import (
-    DeviceMultilabelTally,
-    DeviceTally,
-    counted_on_device,
-    host_view,
-    is_device_array,
-    tally_batch,
-    tally_multilabel,
-    tally_universe,
-    to_host,
-)
-from .._sources._dask import counts_from_dask, is_dask_collection
 from .._sources._stream import (
     TALLY_RANGE,
     ClassTally,
     batch_labels,
     check_label_columns,
     count_batch,
-    padded_batch,
+    integer_labels,
     tally_labels,
 )
 from ._scores import fbeta_summary
@@ -83,7 +74,7 @@ _MULTILABEL = "multilabel-indicator"
 #: keeps what the ones before it keep.
 KEEP = ("counts", "cells", "moments")
 
-_State = MacroF1Counts | DeviceTally | DeviceMultilabelTally | ClassTally
+_State = MacroF1Counts | ClassTally | Tally
 
 
 def _same_columns(a: np.ndarray | None, b: np.ndarray | None) -> bool:
@@ -96,7 +87,7 @@ def _check_labels(labels: Any) -> np.ndarray | None:
     if labels is None:
         return None
     check_array_like(labels, name="labels", caller="MacroF1Accumulator", sparse=False)
-    array = fixed_labels(to_host(labels))  # strings as <U, however held
+    array = fixed_labels(np.asarray(host_copy(labels)))  # strings as <U, however held
     if array.ndim != 1 or array.shape[0] == 0:
         raise ValueError(
             "labels must be a non-empty 1-D array-like of class labels (column "
@@ -258,10 +249,8 @@ class MacroF1Accumulator:
         self.keep = keep
         self._parts: tuple[MacroF1Counts, ...] = ()  # host records (_pushed)
         self._classes: ClassTally | None = None  # 1-D integer labels' counts
-        # device batches' counts
-        self._tally: DeviceTally | DeviceMultilabelTally | None = None
-        self._universe = tally_universe(self.labels)
-        self._fixed = _fixed_integers(self.labels, self._universe)
+        self._tally: Tally | None = None  # counts kept where the batches live
+        self._prepare_stream()
         # Reentrant: a signal handler or finalizer reading the accumulator in
         # the thread that holds the lock reads the state before the merge.
         self._lock = threading.RLock()
@@ -276,7 +265,7 @@ class MacroF1Accumulator:
         accumulator._parts = () if counts is None else (counts,)
         accumulator._classes = None
         accumulator._tally = None
-        accumulator._universe = self._universe
+        accumulator._stream = self._stream
         accumulator._fixed = self._fixed
         accumulator._lock = threading.RLock()
         return accumulator
@@ -307,7 +296,7 @@ class MacroF1Accumulator:
                 "_lock",
                 "_tally",
                 "_classes",
-                "_universe",
+                "_stream",
                 "_fixed",
                 "_sorted",
                 "_parts",
@@ -326,9 +315,19 @@ class MacroF1Accumulator:
         self._parts = () if counts is None else (counts,)
         self._classes = None
         self._tally = None
-        self._universe = tally_universe(self.labels)
-        self._fixed = _fixed_integers(self.labels, self._universe)
+        self._prepare_stream()
         self._lock = threading.RLock()
+
+    def _prepare_stream(self) -> None:
+        """The options a source counts a batch with (:class:`Stream`), and
+        the fixed labels as a class tally takes them (integers, sorted and
+        unique; None: labels discovered, or fixed labels of another type)."""
+        integers = integer_labels(self.labels)
+        self._stream = Stream(
+            self.labels, integers, self.ignore_index, self.threshold, self.keep
+        )
+        fixed = self.labels is not None and self.labels.dtype.kind in "iu"
+        self._fixed = integers if fixed else None
 
     # -- accumulating -------------------------------------------------------
 
@@ -406,51 +405,58 @@ class MacroF1Accumulator:
         -------
         self : MacroF1Accumulator
         """
-        dask = any(is_dask_collection(v) for v in (y_true, y_pred, sample_weight))
-        moments = self.keep == "moments"
-        if not dask:  # PyTorch CPU tensors: the NumPy arrays that view them
-            y_true, y_pred = host_view(y_true), host_view(y_pred)
-            sample_weight = host_view(sample_weight)
-            check_label_columns(self.labels, y_true, y_pred)
-            # (the device tally keeps no moments)
-            if not moments and self._tallied(y_true, y_pred, sample_weight):
-                return self
-        with counted_on_device():  # only the batch's record leaves the device
-            if not dask:
-                y_true, y_pred, sample_weight = batch_labels(
-                    y_true,
-                    y_pred,
-                    sample_weight,
-                    ignore_index=self.ignore_index,
-                    threshold=self.threshold,
-                )
-                if (
-                    self.keep == "counts"
-                    and sample_weight is None
-                    and (self.labels is None or self._fixed is not None)
-                ):
-                    classes = tally_labels(y_true, y_pred, self._fixed)
-                    if classes is not None:
-                        self._add_classes(classes)
-                        return self
-            batch = (counts_from_dask if dask else count_batch)(
-                y_true,
-                y_pred,
-                sample_weight,
-                columns=self.labels,
-                moments=moments,
-                caller="MacroF1Accumulator.update",
-                **({} if dask else {"cells": self.keep != "counts"}),
-            )
+        check_label_columns(self.labels, y_true, y_pred)
+        data = Predictions(y_true, y_pred, sample_weight)
+        tally = getattr(source_of(data), "tally", None)
+        # data that a source counts where they live (a device, Dask) are its
+        # to count; it may give them back to be counted here (CPU tensors)
+        counted = data if tally is None else tally(data, self._stream)
+        if isinstance(counted, Predictions):
+            batch = self._counted_here(*counted.values())
+        elif counted is None or isinstance(counted, MacroF1Counts):
+            batch = counted
+        else:
+            self._add_tally(counted)
+            return self
         if batch is None:
             return self
-        if self.keep == "counts" and batch.confusion is not None:  # Dask's
-            batch = replace(batch, confusion=None)
         self._check_fixed_labels(batch)
         with self._lock:  # counted above in parallel; only the merge is serial
             self._check_joining(batch)
             self._parts = _pushed(self._parts, batch)
         return self
+
+    def _counted_here(
+        self, y_true: Any, y_pred: Any, sample_weight: Any
+    ) -> MacroF1Counts | None:
+        """The record of a batch counted in this process (None: empty, or
+        added to the class tally); device arrays a source gave back are
+        counted on their device as a part of the stream."""
+        y_true, y_pred, sample_weight = batch_labels(
+            y_true,
+            y_pred,
+            sample_weight,
+            ignore_index=self.ignore_index,
+            threshold=self.threshold,
+        )
+        if (
+            self.keep == "counts"
+            and sample_weight is None
+            and (self.labels is None or self._fixed is not None)
+        ):
+            classes = tally_labels(y_true, y_pred, self._fixed)
+            if classes is not None:
+                self._add_classes(classes)
+                return None
+        return count_batch(
+            y_true,
+            y_pred,
+            sample_weight,
+            columns=self.labels,
+            moments=self.keep == "moments",
+            caller="MacroF1Accumulator.update",
+            cells=self.keep != "counts",
+        )
 
     def _check_joining(self, batch: _State) -> None:
         """Under the lock: ValueError, the accumulator unchanged, when the
@@ -478,44 +484,9 @@ class MacroF1Accumulator:
             else:
                 self._parts = _pushed(self._parts, classes.record())
 
-    def _tallied(self, y_true: Any, y_pred: Any, sample_weight: Any) -> bool:
-        """Count a device batch into the device tally (1-D integer targets
-        with fixed integer labels, multilabel targets); False when the batch is
-        not one it counts."""
-        if not is_device_array(y_pred):
-            return False
-        multilabel = self.threshold is not None or (
-            self.ignore_index is None and _columns(y_true) > 1 and _columns(y_pred) > 1
-        )
-        if not multilabel and self._universe is None:
-            return False  # discovering the labels reads the batch's values
-        problems: list[tuple[Any, str]] = []
-        tally: Any
-        with counted_on_device():
-            y_true, y_pred, sample_weight, keep = padded_batch(
-                y_true,
-                y_pred,
-                sample_weight,
-                ignore_index=self.ignore_index,
-                threshold=self.threshold,
-                deferred=problems,
-            )
-            if multilabel:
-                tally = tally_multilabel(
-                    y_true, y_pred, sample_weight, self.labels, problems
-                )
-            elif self._universe is not None:
-                tally = tally_batch(
-                    y_true,
-                    y_pred,
-                    sample_weight,
-                    keep,
-                    self._universe,
-                    problems,
-                    keep_cells=self.keep == "cells",
-                )
-        if tally is None:
-            return False
+    def _add_tally(self, tally: Tally) -> None:
+        """Add a batch's tally (counts kept where the batch lives) to the
+        state's."""
         with self._lock:  # counted above in parallel; only the sum is serial
             # refused as a merge refuses it, before anything changes (the
             # device tally's kind and columns are known without a read)
@@ -529,7 +500,6 @@ class MacroF1Accumulator:
                 if record is not None:
                     self._parts = _pushed(self._parts, record)
                 self._tally = tally
-        return True
 
     def reset(self) -> MacroF1Accumulator:
         """Forget every batch counted so far; keep the ``labels``.
@@ -688,9 +658,11 @@ def _merged(parts: tuple[MacroF1Counts, ...]) -> MacroF1Counts | None:
 def _targets_of(state: _State) -> tuple[str, int]:
     """The kind of targets of a record or tally and its number of multilabel
     columns (0 for 1-D labels), known without reading a device."""
-    if isinstance(state, DeviceMultilabelTally):
-        return _MULTILABEL, state.width
-    if isinstance(state, DeviceTally | ClassTally) or state.kind != _MULTILABEL:
+    if isinstance(state, ClassTally):
+        return "multiclass", 0
+    if not isinstance(state, MacroF1Counts):
+        return state.targets()  # a source's tally
+    if state.kind != _MULTILABEL:
         return "multiclass", 0
     return _MULTILABEL, state.n_classes
 
@@ -702,9 +674,8 @@ def _first_label(state: _State) -> np.ndarray:
         if state.names is not None:
             return state.names[:1].astype(state.dtype)
         return np.array([state.low], dtype=state.dtype)
-    if isinstance(state, DeviceTally):
-        return state.universe[:1]
-    assert isinstance(state, MacroF1Counts)
+    if not isinstance(state, MacroF1Counts):
+        return state.first_label()  # a source's tally
     return state.classes[:1]
 
 
@@ -731,20 +702,6 @@ def _check_joins(earlier: _State | None, batch: _State) -> None:
         first, new = _first_label(earlier), _first_label(batch)
         if first.size and new.size and first.dtype.kind != new.dtype.kind:
             union_labels(first, new)
-
-
-def _fixed_integers(labels: np.ndarray | None, universe: Any) -> np.ndarray | None:
-    """The fixed labels as a class tally takes them: integers, sorted and
-    unique (None: labels discovered, or fixed labels of another type)."""
-    if labels is None or universe is None or labels.dtype.kind not in "iu":
-        return None
-    return universe.labels
-
-
-def _columns(y: Any) -> int:
-    """The number of columns of a 2-D array (0 for anything else)."""
-    shape = getattr(y, "shape", None)
-    return int(shape[1]) if shape is not None and len(shape) == 2 else 0
 
 
 def _label_type(labels: np.ndarray) -> Any:

@@ -36,9 +36,7 @@ namespace; it is imported only when a device array is counted.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
@@ -64,110 +62,42 @@ from .._counting._registry import (
     CountRequest,
     JointPredictions,
     Predictions,
+    Stream,
     register_source,
 )
-from .._extras import missing
 from .._options import as_numpy, check_sample_weight, host_copy
 from .._read._arrays import ACCEPTED
+from .._read._namespace import (
+    compat_module,
+    detached,
+    is_device_array,
+    is_device_array_type,
+    moved_to,
+    namespace_of,
+    on_device,
+    to_host,
+)
 from .._read._target_type import scores_hint
+from ._stream import padded_batch
 
 _MULTILABEL = "multilabel-indicator"
 #: Widest range of integer labels counted with a dense table (beyond it, or
 #: above four per sample, the labels are encoded by a sort: ``unique_inverse``).
 _DENSE_RANGE = 1 << 22
-#: Libraries whose arrays another source counts (or that are read in memory).
-_OTHER_SOURCES = frozenset({"dask", "dask_expr", "pyspark", "scipy", "sparse"})
 
 
 # ---------------------------------------------------------------- recognition
 
 
-def _is_device_array_type(cls: type) -> bool:
-    """An array-API array type that is not NumPy's (checked without importing
-    its library): it has ``__array_namespace__``, or is a PyTorch tensor."""
-    if issubclass(cls, np.ndarray | np.generic):
-        return False
-    if cls.__module__.split(".")[0] in _OTHER_SOURCES:
-        return False  # Dask collections have a namespace, and their own source
-    if hasattr(cls, "__array_namespace__"):
-        return True
-    return any(
-        base.__name__ == "Tensor" and base.__module__.split(".")[0] == "torch"
-        for base in cls.__mro__
-    )
-
-
-def is_device_array(value: Any) -> bool:
-    """True for an array-API array that is not a NumPy array."""
-    return _is_device_array_type(type(value))
-
-
-#: Set while a caller that returns no arrays (the accumulator) counts: device
-#: arrays are then counted on their device whatever scikit-learn's setting.
-_ON_DEVICE: ContextVar[bool] = ContextVar("sklearn_macrof1_on_device", default=False)
-
-
 def dispatch_enabled() -> bool:
-    """scikit-learn's ``array_api_dispatch`` setting (or :func:`counted_on_device`)."""
-    if _ON_DEVICE.get():
-        return True
+    """scikit-learn's ``array_api_dispatch`` setting."""
     import sklearn
 
     return bool(sklearn.get_config().get("array_api_dispatch", False))
 
 
-@contextmanager
-def counted_on_device() -> Iterator[None]:
-    """Count device arrays on their device inside the block, with or without
-    scikit-learn's ``array_api_dispatch``: for callers that return only counts
-    and scalars (the accumulator), which no namespace rule is about."""
-    token = _ON_DEVICE.set(True)
-    try:
-        yield
-    finally:
-        _ON_DEVICE.reset(token)
-
-
-def _compat() -> Any:
-    try:
-        import array_api_compat
-    except ImportError as exc:  # pragma: no cover - the [array-api] extra
-        raise missing(
-            "array_api_compat",
-            "Counting arrays on their device (PyTorch tensors on a GPU, CuPy, JAX "
-            "or array-api-strict arrays) needs array-api-compat, which gives each "
-            "array its namespace (NumPy arrays and PyTorch CPU tensors need no "
-            "extra package)",
-        ) from exc
-    return array_api_compat
-
-
-def namespace_of(value: Any) -> tuple[Any, Any]:
-    """``(xp, device)`` of one array-API array (the compatible namespace)."""
-    compat = _compat()
-    return compat.array_namespace(value), compat.device(value)
-
-
-def _detached(value: Any) -> Any:
-    """A tensor that requires grad, detached (scores are not differentiable)."""
-    if getattr(value, "requires_grad", False) and hasattr(value, "detach"):
-        return value.detach()
-    return value
-
-
 def _is_cpu(device: Any) -> bool:
     return "cpu" in str(device).lower()
-
-
-def to_host(value: Any) -> np.ndarray:
-    """A NumPy array of ``value``: a view of a CPU array, a copy from another
-    device. Device arrays pass here only for what crosses to the host (the
-    count record's O(k) numbers and occupied cells), or when the caller asked
-    for NumPy (``y_pred`` a NumPy array, or no ``array_api_dispatch``)."""
-    value = _detached(value)
-    if not is_device_array(value):
-        return np.asarray(value)
-    return np.asarray(host_copy(value))
 
 
 def host_view(value: Any) -> Any:
@@ -181,7 +111,7 @@ def host_view(value: Any) -> Any:
         and _is_cpu(value.device)
     ):
         try:
-            return as_numpy(_detached(value))
+            return as_numpy(detached(value))
         except (RuntimeError, TypeError, ValueError, BufferError):
             return value  # a tensor NumPy cannot view: counted by PyTorch
     return value
@@ -189,7 +119,7 @@ def host_view(value: Any) -> Any:
 
 def _device_name(value: Any) -> str:
     try:
-        return str(_compat().device(value))
+        return str(compat_module().device(value))
     except Exception:  # pragma: no cover - array-api-compat missing
         return str(getattr(value, "device", "another device"))
 
@@ -203,7 +133,7 @@ def _host_values(values: Sequence[Any], names: Sequence[str], caller: str) -> li
             host.append(value)
             continue
         try:
-            host.append(as_numpy(_detached(value)))
+            host.append(as_numpy(detached(value)))
         except (RuntimeError, TypeError, ValueError, BufferError) as exc:
             raise ValueError(
                 f"{caller} got {name} on the device {_device_name(value)} "
@@ -221,40 +151,8 @@ def _on_host(value: Any, like: Any = None) -> Any:
     """``value`` on the host when it is a device array (of ``like``'s type, or
     of any namespace); other values unchanged."""
     if value is not None and (type(value) is type(like) or is_device_array(value)):
-        return np.asarray(host_copy(_detached(value)))
+        return np.asarray(host_copy(detached(value)))
     return value
-
-
-def on_device(value: Any, xp: Any, device: Any) -> Any:
-    """``value`` as an array of ``xp`` (NumPy included) on ``device``."""
-    if xp is np:
-        return to_host(value) if is_device_array(value) else np.asarray(value)
-    return _moved(value, xp, device)
-
-
-def _moved(value: Any, xp: Any, device: Any, like: Any = None) -> Any:
-    """``value`` (None, a list, a NumPy array or an array of any namespace) as
-    an array of ``xp`` on ``device``; an array of ``like``'s type is of ``xp``
-    (its namespace is not looked up again)."""
-    if value is None:
-        return None
-    value = _detached(value)
-    same = type(value) is type(like)
-    if same or is_device_array(value):
-        compat = _compat()
-        if same or compat.array_namespace(value) is xp:
-            if compat.device(value) == device:
-                return value
-            return compat.to_device(value, device)
-        value = to_host(value)
-    host = np.asarray(value)
-    if host.dtype.kind not in "biuf":
-        raise TypeError(
-            f"labels of dtype {host.dtype} cannot be moved to the namespace "
-            f"{xp.__name__} of y_pred; with array_api_dispatch=True the labels "
-            "of device arrays are numbers or bools."
-        )
-    return xp.asarray(host, device=device)
 
 
 def in_memory(values: Sequence[Any], names: Sequence[str], caller: str) -> list:
@@ -550,7 +448,7 @@ class _Cells:
         if len(self.parts) == 1 and self.parts[0][1] is not None:
             return self  # folded already
         codes = xp.concat([part[0] for part in self.parts])
-        device = _compat().device(codes)
+        device = compat_module().device(codes)
         count = xp.concat(
             [
                 xp.ones(part[0].shape[0], dtype=xp.int64, device=device)
@@ -925,20 +823,25 @@ class _Prepared:
     on_device: bool = False
 
 
-def _prepared(values: Sequence[Any], names: Sequence[str], caller: str) -> _Prepared:
+def _prepared(
+    values: Sequence[Any], names: Sequence[str], caller: str, part: bool
+) -> _Prepared:
     """The :class:`_Prepared` values of a call: the namespace and device are
-    those of ``values[1]`` (y_pred, or the first prediction set), asked once."""
+    those of ``values[1]`` (y_pred, or the first prediction set), asked once.
+    A part of a whole (a stream's batch) returns only counts, which no
+    namespace rule is about: it is counted on its device whatever
+    scikit-learn's ``array_api_dispatch``."""
     *arrays, weights = values
-    if not dispatch_enabled():
+    if not (part or dispatch_enabled()):
         *host, weights = _host_values(values, (*names, "sample_weight"), caller)
         return _Prepared(None, host, weights)
     reference = values[1]
     if not is_device_array(reference):  # y_pred is NumPy (or a list): NumPy
         return _Prepared(None, [_on_host(v) for v in arrays], _on_host(weights))
-    reference = _detached(reference)
+    reference = detached(reference)
     xp, device = namespace_of(reference)
     returns = partial(_returned, xp, device)
-    moved = [_moved(y, xp, device, like=reference) for y in arrays]
+    moved = [moved_to(y, xp, device, like=reference) for y in arrays]
     if _is_cpu(device):
         try:
             host = [np.asarray(y) for y in moved]
@@ -954,7 +857,7 @@ def _prepared(values: Sequence[Any], names: Sequence[str], caller: str) -> _Prep
         type(weights) is type(reference) or is_device_array(weights)
     )
     if on_device:
-        weights = _moved(weights, xp, device, like=reference)
+        weights = moved_to(weights, xp, device, like=reference)
     return _Prepared(dev, arrays, weights, returns, on_device)
 
 
@@ -976,10 +879,12 @@ class _ArrayAPI:
     name = "array API"
 
     def claims(self, cls: type) -> bool:
-        return _is_device_array_type(cls)
+        return is_device_array_type(cls)
 
     def count(self, data: Predictions, request: CountRequest) -> Reading:
-        prepared = _prepared(data.values(), ("y_true", "y_pred"), request.caller)
+        prepared = _prepared(
+            data.values(), ("y_true", "y_pred"), request.caller, request.part
+        )
         dev, (y_true, y_pred) = prepared.dev, prepared.arrays
         if dev is None:
             reading = read_in_memory(
@@ -1013,7 +918,7 @@ class _ArrayAPI:
         from .._formulas._evaluation import read_jointly
 
         names = ("y_true", *data.names)
-        prepared = _prepared(data.values(), names, request.caller)
+        prepared = _prepared(data.values(), names, request.caller, request.part)
         dev, arrays, weights = prepared.dev, prepared.arrays, prepared.weights
         if dev is None:
             joint = read_jointly(
@@ -1082,6 +987,58 @@ class _ArrayAPI:
         }
         return JointCounts(counts, pairs)
 
+    def tally(self, data: Predictions, stream: Stream) -> Any:
+        """One batch of a stream: PyTorch CPU tensors are given back as the
+        NumPy arrays that view them; a device batch of 1-D integer labels
+        with fixed integer labels, or of multilabel targets, is counted into
+        a :class:`DeviceTally` or :class:`DeviceMultilabelTally` kept on its
+        device (nothing read back); any other batch is given back, to be
+        counted as a part (:meth:`count`, on its device)."""
+        y_true, y_pred, weights = (host_view(value) for value in data.values())
+        given = Predictions(y_true, y_pred, weights)
+        # (the device tally keeps no moments)
+        if stream.keep == "moments" or not is_device_array(y_pred):
+            return given
+        multilabel = stream.threshold is not None or (
+            stream.ignore_index is None
+            and _columns(y_true) > 1
+            and _columns(y_pred) > 1
+        )
+        if not multilabel and stream.integers is None:
+            return given  # discovering the labels reads the batch's values
+        problems: list[tuple[Any, str]] = []
+        y_true, y_pred, weights, keep = padded_batch(
+            y_true,
+            y_pred,
+            weights,
+            ignore_index=stream.ignore_index,
+            threshold=stream.threshold,
+            deferred=problems,
+        )
+        tally: Any
+        if multilabel:
+            tally = tally_multilabel(y_true, y_pred, weights, stream.labels, problems)
+        else:
+            universe = stream.prepared.get(self.name)
+            if universe is None:  # two threads may both make one: either serves
+                universe = stream.prepared[self.name] = Universe(stream.integers)
+            tally = tally_batch(
+                y_true,
+                y_pred,
+                weights,
+                keep,
+                universe,
+                problems,
+                keep_cells=stream.keep == "cells",
+            )
+        return given if tally is None else tally
+
+
+def _columns(y: Any) -> int:
+    """The number of columns of a 2-D array (0 for anything else)."""
+    shape = getattr(y, "shape", None)
+    return int(shape[1]) if shape is not None and len(shape) == 2 else 0
+
 
 register_source(_ArrayAPI())
 
@@ -1147,6 +1104,12 @@ class DeviceTally:
         """The number of samples counted; raises the problems counted."""
         _check_problems(self.problems, _shown(self.universe))
         return int(self.n_samples)
+
+    def targets(self) -> tuple[str, int]:
+        return "multiclass", 0
+
+    def first_label(self) -> np.ndarray:
+        return self.universe[:1]
 
     def __add__(self, other: DeviceTally) -> DeviceTally:
         return replace(
@@ -1272,6 +1235,12 @@ class DeviceMultilabelTally:
         _check_problems(self.problems, "")
         return self.n_samples
 
+    def targets(self) -> tuple[str, int]:
+        return _MULTILABEL, self.width
+
+    def first_label(self) -> np.ndarray:
+        return np.arange(self.width)[:1]
+
     def __add__(self, other: DeviceMultilabelTally) -> DeviceMultilabelTally:
         return replace(
             self,
@@ -1359,9 +1328,9 @@ def tally_multilabel(
     back from the device."""
     if not is_device_array(y_pred):
         return None
-    xp, device = namespace_of(_detached(y_pred))
+    xp, device = namespace_of(detached(y_pred))
     try:
-        y_true = _moved(y_true, xp, device)
+        y_true = moved_to(y_true, xp, device)
     except (TypeError, ValueError):
         return None
     kinds = ("bool", "integral", "real floating")
@@ -1448,7 +1417,7 @@ def _tally_weights(dev: _Device, weights: Any, n: int) -> Any:
     xp = dev.xp
     if not is_device_array(weights):
         weights = np.asarray(check_sample_weight(weights, n))
-    weights = _moved(weights, xp, dev.device)
+    weights = moved_to(weights, xp, dev.device)
     kinds = ("bool", "integral", "real floating")
     if weights.ndim != 1 or int(weights.shape[0]) != n:
         return False
@@ -1477,21 +1446,6 @@ class Universe:
         return copy
 
 
-def tally_universe(labels: np.ndarray | None) -> Universe | None:
-    """The fixed labels as the device tally takes them (sorted integers), or
-    None when they are no integers (strings: device arrays hold none)."""
-    if labels is None or labels.dtype.kind not in "biuf":
-        return None
-    universe = np.unique(labels)
-    if universe.size == 0 or universe[0] < -(2**62) or universe[-1] > 2**62:
-        return None
-    if universe.dtype.kind == "f":  # whole numbers: the integers they name
-        if not bool(np.all(universe == np.round(universe))):
-            return None
-        universe = universe.astype(np.int64)
-    return Universe(universe)
-
-
 def tally_batch(
     y_true: Any,
     y_pred: Any,
@@ -1511,9 +1465,9 @@ def tally_batch(
     back from the device."""
     if not is_device_array(y_pred):
         return None
-    xp, device = namespace_of(_detached(y_pred))
+    xp, device = namespace_of(detached(y_pred))
     try:
-        y_true = _moved(y_true, xp, device)  # from the host: copied there
+        y_true = moved_to(y_true, xp, device)  # from the host: copied there
     except (TypeError, ValueError):
         return None  # strings, ragged lists: refused by the usual path
     arrays = []
@@ -1598,7 +1552,6 @@ __all__ = [
     "DeviceMultilabelTally",
     "DeviceTally",
     "bincount",
-    "counted_on_device",
     "dispatch_enabled",
     "host_view",
     "in_memory",
@@ -1607,6 +1560,5 @@ __all__ = [
     "on_device",
     "tally_batch",
     "tally_multilabel",
-    "tally_universe",
     "to_host",
 ]

@@ -28,6 +28,7 @@ from .._counting._registry import (
     CountRequest,
     JointPredictions,
     Predictions,
+    Stream,
     register_source,
 )
 from .._formulas._evaluation import read_jointly
@@ -301,6 +302,22 @@ class _Dask:
         if weighted and not counts.weighted:
             counts = replace(counts, weighted=True)
         return Reading(counts, weighted=weighted)
+
+    def tally(self, data: Predictions, stream: Stream) -> MacroF1Counts | None:
+        """One batch of a stream, counted chunk by chunk on the workers: its
+        record (None when empty), with what the stream keeps."""
+        counts = counts_from_dask(
+            data.y_true,
+            data.y_pred,
+            data.sample_weight,
+            columns=stream.labels,
+            moments=stream.keep == "moments",
+            caller="MacroF1Accumulator.update",
+        )
+        if counts is not None and stream.keep == "counts":
+            if counts.confusion is not None:
+                counts = replace(counts, confusion=None)
+        return counts
 
     def count_jointly(
         self, data: JointPredictions, request: CountRequest

@@ -24,7 +24,7 @@ from .._counting._kernels import _joint_table as joint_table
 from .._counting._kernels import table_counts
 from .._counting._record import MacroF1Counts, prepare
 from .._counting._registry import lives_elsewhere
-from ._array_api import is_device_array, namespace_of, on_device, to_host
+from .._read._namespace import is_device_array, namespace_of, on_device, to_host
 
 
 def _n_rows(y: Any) -> int | None:
@@ -135,6 +135,22 @@ class ClassTally:
             pred[present],
             n_samples=self.n_samples,
         )
+
+
+def integer_labels(labels: np.ndarray | None) -> np.ndarray | None:
+    """A stream's fixed labels as sorted, unique integers (whole floats as
+    the integers they name), or None when they are none (labels discovered,
+    strings, fractions, or beyond +-2**62)."""
+    if labels is None or labels.dtype.kind not in "biuf":
+        return None
+    universe = np.unique(labels)
+    if universe.size == 0 or universe[0] < -(2**62) or universe[-1] > 2**62:
+        return None
+    if universe.dtype.kind == "f":  # whole numbers: the integers they name
+        if not bool(np.all(universe == np.round(universe))):
+            return None
+        universe = universe.astype(np.int64)
+    return universe
 
 
 def _integers(y: Any) -> bool:
@@ -512,6 +528,7 @@ __all__ = [
     "batch_labels",
     "check_label_columns",
     "count_batch",
+    "integer_labels",
     "padded_batch",
     "tally_labels",
 ]
