@@ -387,6 +387,33 @@ def test_bad_device_input_is_refused_with_the_argument_named() -> None:
         averaged_f1_score(t, t, sample_weight=xs.zeros(N, device=device))
 
 
+def test_device_targets_get_the_host_target_messages() -> None:
+    # the reading's target checks, made on the device: each refusal is the
+    # one NumPy targets get (continuous labels with an example, scores passed
+    # as labels with the argmax hint, 3-D arrays, columns that differ)
+    device = xs.Device("device1")
+    scores = np.random.default_rng(0).random((N, 3))
+    bad = {
+        "continuous": (Y_TRUE, Y_PRED + 0.5),
+        "beyond int64": (Y_TRUE.astype(float), np.where(Y_PRED > 3, 1e19, 1.0)),
+        "NaN": (Y_TRUE, np.where(Y_PRED > 3, np.nan, 1.0)),
+        "scores": (Y_TRUE, scores),
+        "both scores": (scores, scores),
+        "3-D": (Y_TRUE.reshape(-1, 2, 3), Y_PRED.reshape(-1, 2, 3)),
+        "columns": (M_TRUE, M_PRED[:, :3]),
+        "lengths": (Y_TRUE, Y_PRED[:-1] + 0.5),
+        "multioutput": (np.stack([Y_TRUE, Y_PRED], 1), np.stack([Y_PRED, Y_TRUE], 1)),
+    }
+    for name, (y_true, y_pred) in bad.items():
+        with pytest.raises(ValueError) as on_host:
+            averaged_f1_score(y_true, y_pred)
+        with pytest.raises(ValueError) as on_device:
+            averaged_f1_score(
+                xs.asarray(y_true, device=device), xs.asarray(y_pred, device=device)
+            )
+        assert str(on_device.value) == str(on_host.value), name
+
+
 def test_device_weights_get_the_host_weight_messages() -> None:
     # one sample-weight check, made on the device: each refusal is the one
     # NumPy weights get, type and message

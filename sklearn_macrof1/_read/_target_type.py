@@ -13,6 +13,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.utils.multiclass import type_of_target
 
+from .._options import host_copy
 from ._arrays import ACCEPTED
 
 
@@ -53,29 +54,78 @@ def scores_hint(columns: int, true_kind: str | None) -> str:
     )
 
 
-def _check_float_labels(y: np.ndarray, name: str, true_kind: str | None = None) -> None:
-    """Float labels must be finite whole numbers (sklearn: else "continuous")."""
-    if y.dtype.kind != "f":
-        return
-    finite = np.isfinite(y)
-    if not finite.all():
-        what = "NaN" if np.isnan(y).any() else "infinity"
+def _first_of(xp: Any, y: Any, where: Any) -> Any:
+    """The first value of ``y`` where ``where`` holds, as a NumPy scalar
+    (read from a device: it is only named in an error)."""
+    if xp is np:
+        return y[where].flat[0]
+    return np.asarray(host_copy(xp.reshape(y[where], (-1,))[:1]))[0]
+
+
+def check_finite_labels(y: Any, name: str, xp: Any = np) -> None:
+    """Float labels (an array of the namespace ``xp``) must be finite."""
+    finite = xp.isfinite(y)
+    if not (finite.all() if xp is np else xp.all(finite)):
+        what = "NaN" if bool(xp.any(xp.isnan(y))) else "infinity"
         raise ValueError(
             f"Input {name} contains {what}; class labels must be finite. "
             f"Accepted: {ACCEPTED}."
         )
-    whole = y == np.trunc(y)
-    if float(np.finfo(y.dtype).max) >= 2.0**63:  # (float16 cannot hold 2**63)
+
+
+def continuous_error(
+    name: str, kind: str, columns: int, true_kind: str | None
+) -> ValueError:
+    """The refusal of continuous values (scikit-learn's ``kind`` of them)."""
+    return ValueError(
+        f"{name} contains continuous values ({kind}); classification metrics "
+        f"need {ACCEPTED}. {scores_hint(columns, true_kind)}"
+    )
+
+
+def multioutput_error(name: str) -> ValueError:
+    """The refusal of a 2-D array of several columns of class labels."""
+    return ValueError(
+        f"{name} is multiclass-multioutput (a 2-D array with several columns of "
+        f"class labels), which F-scores do not support; accepted: {ACCEPTED}."
+    )
+
+
+def unscorable_error(name: str, kind: str) -> ValueError:
+    """The refusal of any other type of target (scikit-learn's ``kind``)."""
+    return ValueError(
+        f"{name} has a type of target that cannot be scored ({kind}: for example "
+        f"an object array of non-string values, or a 3-D array); accepted: "
+        f"{ACCEPTED}."
+    )
+
+
+def check_float_labels(
+    y: Any, name: str, true_kind: str | None = None, xp: Any = np
+) -> None:
+    """Float labels must be finite whole numbers (sklearn: else "continuous").
+
+    ``y`` is an array of the namespace ``xp`` (NumPy's, or a device's, where
+    the labels stay and are checked): one check and one message for both."""
+    numpy = xp is np  # NumPy's own methods: no dispatch of np.all
+    if numpy:
+        if y.dtype.kind != "f":
+            return
+    elif not xp.isdtype(y.dtype, "real floating"):
+        return
+    check_finite_labels(y, name, xp)
+    whole = y == xp.trunc(y)
+    if float(xp.finfo(y.dtype).max) >= 2.0**63:  # (float16 cannot hold 2**63)
         within = (y >= -(2.0**63)) & (y < 2.0**63)
-        if not within.all():
-            example = y[~within].flat[0]
+        if not (within.all() if numpy else xp.all(within)):
+            example = _first_of(xp, y, ~within)
             raise ValueError(
                 f"{name} contains whole numbers beyond the int64 range (for example "
                 f"{example!r}), which scikit-learn calls continuous values; "
                 f"classification metrics need {ACCEPTED}: pass them as integers."
             )
-    if not whole.all():
-        example = y[~whole].flat[0]
+    if not (whole.all() if numpy else xp.all(whole)):
+        example = _first_of(xp, y, ~whole)
         raise ValueError(
             f"{name} contains continuous values (for example {example!r}); "
             f"classification metrics need {ACCEPTED}. {scores_hint(1, true_kind)}"
@@ -106,20 +156,10 @@ def _sklearn_kind(y: Any, name: str, true_kind: str | None = None) -> str:
         return "multilabel-indicator"
     if kind.startswith("continuous"):
         columns = y.shape[1] if getattr(y, "ndim", 1) == 2 else 1
-        raise ValueError(
-            f"{name} contains continuous values ({kind}); classification metrics "
-            f"need {ACCEPTED}. {scores_hint(columns, true_kind)}"
-        )
+        raise continuous_error(name, kind, columns, true_kind)
     if kind == "multiclass-multioutput":
-        raise ValueError(
-            f"{name} is multiclass-multioutput (a 2-D array with several columns of "
-            f"class labels), which F-scores do not support; accepted: {ACCEPTED}."
-        )
-    message = (
-        f"{name} has a type of target that cannot be scored ({kind}: for example "
-        f"an object array of non-string values, or a 3-D array); accepted: "
-        f"{ACCEPTED}."
-    )
+        raise multioutput_error(name)
+    unscorable = unscorable_error(name, kind)
     if isinstance(y, np.ndarray) and y.dtype == object:
         try:  # scikit-learn sorts the values first: unorderable ones, TypeError
             np.unique(y)
@@ -128,7 +168,7 @@ def _sklearn_kind(y: Any, name: str, true_kind: str | None = None) -> str:
                 f"{name} holds values that cannot be ordered together (such as "
                 f"None, numbers and strings mixed: {exc}); accepted: {ACCEPTED}."
             ) from None
-    raise ValueError(message)
+    raise unscorable
 
 
 def _is_column(y: np.ndarray) -> bool:
@@ -148,7 +188,7 @@ def target_kind(y: Any, name: str, true_kind: str | None = None) -> str:
     """
     if is_fast_numeric(y):
         if _is_column(y):
-            _check_float_labels(y, name, true_kind)
+            check_float_labels(y, name, true_kind)
             return "1d"
         if y.ndim == 2 and y.shape[0] > 0 and y.dtype.kind in "biuf":
             if y.dtype.kind == "b" or ((y == 0) | (y == 1)).all():

@@ -30,10 +30,15 @@ from ._encoding import (
 )
 from ._target_type import (
     UNIFORM_INDICATOR,
+    check_finite_labels,
+    check_float_labels,
+    continuous_error,
     describe,
     is_fast_numeric,
+    multioutput_error,
     str_objects,
     target_kind,
+    unscorable_error,
 )
 
 
@@ -64,12 +69,7 @@ def _read(y_true: Any, y_preds: Sequence[Any], names: Sequence[str]) -> list[Tar
     yps = [to_array(y, name) for y, name in zip(y_preds, names, strict=True)]
     n_true = num_samples(yt)
     for yp, name in zip(yps, names, strict=True):
-        n_pred = num_samples(yp)
-        if n_true != n_pred:
-            raise ValueError(
-                "Found input variables with inconsistent numbers of samples: y_true "
-                f"has {n_true} and {name} has {n_pred}; they must be equal."
-            )
+        _check_lengths(n_true, num_samples(yp), name)
     if n_true < 1:
         raise ValueError(
             f"Found empty input array (y_true and {' and '.join(names)} have 0 "
@@ -93,12 +93,7 @@ def _read(y_true: Any, y_preds: Sequence[Any], names: Sequence[str]) -> list[Tar
     ]
     for yp, name, kind in zip(yps, names, kinds[1:], strict=True):
         if kind != kinds[0]:
-            raise ValueError(
-                "Classification metrics can't handle a mix of "
-                f"{describe(yt, 'y_true')} (y_true) and {describe(yp, name)} "
-                f"({name}) targets; both must be 1-D label arrays or both "
-                "multilabel indicator matrices with the same columns."
-            )
+            raise _mix_error(describe(yt, "y_true"), describe(yp, name), name)
     if kinds[0] == "multilabel-indicator":
         return _read_multilabel(yt, yps, names, n_true, uniform)
     if len(yps) == 1:
@@ -116,6 +111,88 @@ def _read(y_true: Any, y_preds: Sequence[Any], names: Sequence[str]) -> list[Tar
     return [
         replace(joint, pred=joint.pred[j * n : (j + 1) * n]) for j in range(len(yps))
     ]
+
+
+def _check_lengths(n_true: int, n_pred: int, name: str) -> None:
+    if n_true != n_pred:
+        raise ValueError(
+            "Found input variables with inconsistent numbers of samples: y_true "
+            f"has {n_true} and {name} has {n_pred}; they must be equal."
+        )
+
+
+def _mix_error(true_kind: str, kind: str, name: str) -> ValueError:
+    return ValueError(
+        f"Classification metrics can't handle a mix of {true_kind} (y_true) and "
+        f"{kind} ({name}) targets; both must be 1-D label arrays or both "
+        "multilabel indicator matrices with the same columns."
+    )
+
+
+def _check_columns(n_true: int, n_pred: int, name: str) -> None:
+    if n_true != n_pred:
+        raise ValueError(
+            "Multi-label binary indicator input with different numbers of "
+            f"labels: y_true has {n_true} columns and {name} has {n_pred}."
+        )
+
+
+def read_device_targets(xp: Any, arrays: Sequence[Any], names: Sequence[str]) -> list:
+    """The checks of :func:`read_targets` made where the targets are: arrays
+    of the namespace ``xp`` on a device (``y_true`` first, then each
+    prediction set, of at least one sample), with the same messages, in the
+    same order; a column becomes a vector. Nothing but a few reductions is
+    read back. Returns the arrays, still on their device.
+
+    As scikit-learn's ``type_of_target`` needs every value sorted, the
+    kinds of device targets are told by their dtype and shape: a 1-D array
+    (or column) of numbers or bools is 1-D labels, a 2-D array of 0/1 values
+    a multilabel indicator matrix; the mix of the two names the 1-D kind
+    "1-D label"."""
+    first, *others = arrays
+    for y, name in zip(others, names[1:], strict=True):
+        _check_lengths(int(first.shape[0]), int(y.shape[0]), name)
+    out: list[Any] = []
+    true_kind = None
+    for y, name in zip(arrays, names, strict=True):
+        y = _device_target(xp, y, name, true_kind)
+        if not out:
+            true_kind = "1d" if y.ndim == 1 else "multilabel-indicator"
+        elif (y.ndim == 2) != (out[0].ndim == 2):
+            raise _mix_error(_kind_name(out[0]), _kind_name(y), name)
+        out.append(y)
+    for y, name in zip(out[1:], names[1:], strict=True):
+        if y.ndim == 2:
+            _check_columns(int(out[0].shape[1]), int(y.shape[1]), name)
+    return out
+
+
+def _kind_name(y: Any) -> str:
+    return "multilabel-indicator" if y.ndim == 2 else "1-D label"
+
+
+def _device_target(xp: Any, y: Any, name: str, true_kind: str | None) -> Any:
+    """One device target checked as :func:`target_kind` checks a NumPy one."""
+    if y.ndim == 2 and y.shape[1] == 1:
+        y = xp.reshape(y, (-1,))
+    if y.ndim not in (1, 2):
+        raise unscorable_error(name, "unknown")
+    if not xp.isdtype(y.dtype, ("bool", "integral", "real floating")):
+        raise ValueError(
+            f"{name} holds values of dtype {y.dtype}; accepted: {ACCEPTED}."
+        )
+    if y.ndim == 1:
+        check_float_labels(y, name, true_kind, xp)
+        return y
+    if xp.isdtype(y.dtype, "real floating"):
+        check_finite_labels(y, name, xp)
+        if not bool(xp.all(y == xp.trunc(y))):
+            raise continuous_error(
+                name, "continuous-multioutput", int(y.shape[1]), true_kind
+            )
+    if not xp.isdtype(y.dtype, "bool") and not bool(xp.all((y == 0) | (y == 1))):
+        raise multioutput_error(name)
+    return y
 
 
 def naming_prediction(exc: Exception, name: str = "y_pred") -> Exception:
@@ -152,12 +229,7 @@ def _read_multilabel(
     uniform: list[bool],
 ) -> list[Targets]:
     for yp, name in zip(yps, names, strict=True):
-        if yt.shape[1] != yp.shape[1]:
-            raise ValueError(
-                "Multi-label binary indicator input with different numbers of "
-                f"labels: y_true has {yt.shape[1]} columns and {name} has "
-                f"{yp.shape[1]}."
-            )
+        _check_columns(int(yt.shape[1]), int(yp.shape[1]), name)
     for name, y in (("y_true", yt), *zip(names, yps, strict=True)):
         if isinstance(y, np.ndarray) and (
             y.dtype.name not in _SPARSE_DTYPES or not y.dtype.isnative

@@ -66,7 +66,6 @@ from .._counting._registry import (
     register_source,
 )
 from .._options import as_numpy, check_sample_weight, host_copy
-from .._read._arrays import ACCEPTED
 from .._read._namespace import (
     compat_module,
     detached,
@@ -77,7 +76,7 @@ from .._read._namespace import (
     on_device,
     to_host,
 )
-from .._read._target_type import scores_hint
+from .._read._targets import read_device_targets
 from ._stream import padded_batch
 
 _MULTILABEL = "multilabel-indicator"
@@ -264,74 +263,6 @@ class _Device:
                 None if values is None else self.host_float(xp.take(values, cells))
             )
         return out
-
-
-def _kind_name(y: Any) -> str:
-    return _MULTILABEL if y.ndim == 2 else "1-D label"
-
-
-def _shaped(dev: _Device, y: Any, name: str) -> Any:
-    """``y`` checked: a 1-D array (a column is raveled) or a 2-D indicator
-    matrix of real numbers or bools."""
-    xp = dev.xp
-    if y.ndim == 2 and y.shape[1] == 1:
-        y = xp.reshape(y, (-1,))
-    if y.ndim not in (1, 2):
-        raise ValueError(
-            f"{name} has a type of target that cannot be scored (an array of "
-            f"shape {tuple(y.shape)}); accepted: {ACCEPTED}."
-        )
-    if not (xp.isdtype(y.dtype, ("bool", "integral", "real floating"))):
-        raise ValueError(
-            f"{name} holds values of dtype {y.dtype}; accepted: {ACCEPTED}."
-        )
-    if xp.isdtype(y.dtype, "real floating"):
-        if not bool(xp.all(xp.isfinite(y))):
-            bad = "NaN" if bool(xp.any(xp.isnan(y))) else "infinity"
-            raise ValueError(
-                f"Input {name} contains {bad}; class labels must be finite. "
-                f"Accepted: {ACCEPTED}."
-            )
-        if not bool(xp.all(y == xp.round(y))):
-            raise ValueError(
-                f"{name} contains continuous values; classification metrics need "
-                f"{ACCEPTED}. {scores_hint(2 if y.ndim == 2 else 1, None)}"
-            )
-    if y.ndim == 2 and not xp.isdtype(y.dtype, "bool"):
-        if not bool(xp.all((y == 0) | (y == 1))):
-            raise ValueError(
-                f"{name} is multiclass-multioutput (a 2-D array with several "
-                "columns of class labels), which F-scores do not support; "
-                f"accepted: {ACCEPTED}."
-            )
-    return y
-
-
-def _checked_targets(
-    dev: _Device, arrays: Sequence[Any], names: Sequence[str]
-) -> list[Any]:
-    arrays = [_shaped(dev, y, name) for y, name in zip(arrays, names, strict=True)]
-    first, name0 = arrays[0], names[0]
-    for y, name in zip(arrays[1:], names[1:], strict=True):
-        if (y.ndim == 2) != (first.ndim == 2):
-            raise ValueError(
-                "Classification metrics can't handle a mix of "
-                f"{_kind_name(first)} ({name0}) and {_kind_name(y)} ({name}) "
-                "targets; both must be 1-D label arrays or both multilabel "
-                "indicator matrices with the same columns."
-            )
-        if y.shape[0] != first.shape[0]:
-            raise ValueError(
-                "Found input variables with inconsistent numbers of samples: "
-                f"{name0} has {first.shape[0]} and {name} has {y.shape[0]}; they "
-                "must be equal."
-            )
-        if y.ndim == 2 and y.shape[1] != first.shape[1]:
-            raise ValueError(
-                f"Multilabel targets with different numbers of columns: {name0} "
-                f"has {first.shape[1]} and {name} has {y.shape[1]}."
-            )
-    return arrays
 
 
 def _checked_weights(
@@ -852,7 +783,7 @@ def _prepared(
     if any(y.ndim == 0 or y.shape[0] == 0 for y in moved):  # nothing to count
         host = [dev.host(y) for y in moved]
         return _Prepared(None, host, _on_host(weights, reference), returns)
-    arrays = _checked_targets(dev, moved, names)
+    arrays = read_device_targets(xp, moved, names)
     on_device = weights is not None and (
         type(weights) is type(reference) or is_device_array(weights)
     )
