@@ -789,6 +789,28 @@ def test_tuning_refuses_bad_weights_as_the_score_functions_do(weights):
     assert str(tuned.value) == str(scored.value).replace("y_pred", "y_score")
 
 
+@pytest.mark.parametrize(
+    "weights, message",
+    [
+        (np.ones(105), "105 entries but X and y have 100 samples"),
+        (np.ones(99), "99 entries but X and y have 100 samples"),
+        (1.0, "1-D array of non-negative numbers"),
+        (-np.ones(100), "non-negative"),
+    ],
+    ids=["long", "short", "scalar", "negative"],
+)
+def test_tuned_classifier_checks_weights_before_fitting_any_fold(weights, message):
+    # an estimator that takes no weights would never look at them, and the
+    # folds index them: a long array was fitted silently, a short one or a
+    # scalar crashed in the indexing, before the weights were checked
+    y, _ = _imbalanced(100)
+    X = np.random.default_rng(0).normal(size=(100, 3))
+    search = MacroF1TunedClassifierCV(GaussianNB(), cv=3, random_state=0)
+    with pytest.raises(ValueError, match=message):
+        search.fit(X, y, sample_weight=weights)
+    assert not hasattr(search, "rule_")
+
+
 def test_bad_data_is_refused_with_a_clear_message():
     y, proba = _imbalanced(100)
     with pytest.raises(ValueError, match=r"shape \(n_samples, 4\)"):

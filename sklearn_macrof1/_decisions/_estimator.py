@@ -28,7 +28,7 @@ from sklearn.utils.multiclass import check_classification_targets, type_of_targe
 from sklearn.utils.parallel import Parallel, delayed
 from sklearn.utils.validation import check_is_fitted, indexable
 
-from ._inputs import check_options
+from ._inputs import check_options, check_weights
 from ._package import InvalidParameterError
 from ._rule import DecisionRule, tune
 
@@ -324,6 +324,10 @@ default="auto"
             )
         X, y = indexable(X, y)
         check_classification_targets(y)
+        if sample_weight is not None:
+            # Checked before any fold is fitted: the folds index the weights,
+            # and an estimator that takes none would never look at them.
+            check_weights(sample_weight, _num_samples(y), inputs="X and y")
         multilabel = type_of_target(y) == "multilabel-indicator"
         routed = self._route(sample_weight, fit_params)
         random_state = check_random_state(self.random_state)

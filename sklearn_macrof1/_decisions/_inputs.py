@@ -145,10 +145,13 @@ def check_options(
 
 
 # ---------------------------------------------------------------- inputs
-def check_weights(sample_weight: Any, n: int) -> np.ndarray:
+def check_weights(
+    sample_weight: Any, n: int, *, inputs: str = "y_true and y_score"
+) -> np.ndarray:
     """The weights of a tuning (ones when None): the package's sample-weight
     check, refusing negative and all-zero weights; a scalar or a sparse matrix
-    is refused here, as the score functions refuse them before that check."""
+    is refused here, as the score functions refuse them before that check.
+    ``inputs`` names the arguments whose length ``n`` is, for the message."""
     if sample_weight is None:
         return np.ones(n)
     scalar = isinstance(sample_weight, numbers.Number) or (
@@ -159,9 +162,7 @@ def check_weights(sample_weight: Any, n: int) -> np.ndarray:
             "sample_weight must be a 1-D array of non-negative numbers, one per "
             f"sample; got shape {np.shape(sample_weight)}."
         )
-    weight = check_sample_weight(
-        sample_weight, n, inputs="y_true and y_score", positive_total=True
-    )
+    weight = check_sample_weight(sample_weight, n, inputs=inputs, positive_total=True)
     assert weight is not None
     return weight
 
