@@ -267,21 +267,21 @@ class _Device:
 
 def _checked_weights(
     dev: _Device, weights: Any, on_device: bool, n: int, part: bool
-) -> tuple[Any, bool]:
+) -> Any:
     """The weights as floats of the device (float64 where it has them),
     checked by :func:`~.._options.check_sample_weight` (on the host for host
-    weights, then moved; on the device for weights ``on_device``), and
-    whether they are all zero (read from the device once)."""
+    weights, then moved; on the device for weights ``on_device``) and by the
+    zero-weight rule (read from the device once)."""
     if weights is None:
-        return None, False
+        return None
     xp = dev.xp
     if not on_device:  # a host array: checked there, then moved
         host = check_sample_weight(weights, n)
-        zero = zero_weight_rule(n > 0 and not host.any(), n, part=part)
-        return xp.asarray(host, dtype=dev.float, device=dev.device), zero
+        zero_weight_rule(n > 0 and not host.any(), n, part=part)
+        return xp.asarray(host, dtype=dev.float, device=dev.device)
     weights = check_sample_weight(weights, n, xp=xp, dtype=dev.float)
-    zero = zero_weight_rule(n > 0 and not bool(xp.any(weights != 0)), n, part=part)
-    return weights, zero
+    zero_weight_rule(n > 0 and not bool(xp.any(weights != 0)), n, part=part)
+    return weights
 
 
 def _encode(dev: _Device, arrays: Sequence[Any]) -> tuple[list[Any], np.ndarray]:
@@ -444,120 +444,68 @@ def _cell_tables(
     return confusion, None if square is None else table(square)
 
 
-def _count_1d(
+def _counted(
     dev: _Device,
     true: Any,
     pred: Any,
     labels: np.ndarray,
     weights: Any,
     moments: bool,
-    zero: bool,
     cells: bool,
 ) -> MacroF1Counts:
     """The record of 1-D codes ``true`` and ``pred`` over ``labels`` (every
-    class present in either). Above :data:`MAX_CONFUSION_CLASSES` classes it
-    keeps the occupied cells of the confusion matrix (and, with ``moments``
-    and weights, their sums of squared weights) when ``cells`` or
-    ``moments`` asks for them: one sort of the joint codes on the device, and
-    O(cells) numbers cross to the host."""
-    xp = dev.xp
-    k = labels.shape[0]
-    confusion: Any = None
-    second: Any = None
-    if k <= MAX_CONFUSION_CLASSES:
-        joint = true * k + pred
-        seen = bincount(xp, joint, None, k * k)
-        sums = None if weights is None else bincount(xp, joint, weights, k * k)
-        squares = None
-        if moments and weights is not None:
-            squares = bincount(xp, joint, weights * weights, k * k)
-        cells, count, weight, square = dev.nonzero_cells(seen, sums, squares)
-        table = np.zeros(k * k, np.int64 if weight is None else np.float64)
-        table[cells] = count if weight is None else weight
-        confusion = table.reshape(k, k)
-        if square is not None:
-            second = np.zeros(k * k)
-            second[cells] = square
-            second = second.reshape(k, k)
-        tp, true_sum, pred_sum = table_counts(confusion)
-    else:
-        hit = true == pred
-        hit_weights = None if weights is None else weights[hit]
-        host = dev.host_int if weights is None else dev.host_float
-        tp = host(bincount(xp, true[hit], hit_weights, k))
-        true_sum = host(bincount(xp, true, weights, k))
-        pred_sum = host(bincount(xp, pred, weights, k))
-        if cells or moments:
-            squares = moments and weights is not None
-            found = _Cells.of_batch(dev, true * k + pred, weights, squares)
-            on_host = found.on_host(dev)
-            rows, cols = np.divmod(on_host[0], k)
-            confusion, second = _cell_tables(on_host, rows, cols, k)
-    return MacroF1Counts(
-        "binary" if k <= 2 else "multiclass",
+    class present in either): the :class:`DeviceTally` of one batch. Up to
+    :data:`MAX_CONFUSION_CLASSES` classes it keeps the confusion matrix;
+    above, the occupied cells of it when ``cells`` or ``moments`` asks for
+    them (and, with ``moments`` and weights, their sums of squared weights):
+    one sort of the joint codes on the device, and O(cells) numbers cross to
+    the host."""
+    dense = labels.shape[0] <= MAX_CONFUSION_CLASSES
+    tally = _tally_codes(
+        dev,
+        true,
+        pred,
         labels,
-        tp,
-        true_sum,
-        pred_sum,
-        confusion,
-        n_samples=int(true.shape[0]),
-        weighted=weights is not None,
-        moments=second,
-        _zero_weight=zero,
+        weights,
+        None,
+        (),
+        cells=dense or cells or moments,
+        squares=moments and weights is not None,
     )
+    counts = tally.record()
+    assert counts is not None  # a one-shot count has samples
+    return counts
 
 
-def _count_multilabel(
-    dev: _Device,
-    y_true: Any,
-    y_pred: Any,
-    weights: Any,
-    request: CountRequest,
-    zero: bool,
+def _multilabel_record(
+    dev: _Device, y_true: Any, y_pred: Any, weights: Any, request: CountRequest
 ) -> MacroF1Counts:
+    """The record of checked indicator matrices: the
+    :class:`DeviceMultilabelTally` of one batch, with what the request asks
+    beyond it (class counts only when asked, the per-sample histogram only
+    for samplewise averages, the second moments)."""
     xp = dev.xp
-    n, width = int(y_true.shape[0]), int(y_true.shape[1])
     true, pred = (
         y if xp.isdtype(y.dtype, "bool") else y != 0 for y in (y_true, y_pred)
     )
-    hit = true & pred
-    class_counts = request.class_counts or not request.samplewise
-    empty = np.zeros(0, dtype=np.int64)
-    tp = true_sum = pred_sum = empty
-    if class_counts:
-        if weights is None:
-            tp, true_sum, pred_sum = (
-                dev.host_int(xp.sum(xp.astype(y, dev.index), axis=0))
-                for y in (hit, true, pred)
-            )
-        else:
-            column = xp.reshape(weights, (-1, 1))
-            tp, true_sum, pred_sum = (
-                dev.host_float(xp.sum(xp.astype(y, dev.float) * column, axis=0))
-                for y in (hit, true, pred)
-            )
-    samples = columns = None
-    if request.samplewise:
-        if request.labels is not None:
-            columns = _multilabel_columns(request.labels, width)
-        samples = _sample_histogram(dev, hit, true, pred, weights, columns)
+    columns = None
+    if request.samplewise and request.labels is not None:
+        columns = _multilabel_columns(request.labels, int(y_true.shape[1]))
+    tally = _tally_indicators(
+        dev,
+        true,
+        pred,
+        weights,
+        columns,
+        class_counts=request.class_counts or not request.samplewise,
+        histogram=request.samplewise,
+    )
     second = None
     if request.moments:
-        second = _indicator_moments(dev, hit, true, pred, weights)
-    return MacroF1Counts(
-        _MULTILABEL,
-        np.arange(width),
-        tp,
-        true_sum,
-        pred_sum,
-        n_samples=n,
-        weighted=weights is not None,
-        moments=second,
-        _samples=samples,
-        _sample_columns=columns if request.samplewise else None,
-        _class_counts=class_counts,
-        _zero_weight=zero,
-    )
+        second = _indicator_moments(dev, true & pred, true, pred, weights)
+    counts = tally.record(moments=second)
+    assert counts is not None  # a one-shot count has samples
+    return counts
 
 
 #: The most entries of one block of :func:`_indicator_moments` above
@@ -623,49 +571,6 @@ def _indicator_moments(
     row, col = np.divmod(codes, width)
     values = count.astype(np.float64) if weight is None else weight
     return sp.csr_array((values, (row, col)), shape=(width, width))
-
-
-def _sample_histogram(
-    dev: _Device,
-    hit: Any,
-    true: Any,
-    pred: Any,
-    weights: Any,
-    columns: np.ndarray | None,
-) -> SampleCounts:
-    """The histogram of the per-sample ``(tp, true, pred)`` triples over
-    ``columns`` (all: None), counted on the device."""
-    xp = dev.xp
-    if columns is not None:
-        index = xp.asarray(columns, dtype=dev.index, device=dev.device)
-        hit, true, pred = (xp.take(y, index, axis=1) for y in (hit, true, pred))
-    c = int(hit.shape[1]) + 1
-    tp_i, true_i, pred_i = (
-        xp.sum(xp.astype(y, dev.index), axis=1) for y in (hit, true, pred)
-    )
-    code = (tp_i * c + true_i) * c + pred_i
-    if weights is not None:  # zero-weight samples count as (0, 0, 0)
-        code = xp.where(weights == 0, xp.zeros_like(code), code)
-    size = c**3
-    if size > max(4 * int(code.shape[0]), _DENSE_RANGE):
-        values, code = xp.unique_inverse(code)
-        size, code = int(values.shape[0]), xp.astype(code, dev.index)
-    else:
-        values = None
-    seen = bincount(xp, code, None, size)
-    sums = squares = None
-    if weights is not None:
-        sums = bincount(xp, code, weights, size)
-        squares = bincount(xp, code, weights * weights, size)
-    cells, count, weight, square = dev.nonzero_cells(seen, sums, squares)
-    if values is not None:
-        cells = dev.host_int(values)[cells]
-    if weight is None:
-        weight = count.astype(np.float64)
-        square = weight.copy()
-    tp, rest = np.divmod(cells, c * c)
-    true_n, pred_n = np.divmod(rest, c)
-    return SampleCounts(tp, true_n, pred_n, weight, count, square)
 
 
 def _influence_sums(
@@ -830,17 +735,15 @@ class _ArrayAPI:
             reading.returns = prepared.returns
             return reading
         n = int(y_true.shape[0])
-        weights, zero = _checked_weights(
+        weights = _checked_weights(
             dev, prepared.weights, prepared.on_device, n, request.part
         )
         if y_true.ndim == 2:
-            counts = _count_multilabel(dev, y_true, y_pred, weights, request, zero)
+            counts = _multilabel_record(dev, y_true, y_pred, weights, request)
         else:
             (true, pred), labels = _encode(dev, [y_true, y_pred])
             cells = request.cells or not request.targets_kept
-            counts = _count_1d(
-                dev, true, pred, labels, weights, request.moments, zero, cells
-            )
+            counts = _counted(dev, true, pred, labels, weights, request.moments, cells)
         return Reading(counts, weighted=weights is not None, returns=prepared.returns)
 
     def count_jointly(
@@ -872,13 +775,11 @@ class _ArrayAPI:
                 },
             )
         n = int(arrays[0].shape[0])
-        weights, zero = _checked_weights(
-            dev, weights, prepared.on_device, n, request.part
-        )
+        weights = _checked_weights(dev, weights, prepared.on_device, n, request.part)
         if arrays[0].ndim == 2:
             return JointCounts(
                 [
-                    _count_multilabel(dev, arrays[0], pred, weights, request, zero)
+                    _multilabel_record(dev, arrays[0], pred, weights, request)
                     for pred in arrays[1:]
                 ],
                 {},
@@ -896,17 +797,9 @@ class _ArrayAPI:
             mine = dev.host_int(xp.nonzero(present)[0])
             position = xp.cumulative_sum(xp.astype(present, dev.index)) - 1
             true, own = xp.take(position, codes[0]), xp.take(position, pred)
+            moments, cells = request.moments, request.cells
             counts.append(
-                _count_1d(
-                    dev,
-                    true,
-                    own,
-                    labels[mine],
-                    weights,
-                    request.moments,
-                    zero,
-                    request.cells,
-                )
+                _counted(dev, true, own, labels[mine], weights, moments, cells)
             )
         m = len(codes) - 1
         pairs = {
@@ -1020,6 +913,7 @@ class DeviceTally:
     weighted: bool
     problems: tuple[tuple[str, Any], ...] = ()
     cells: _Cells | None = None  # beyond MAX_CONFUSION_CLASSES labels
+    squares: Any = None  # the k*k cells' sums of squared weights (moments)
 
     def same_place(self, other: Any) -> bool:
         return (
@@ -1053,6 +947,9 @@ class DeviceTally:
             cells=None
             if self.cells is None or other.cells is None
             else self.cells.joined(other.cells, self.xp),
+            squares=None
+            if self.squares is None or other.squares is None
+            else self.squares + other.squares,
         )
 
     def record(self) -> MacroF1Counts | None:
@@ -1065,15 +962,21 @@ class DeviceTally:
         dev = _Device(self.xp, self.device, "MacroF1Accumulator")
         k = self.universe.shape[0]
         host = dev.host_float if self.weighted else dev.host_int
+        second: Any = None
+        counts: tuple[np.ndarray, ...]
         if self.table.ndim == 1:  # the k*k cells: only the occupied ones cross
-            cells, count, weight = dev.nonzero_cells(
-                self.table, self.table if self.weighted else None
+            cells, count, weight, square = dev.nonzero_cells(
+                self.table, self.table if self.weighted else None, self.squares
             )
             table = np.zeros(k * k, np.float64 if self.weighted else np.int64)
             table[cells] = weight if self.weighted else count
             counts = table_counts(table.reshape(k, k))
+            if square is not None:
+                second = np.zeros(k * k)
+                second[cells] = square
         else:
-            counts = tuple(host(self.table))
+            # one vector of k numbers at a time
+            counts = tuple(host(self.table[row, :]) for row in range(3))
         if self.seen is None:  # unweighted: a label occurs where it is counted
             present = np.flatnonzero((counts[1] > 0) | (counts[2] > 0))
         else:
@@ -1082,23 +985,23 @@ class DeviceTally:
         confusion = None
         if self.table.ndim == 1:
             confusion = table.reshape(k, k)[np.ix_(present, present)]
+            if second is not None:
+                second = second.reshape(k, k)[np.ix_(present, present)]
             tp, true_sum, pred_sum = table_counts(confusion)
         else:
             tp, true_sum, pred_sum = (c[present] for c in counts)
         if self.cells is not None:
-            codes, count, weight, _ = self.cells.on_host(dev)
+            codes, count, weight, square = self.cells.on_host(dev)
             inside = codes < k * k  # not the samples left out
-            cells = (
-                codes[inside],
-                count[inside],
-                None if weight is None else weight[inside],
-                None,
+            cells = tuple(
+                None if values is None else values[inside]
+                for values in (codes, count, weight, square)
             )
             position = np.full(k, -1)
             position[present] = np.arange(present.shape[0])
             rows, cols = np.divmod(codes[inside], k)
             m = present.shape[0]
-            confusion = _cell_tables(cells, position[rows], position[cols], m)[0]
+            confusion, second = _cell_tables(cells, position[rows], position[cols], m)
         return MacroF1Counts(
             "binary" if classes.shape[0] <= 2 else "multiclass",
             classes,
@@ -1108,6 +1011,7 @@ class DeviceTally:
             confusion,
             n_samples=n,
             weighted=self.weighted,
+            moments=second,
             _zero_weight=self.weighted and not bool(self.nonzero),
         )
 
@@ -1143,14 +1047,15 @@ class DeviceMultilabelTally:
     device: Any
     width: int
     columns: np.ndarray | None
-    table: Any  # (3, width): tp, true and pred of each column
-    seen: Any  # (c**3,) samples of each per-sample triple
+    table: Any  # (3, width): tp, true and pred of each column (None: not asked)
+    seen: Any  # (c**3,) samples of each per-sample triple (None: not asked)
     sums: Any  # weighted: the weights of each triple, and their squares
     squares: Any
     n_samples: int
     nonzero: Any
     weighted: bool
     problems: tuple[tuple[str, Any], ...] = ()
+    values: Any = None  # the triples' codes where ``seen`` is not dense over c**3
 
     def same_place(self, other: Any) -> bool:
         return (
@@ -1184,23 +1089,31 @@ class DeviceMultilabelTally:
             problems=_added(self.problems, other.problems, self.xp),
         )
 
-    def record(self) -> MacroF1Counts | None:
-        """The host record of the samples counted; raises the problems counted."""
+    def record(self, moments: Any = None) -> MacroF1Counts | None:
+        """The host record of the samples counted (with the second
+        ``moments`` counted apart, if any); raises the problems counted."""
         _check_problems(self.problems, "")
         if self.n_samples == 0:
             return None
         dev = _Device(self.xp, self.device, "MacroF1Accumulator")
-        c = (self.width if self.columns is None else self.columns.shape[0]) + 1
-        cells, count, weight, square = dev.nonzero_cells(
-            self.seen, self.sums, self.squares
-        )
-        if weight is None:
-            weight = count.astype(np.float64)
-            square = weight.copy()
-        tp_n, rest = np.divmod(cells, c * c)
-        true_n, pred_n = np.divmod(rest, c)
-        host = dev.host_float if self.weighted else dev.host_int
-        tp, true_sum, pred_sum = host(self.table)
+        samples = None
+        if self.seen is not None:
+            c = (self.width if self.columns is None else self.columns.shape[0]) + 1
+            cells, count, weight, square = dev.nonzero_cells(
+                self.seen, self.sums, self.squares
+            )
+            if self.values is not None:
+                cells = dev.host_int(self.values)[cells]
+            if weight is None:
+                weight = count.astype(np.float64)
+                square = weight.copy()
+            tp_n, rest = np.divmod(cells, c * c)
+            true_n, pred_n = np.divmod(rest, c)
+            samples = SampleCounts(tp_n, true_n, pred_n, weight, count, square)
+        tp = true_sum = pred_sum = np.zeros(0, dtype=np.int64)
+        if self.table is not None:
+            host = dev.host_float if self.weighted else dev.host_int
+            tp, true_sum, pred_sum = host(self.table)
         return MacroF1Counts(
             _MULTILABEL,
             np.arange(self.width),
@@ -1209,8 +1122,10 @@ class DeviceMultilabelTally:
             pred_sum,
             n_samples=self.n_samples,
             weighted=self.weighted,
-            _samples=SampleCounts(tp_n, true_n, pred_n, weight, count, square),
-            _sample_columns=self.columns,
+            moments=moments,
+            _samples=samples,
+            _sample_columns=None if samples is None else self.columns,
+            _class_counts=self.table is not None,
             _zero_weight=self.weighted and not bool(self.nonzero),
         )
 
@@ -1293,50 +1208,85 @@ def tally_multilabel(
         tally_problems.append((_NOT_INDICATOR, xp.sum(xp.astype(other, dev.index))))
         indicators.append(y == 1)
     true, pred = indicators
-    hit = true & pred
-    if weights is None:
-        table = xp.stack(
-            [xp.sum(xp.astype(y, dev.index), axis=0) for y in (hit, true, pred)]
-        )
-    else:
+    if weights is not None:
         finite = xp.isfinite(weights)
         bad = xp.sum(xp.astype(xp.logical_not(finite), dev.index))
         tally_problems.append((_BAD_WEIGHTS, bad))
         weights = xp.where(finite, weights, xp.zeros_like(weights))
-        column = xp.reshape(weights, (-1, 1))
-        table = xp.stack(
-            [
+    # (c**3 <= 2**22 here: the histogram is dense, nothing read back)
+    return _tally_indicators(dev, true, pred, weights, columns, tuple(tally_problems))
+
+
+def _tally_indicators(
+    dev: _Device,
+    true: Any,
+    pred: Any,
+    weights: Any,
+    columns: np.ndarray | None,
+    problems: tuple[tuple[str, Any], ...] = (),
+    *,
+    class_counts: bool = True,
+    histogram: bool = True,
+) -> DeviceMultilabelTally:
+    """The :class:`DeviceMultilabelTally` of one batch of bool indicator
+    matrices, the one counting engine of multilabel targets on a device (a
+    stream's batch, :func:`tally_multilabel`, and a one-shot count,
+    :func:`_multilabel_record`): the (tp, true, pred) sums of each column
+    (``class_counts``) and the histogram of the per-sample triples over
+    ``columns`` (``histogram``; zero-weight samples count as ``(0, 0, 0)``),
+    dense over its ``c**3`` cells unless they outnumber ``max(4 n,
+    2**22)`` (then found by a sort, which reads from the device)."""
+    xp = dev.xp
+    n, width = int(true.shape[0]), int(true.shape[1])
+    hit = true & pred
+    table = None
+    if class_counts:
+        if weights is None:
+            sums = [xp.sum(xp.astype(y, dev.index), axis=0) for y in (hit, true, pred)]
+        else:
+            column = xp.reshape(weights, (-1, 1))
+            sums = [
                 xp.sum(xp.astype(y, dev.float) * column, axis=0)
                 for y in (hit, true, pred)
             ]
+        table = xp.stack(sums)
+    seen = summed = squares = values = None
+    if histogram:
+        if columns is not None:
+            index = xp.asarray(columns, dtype=dev.index, device=dev.device)
+            hit, true, pred = (xp.take(y, index, axis=1) for y in (hit, true, pred))
+        c = int(hit.shape[1]) + 1
+        tp_i, true_i, pred_i = (
+            xp.sum(xp.astype(y, dev.index), axis=1) for y in (hit, true, pred)
         )
-    if columns is not None:
-        index = xp.asarray(columns, dtype=dev.index, device=device)
-        hit, true, pred = (xp.take(y, index, axis=1) for y in (hit, true, pred))
-    tp_i, true_i, pred_i = (
-        xp.sum(xp.astype(y, dev.index), axis=1) for y in (hit, true, pred)
-    )
-    code = (tp_i * c + true_i) * c + pred_i
-    sums = squares = None
-    nonzero = xp.asarray(False, device=device)
-    if weights is not None:  # zero-weight samples count as (0, 0, 0)
-        code = xp.where(weights == 0, xp.zeros_like(code), code)
-        sums = bincount(xp, code, weights, c**3)
-        squares = bincount(xp, code, weights * weights, c**3)
+        code = (tp_i * c + true_i) * c + pred_i
+        if weights is not None:
+            code = xp.where(weights == 0, xp.zeros_like(code), code)
+        size = c**3
+        if size > max(4 * n, _DENSE_RANGE):
+            values, code = xp.unique_inverse(code)
+            size, code = int(values.shape[0]), xp.astype(code, dev.index)
+        seen = bincount(xp, code, None, size)
+        if weights is not None:
+            summed = bincount(xp, code, weights, size)
+            squares = bincount(xp, code, weights * weights, size)
+    nonzero = xp.asarray(False, device=dev.device)
+    if weights is not None:
         nonzero = xp.any(weights != 0)
     return DeviceMultilabelTally(
         xp,
-        device,
+        dev.device,
         width,
         columns,
         table,
-        bincount(xp, code, None, c**3),
-        sums,
+        seen,
+        summed,
         squares,
         n,
         nonzero,
         weights is not None,
-        tuple(tally_problems),
+        problems,
+        values,
     )
 
 
@@ -1441,41 +1391,93 @@ def tally_batch(
         bad = xp.logical_not(finite) if keep is None else keep & ~finite
         tally_problems.append((_BAD_WEIGHTS, xp.sum(xp.astype(bad, dev.index))))
         weights = xp.where(valid & finite, weights, xp.zeros_like(weights))
-    cells = None
-    if keep_cells and k <= MAX_CONFUSION_CLASSES:
+    return _tally_codes(
+        dev,
+        true,
+        pred,
+        universe,
+        weights,
+        valid,
+        tuple(tally_problems),
+        cells=keep_cells,
+        squares=False,
+    )
+
+
+def _tally_codes(
+    dev: _Device,
+    true: Any,
+    pred: Any,
+    universe: np.ndarray,
+    weights: Any,
+    valid: Any,
+    problems: tuple[tuple[str, Any], ...],
+    *,
+    cells: bool,
+    squares: bool,
+) -> DeviceTally:
+    """The :class:`DeviceTally` of one batch of codes ``true`` and ``pred``
+    in ``[0, k)`` (``k``: the labels of ``universe``), the one counting
+    engine of 1-D labels on a device: a stream's batch (:func:`tally_batch`)
+    and a one-shot count (:func:`_counted`) are both tallies of one batch.
+
+    ``valid``: the samples counted (the others, and their weights, go to a
+    trash bin); None: every sample, as in a one-shot count, whose labels all
+    occur (they were found among its samples). ``cells``: keep the cells of
+    the confusion matrix too (else the three vectors of ``k`` counts only);
+    ``squares``: also each cell's sum of squared weights. Nothing here reads
+    a value back from the device."""
+    xp = dev.xp
+    k = universe.shape[0]
+
+    def kept(codes: Any, trash: int) -> Any:
+        if valid is None:
+            return codes
+        return xp.where(valid, codes, xp.full_like(codes, trash))
+
+    squared = weights * weights if squares and weights is not None else None
+    found = second = None
+    if cells and k <= MAX_CONFUSION_CLASSES:
         trash = k * k
-        flat = xp.where(valid, true * k + pred, xp.full_like(true, trash))
+        flat = kept(true * k + pred, trash)
         table = tally_bincount(xp, flat, weights, trash + 1)[:trash]
+        if squared is not None:
+            second = tally_bincount(xp, flat, squared, trash + 1)[:trash]
     else:  # tp, true and pred in one bincount: row r's codes offset by r (k+1)
-        if keep_cells:
-            true64, pred64 = (xp.astype(c, xp.int64) for c in codes)
-            flat = xp.where(valid, true64 * k + pred64, xp.full_like(true64, k * k))
-            cells = _Cells.of_batch(dev, flat, weights, squares=False)
-        hit = xp.where(xp.logical_and(valid, true == pred), true, xp.full_like(true, k))
-        rows = [hit, xp.where(valid, true, xp.full_like(true, k))]
-        rows.append(xp.where(valid, pred, xp.full_like(pred, k)) + 2 * (k + 1))
-        rows[1] = rows[1] + (k + 1)
+        if cells:
+            true64, pred64 = (xp.astype(c, xp.int64) for c in (true, pred))
+            flat = kept(true64 * k + pred64, k * k)
+            found = _Cells.of_batch(dev, flat, weights, squares=squared is not None)
+        same = true == pred if valid is None else xp.logical_and(valid, true == pred)
+        hit = xp.where(same, true, xp.full_like(true, k))
+        rows = [hit, kept(true, k) + (k + 1), kept(pred, k) + 2 * (k + 1)]
         stacked = None if weights is None else xp.concat([weights] * 3)
         table = tally_bincount(xp, xp.concat(rows), stacked, 3 * (k + 1))
         table = xp.reshape(table, (3, k + 1))[:, :k]
     seen = None  # without weights, the table's own counts say which occur
+    nonzero = xp.asarray(False, device=dev.device)
     if weights is not None:
-        both = xp.concat([xp.where(valid, c, xp.full_like(c, k)) for c in codes])
-        seen = tally_bincount(xp, both, None, k + 1)[:k]
-    nonzero = xp.asarray(False, device=device)
-    if weights is not None:
+        if valid is None:  # every label occurs
+            seen = xp.ones(k, dtype=dev.index, device=dev.device)
+        else:
+            both = xp.concat([kept(c, k) for c in (true, pred)])
+            seen = tally_bincount(xp, both, None, k + 1)[:k]
         nonzero = xp.any(weights != 0)
+    n_samples = (
+        int(true.shape[0]) if valid is None else xp.sum(xp.astype(valid, dev.index))
+    )
     return DeviceTally(
         xp,
-        device,
+        dev.device,
         universe,
         table,
         seen,
-        xp.sum(xp.astype(valid, dev.index)),
+        n_samples,
         nonzero,
         weights is not None,
-        tuple(tally_problems),
-        cells,
+        problems,
+        found,
+        second,
     )
 
 
