@@ -221,9 +221,9 @@ def tally_bincount(xp: Any, codes: Any, weights: Any, length: int) -> Any:
     to the host, which makes every update of the accumulator wait for the
     device; an ``index_add_`` into ``length`` zeros counts the same codes with
     no read-back (used on every PyTorch device, so that the CPU tests run it).
-    Only :func:`tally_batch` calls this, after mapping every code it does not
-    count to a trash bin inside the range (PyTorch still checks the indices on
-    the device).
+    Only the tally of a stream's batch (:func:`_tally_codes`) calls this,
+    after mapping every code it does not count to a trash bin inside the
+    range (PyTorch still checks the indices on the device).
     """
     if xp.__name__.endswith("torch"):  # on every device, so that CPU tests run it
         values = xp.ones_like(codes, dtype=xp.int64) if weights is None else weights
@@ -983,13 +983,18 @@ class DeviceTally:
             present = np.flatnonzero(dev.host_int(self.seen))
         classes = self.universe[present]
         confusion = None
+        every = present.shape[0] == k  # every label occurs: nothing to select
         if self.table.ndim == 1:
-            confusion = table.reshape(k, k)[np.ix_(present, present)]
+            confusion = table.reshape(k, k)
+            if not every:
+                confusion = confusion[np.ix_(present, present)]
+                counts = table_counts(confusion)
             if second is not None:
-                second = second.reshape(k, k)[np.ix_(present, present)]
-            tp, true_sum, pred_sum = table_counts(confusion)
+                second = second.reshape(k, k)
+                second = second if every else second[np.ix_(present, present)]
+            tp, true_sum, pred_sum = counts
         else:
-            tp, true_sum, pred_sum = (c[present] for c in counts)
+            tp, true_sum, pred_sum = counts if every else (c[present] for c in counts)
         if self.cells is not None:
             codes, count, weight, square = self.cells.on_host(dev)
             inside = codes < k * k  # not the samples left out
@@ -1429,6 +1434,10 @@ def _tally_codes(
     a value back from the device."""
     xp = dev.xp
     k = universe.shape[0]
+    # A one-shot count reads its record back at once: the namespace's own
+    # bincount (faster; PyTorch's waits for the device); a stream's batch
+    # must not make the device wait.
+    count = bincount if valid is None else tally_bincount
 
     def kept(codes: Any, trash: int) -> Any:
         if valid is None:
@@ -1440,20 +1449,26 @@ def _tally_codes(
     if cells and k <= MAX_CONFUSION_CLASSES:
         trash = k * k
         flat = kept(true * k + pred, trash)
-        table = tally_bincount(xp, flat, weights, trash + 1)[:trash]
+        table = count(xp, flat, weights, trash + 1)[:trash]
         if squared is not None:
-            second = tally_bincount(xp, flat, squared, trash + 1)[:trash]
-    else:  # tp, true and pred in one bincount: row r's codes offset by r (k+1)
+            second = count(xp, flat, squared, trash + 1)[:trash]
+    else:  # the three vectors of tp, true and pred counts
         if cells:
             true64, pred64 = (xp.astype(c, xp.int64) for c in (true, pred))
             flat = kept(true64 * k + pred64, k * k)
             found = _Cells.of_batch(dev, flat, weights, squares=squared is not None)
-        same = true == pred if valid is None else xp.logical_and(valid, true == pred)
-        hit = xp.where(same, true, xp.full_like(true, k))
-        rows = [hit, kept(true, k) + (k + 1), kept(pred, k) + 2 * (k + 1)]
-        stacked = None if weights is None else xp.concat([weights] * 3)
-        table = tally_bincount(xp, xp.concat(rows), stacked, 3 * (k + 1))
-        table = xp.reshape(table, (3, k + 1))[:, :k]
+        if valid is None:  # three bincounts (a selection's size is read back)
+            hit = true == pred
+            hit_weights = None if weights is None else weights[hit]
+            rows = [(true[hit], hit_weights), (true, weights), (pred, weights)]
+            table = xp.stack([count(xp, c, w, k) for c, w in rows])
+        else:  # in one bincount: row r's codes offset by r (k+1), no read
+            same = xp.logical_and(valid, true == pred)
+            hit = xp.where(same, true, xp.full_like(true, k))
+            rows = [hit, kept(true, k) + (k + 1), kept(pred, k) + 2 * (k + 1)]
+            stacked = None if weights is None else xp.concat([weights] * 3)
+            table = count(xp, xp.concat(rows), stacked, 3 * (k + 1))
+            table = xp.reshape(table, (3, k + 1))[:, :k]
     seen = None  # without weights, the table's own counts say which occur
     nonzero = xp.asarray(False, device=dev.device)
     if weights is not None:
@@ -1461,7 +1476,7 @@ def _tally_codes(
             seen = xp.ones(k, dtype=dev.index, device=dev.device)
         else:
             both = xp.concat([kept(c, k) for c in (true, pred)])
-            seen = tally_bincount(xp, both, None, k + 1)[:k]
+            seen = count(xp, both, None, k + 1)[:k]
         nonzero = xp.any(weights != 0)
     n_samples = (
         int(true.shape[0]) if valid is None else xp.sum(xp.astype(valid, dev.index))
