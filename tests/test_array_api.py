@@ -149,6 +149,33 @@ def test_narrow_integer_labels_spanning_their_dtype(device: str, dtype: Any) -> 
 
 
 @pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize(
+    ("true_dtype", "pred_dtype", "adds"),
+    [
+        (np.int64, np.float64, False),  # y_pred adds no label: y_true's dtype
+        (np.int8, np.float32, False),
+        (np.int64, np.float64, True),  # y_pred adds one: the common dtype
+        (np.bool_, np.float32, True),
+    ],
+)
+def test_labels_have_the_dtype_numpy_gives_them(
+    device: str, true_dtype: Any, pred_dtype: Any, adds: bool
+) -> None:
+    # the encoding of device labels shows them as the in-memory encoding does
+    t = (Y_TRUE > 2) if true_dtype is np.bool_ else Y_TRUE.astype(true_dtype)
+    p = np.where(Y_PRED == 4, 1 if true_dtype is np.bool_ else 0, Y_PRED)
+    if adds:
+        p = np.where(np.arange(N) == 0, 7, p)
+    p = p.astype(pred_dtype)
+    expected = fbeta_summary(t, p).labels
+    got = fbeta_summary(on(device, t), on(device, p)).labels
+    assert got.dtype == expected.dtype
+    np.testing.assert_array_equal(got, expected)
+    report = classification_report(on(device, t), on(device, p), output_dict=True)
+    assert list(report) == list(classification_report(t, p, output_dict=True))
+
+
+@pytest.mark.parametrize("device", DEVICES)
 def test_labels_given_as_a_device_array(device: str) -> None:
     # labels=, like the targets, may live on the device (k values cross)
     labels = np.array([4, 1, 9])

@@ -66,7 +66,10 @@ from .._counting._registry import (
     register_source,
 )
 from .._options import as_numpy, check_sample_weight, host_copy
+from .._read._encoding import DEVICE_DENSE_RANGE as _DENSE_RANGE
+from .._read._encoding import encode_on_device
 from .._read._namespace import (
+    bincount,
     compat_module,
     detached,
     is_device_array,
@@ -80,9 +83,6 @@ from .._read._targets import read_device_targets
 from ._stream import padded_batch
 
 _MULTILABEL = "multilabel-indicator"
-#: Widest range of integer labels counted with a dense table (beyond it, or
-#: above four per sample, the labels are encoded by a sort: ``unique_inverse``).
-_DENSE_RANGE = 1 << 22
 
 
 # ---------------------------------------------------------------- recognition
@@ -174,45 +174,6 @@ def widest_float(xp: Any, device: Any) -> Any:
     return floats.get("float64", floats.get("float32"))
 
 
-def bincount(xp: Any, codes: Any, weights: Any, length: int) -> Any:
-    """``bincount(codes, weights, minlength=length)`` on the device of ``codes``
-    (non-negative integers below ``length``).
-
-    The namespace's own ``bincount`` where it has one. Otherwise (the
-    array-API standard has none) the fallback uses standard functions only:
-    the codes are sorted and the bin edges found with ``searchsorted`` (the
-    counts are their differences); weights are summed per bin by a segmented
-    scan of the sorted weights (log2(n) passes, each adding the partial sum
-    ``2**s`` places back within the same bin), whose rounding is that of a
-    pairwise sum within each bin: O(n log n) work in all.
-    """
-    native = getattr(xp, "bincount", None)
-    if native is not None:
-        if xp.__name__.startswith("jax"):  # pragma: no cover - JAX
-            return native(codes, weights, length=length)
-        return native(codes, weights=weights, minlength=length)
-    device = codes.device  # a standard array (the namespaces above have bincount)
-    order = xp.argsort(codes)
-    ordered = xp.take(codes, order)
-    edges = xp.searchsorted(
-        ordered, xp.arange(length + 1, dtype=codes.dtype, device=device)
-    )
-    if weights is None:
-        return edges[1:] - edges[:-1]
-    n = int(codes.shape[0])
-    partial = xp.take(weights, order)
-    shift = 1
-    while shift < n:
-        same = ordered[shift:] == ordered[:-shift]
-        earlier = xp.where(same, partial[:-shift], xp.zeros_like(partial[:-shift]))
-        partial = xp.concat([partial[:shift], partial[shift:] + earlier])
-        shift *= 2
-    # each bin's sum is the scan at its last sample; empty bins are 0
-    last = xp.clip(edges[1:] - 1, 0, max(n - 1, 0))
-    sums = xp.take(partial, last) if n else xp.zeros(length, dtype=weights.dtype)
-    return xp.where(edges[1:] > edges[:-1], sums, xp.zeros_like(sums))
-
-
 def tally_bincount(xp: Any, codes: Any, weights: Any, length: int) -> Any:
     """:func:`bincount` of codes that the caller has put in ``[0, length)``,
     without reading anything back from the device.
@@ -282,51 +243,6 @@ def _checked_weights(
     weights = check_sample_weight(weights, n, xp=xp, dtype=dev.float)
     zero_weight_rule(n > 0 and not bool(xp.any(weights != 0)), n, part=part)
     return weights
-
-
-def _encode(dev: _Device, arrays: Sequence[Any]) -> tuple[list[Any], np.ndarray]:
-    """Codes ``0 .. k-1`` on the device of each 1-D array of labels, and the
-    ``k`` labels present (sorted) on the host.
-
-    Integer-valued labels in a range of at most ``max(4 n, 2**22)`` are coded by
-    their offset from the smallest (one ``bincount`` of presence, no sort);
-    wider ranges by ``unique_inverse`` of all labels (a sort on the device).
-    """
-    xp = dev.xp
-    n = arrays[0].shape[0]
-    host_dtype = np.result_type(*(dev.host(y[:0]).dtype for y in arrays))
-    arrays = [
-        xp.astype(y, dev.index) if xp.isdtype(y.dtype, "bool") else y for y in arrays
-    ]
-    low = min(_scalar(xp.min(y)) for y in arrays)
-    high = max(_scalar(xp.max(y)) for y in arrays)
-    span = high - low + 1
-    exact = all(abs(v) < 2**53 for v in (low, high))
-    if exact and span <= max(4 * n, _DENSE_RANGE):
-        span = int(span)
-        # widened first: the offset of a narrow dtype (int8, int16) overflows it
-        codes = [xp.astype(y, dev.index) for y in arrays]
-        codes = [c - int(low) if low else c for c in codes]
-        seen = sum(bincount(xp, c, None, span) for c in codes)
-        present = seen > 0
-        offsets = dev.host_int(xp.nonzero(present)[0])
-        labels = (offsets + int(low)).astype(host_dtype)
-        if offsets.shape[0] < span:  # positions among the labels present
-            position = xp.cumulative_sum(xp.astype(present, dev.index)) - 1
-            codes = [xp.take(position, c) for c in codes]
-        return codes, labels
-    common = xp.result_type(*(y.dtype for y in arrays))
-    values, inverse = xp.unique_inverse(
-        xp.concat([xp.astype(y, common) for y in arrays])
-    )
-    inverse = xp.astype(inverse, dev.index)
-    codes = [inverse[i * n : (i + 1) * n] for i in range(len(arrays))]
-    return codes, dev.host(values).astype(host_dtype)
-
-
-def _scalar(value: Any) -> float | int:
-    number = float(value)
-    return int(number) if number.is_integer() else number
 
 
 #: ``(codes, count, weight, square)`` of cells on the host (None: not counted).
@@ -741,7 +657,7 @@ class _ArrayAPI:
         if y_true.ndim == 2:
             counts = _multilabel_record(dev, y_true, y_pred, weights, request)
         else:
-            (true, pred), labels = _encode(dev, [y_true, y_pred])
+            (true, pred), labels = encode_on_device(dev.xp, [y_true, y_pred], dev.index)
             cells = request.cells or not request.targets_kept
             counts = _counted(dev, true, pred, labels, weights, request.moments, cells)
         return Reading(counts, weighted=weights is not None, returns=prepared.returns)
@@ -785,7 +701,7 @@ class _ArrayAPI:
                 {},
                 influence_sums=partial(_influence_sums, dev, arrays, weights),
             )
-        codes, labels = _encode(dev, arrays)
+        codes, labels = encode_on_device(dev.xp, arrays, dev.index)
         counts = []
         for pred in codes[1:]:
             # each prediction set's record over the classes of its own pair
