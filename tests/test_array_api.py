@@ -739,7 +739,7 @@ def test_device_tally_on_torch_tensors(
     if on_cpu:
         assert acc._tally is None and acc._classes is not None
     else:
-        assert acc._tally is not None and acc._tally.xp.__name__.endswith("torch")
+        assert acc._tally is not None and acc._tally.dev.xp.__name__.endswith("torch")
     kept = t != -100
     assert acc.counts == per_class(
         MacroF1Counts.from_predictions(
@@ -1068,7 +1068,7 @@ def test_torch_kernels_on_the_device(monkeypatch: pytest.MonkeyPatch) -> None:
     acc = MacroF1Accumulator(labels=np.arange(3000), keep="cells")
     for start in range(0, N, 64):
         acc.update(many_t[start : start + 64], many_p[start : start + 64])
-    assert acc._tally is not None and acc._tally.xp.__name__.endswith("torch")
+    assert acc._tally is not None and acc._tally.dev.xp.__name__.endswith("torch")
     assert acc.counts == MacroF1Counts.from_predictions(
         many_t.numpy(), many_p.numpy(), labels=np.arange(3000)
     )

@@ -196,8 +196,8 @@ def tally_bincount(xp: Any, codes: Any, weights: Any, length: int) -> Any:
 class _Device:
     """The arrays of one call on one device, with the dtypes it supports."""
 
-    def __init__(self, xp: Any, device: Any, caller: str) -> None:
-        self.xp, self.device, self.caller = xp, device, caller
+    def __init__(self, xp: Any, device: Any) -> None:
+        self.xp, self.device = xp, device
         self.float = widest_float(xp, device)
         self.index = xp.__array_namespace_info__().default_dtypes(device=device)[
             "indexing"
@@ -600,7 +600,7 @@ def _prepared(
             return _Prepared(None, host, _on_host(weights, reference), returns)
         except (RuntimeError, TypeError, ValueError, BufferError):
             pass  # a CPU array NumPy does not read: counted by its namespace
-    dev = _Device(xp, device, caller)
+    dev = _Device(xp, device)
     if any(y.ndim == 0 or y.shape[0] == 0 for y in moved):  # nothing to count
         host = [dev.host(y) for y in moved]
         return _Prepared(None, host, _on_host(weights, reference), returns)
@@ -819,8 +819,7 @@ class DeviceTally:
     cells, every million samples or so).
     """
 
-    xp: Any
-    device: Any
+    dev: _Device  # the namespace and device of the batches
     universe: np.ndarray  # the fixed labels, sorted, on the host
     table: Any  # the k*k cells (flat), or the (3, k) tp, true and pred counts
     seen: Any  # weighted: how often each label occurs in y_true or y_pred
@@ -834,8 +833,8 @@ class DeviceTally:
     def same_place(self, other: Any) -> bool:
         return (
             isinstance(other, DeviceTally)
-            and self.xp is other.xp
-            and self.device == other.device
+            and self.dev.xp is other.dev.xp
+            and self.dev.device == other.dev.device
             and self.weighted == other.weighted
             and self.universe.shape == other.universe.shape
             and bool(np.all(self.universe == other.universe))
@@ -858,11 +857,11 @@ class DeviceTally:
             table=self.table + other.table,
             seen=None if self.seen is None else self.seen + other.seen,
             n_samples=self.n_samples + other.n_samples,
-            nonzero=self.xp.logical_or(self.nonzero, other.nonzero),
-            problems=_added(self.problems, other.problems, self.xp),
+            nonzero=self.dev.xp.logical_or(self.nonzero, other.nonzero),
+            problems=_added(self.problems, other.problems, self.dev.xp),
             cells=None
             if self.cells is None or other.cells is None
-            else self.cells.joined(other.cells, self.xp),
+            else self.cells.joined(other.cells, self.dev.xp),
             squares=None
             if self.squares is None or other.squares is None
             else self.squares + other.squares,
@@ -875,7 +874,7 @@ class DeviceTally:
         n = int(self.n_samples)
         if n == 0:
             return None
-        dev = _Device(self.xp, self.device, "MacroF1Accumulator")
+        dev = self.dev
         k = self.universe.shape[0]
         host = dev.host_float if self.weighted else dev.host_int
         second: Any = None
@@ -964,8 +963,7 @@ class DeviceMultilabelTally:
     cells (``c``: the number of columns counted plus one), as
     :class:`DeviceTally` keeps those of 1-D labels."""
 
-    xp: Any
-    device: Any
+    dev: _Device  # the namespace and device of the batches
     width: int
     columns: np.ndarray | None
     table: Any  # (3, width): tp, true and pred of each column (None: not asked)
@@ -981,8 +979,8 @@ class DeviceMultilabelTally:
     def same_place(self, other: Any) -> bool:
         return (
             isinstance(other, DeviceMultilabelTally)
-            and self.xp is other.xp
-            and self.device == other.device
+            and self.dev.xp is other.dev.xp
+            and self.dev.device == other.dev.device
             and self.weighted == other.weighted
             and self.width == other.width
         )
@@ -1006,8 +1004,8 @@ class DeviceMultilabelTally:
             sums=None if self.sums is None else self.sums + other.sums,
             squares=None if self.squares is None else self.squares + other.squares,
             n_samples=self.n_samples + other.n_samples,
-            nonzero=self.xp.logical_or(self.nonzero, other.nonzero),
-            problems=_added(self.problems, other.problems, self.xp),
+            nonzero=self.dev.xp.logical_or(self.nonzero, other.nonzero),
+            problems=_added(self.problems, other.problems, self.dev.xp),
         )
 
     def record(self, moments: Any = None) -> MacroF1Counts | None:
@@ -1016,7 +1014,7 @@ class DeviceMultilabelTally:
         _check_problems(self.problems, "")
         if self.n_samples == 0:
             return None
-        dev = _Device(self.xp, self.device, "MacroF1Accumulator")
+        dev = self.dev
         samples = None
         if self.seen is not None:
             c = (self.width if self.columns is None else self.columns.shape[0]) + 1
@@ -1115,7 +1113,7 @@ def tally_multilabel(
         return None  # the histogram's cells are found by a sort, per batch
     if _is_cpu(device) and c**3 > _CPU_HISTOGRAM:
         return None  # no device to keep waiting: a batch's record is faster
-    dev = _Device(xp, device, "MacroF1Accumulator.update")
+    dev = _Device(xp, device)
     weights = _tally_weights(dev, weights, n)
     if weights is False:
         return None
@@ -1195,8 +1193,7 @@ def _tally_indicators(
     if weights is not None:
         nonzero = xp.any(weights != 0)
     return DeviceMultilabelTally(
-        xp,
-        dev.device,
+        dev,
         width,
         columns,
         table,
@@ -1282,7 +1279,7 @@ def tally_batch(
     n = int(arrays[0].shape[0])
     if int(arrays[1].shape[0]) != n or n == 0:
         return None
-    dev = _Device(xp, device, "MacroF1Accumulator.update")
+    dev = _Device(xp, device)
     weights = _tally_weights(dev, weights, n)
     if weights is False:
         return None  # refused with the usual message by the usual path
@@ -1398,8 +1395,7 @@ def _tally_codes(
         int(true.shape[0]) if valid is None else xp.sum(xp.astype(valid, dev.index))
     )
     return DeviceTally(
-        xp,
-        dev.device,
+        dev,
         universe,
         table,
         seen,
