@@ -225,6 +225,33 @@ class _Device:
             )
         return out
 
+    def histogram(
+        self, codes: Any, weights: Any, size: int, limit: int
+    ) -> tuple[Any, Any, Any, Any]:
+        """``(values, seen, sums, squares)`` of integer ``codes`` in ``[0,
+        size)``, on the device: how many samples have each code and (with
+        ``weights``; else None) the sums of their weights and squared weights.
+        Dense over the ``size`` codes up to ``limit``; above, over the codes
+        that occur (``values``, found by a sort; None when dense)."""
+        xp, values = self.xp, None
+        if size > limit:
+            values, codes = xp.unique_inverse(codes)
+            size, codes = int(values.shape[0]), xp.astype(codes, self.index)
+        seen = bincount(xp, codes, None, size)
+        sums = squares = None
+        if weights is not None:
+            sums = bincount(xp, codes, weights, size)
+            squares = bincount(xp, codes, weights * weights, size)
+        return values, seen, sums, squares
+
+    def occupied(self, values: Any, seen: Any, sums: Any, squares: Any) -> list[Any]:
+        """The occupied codes of a :meth:`histogram` and, at those codes, its
+        counts, sums and squared sums (None stays None), on the host."""
+        cells, *rest = self.nonzero_cells(seen, sums, squares)
+        if values is not None:
+            cells = self.host_int(values)[cells]
+        return [cells, *rest]
+
 
 def _checked_weights(
     dev: _Device, weights: Any, on_device: bool, n: int, part: bool
@@ -532,22 +559,11 @@ def _pair_cells(
     dev: _Device, true: Any, a: Any, b: Any, labels: np.ndarray, weights: Any
 ) -> PairCells:
     """The occupied joint (true, a, b) cells of codes over ``labels``."""
-    xp = dev.xp
     k = labels.shape[0]
     flat = (true * k + a) * k + b
-    values = None
-    size = k**3
-    if size > max(MAX_PAIR_CELLS, 4 * int(flat.shape[0])):
-        values, flat = xp.unique_inverse(flat)
-        size, flat = int(values.shape[0]), xp.astype(flat, dev.index)
-    seen = bincount(xp, flat, None, size)
-    sums = squares = None
-    if weights is not None:
-        sums = bincount(xp, flat, weights, size)
-        squares = bincount(xp, flat, weights * weights, size)
-    cells, count, weight, square = dev.nonzero_cells(seen, sums, squares)
-    if values is not None:
-        cells = dev.host_int(values)[cells]
+    limit = max(MAX_PAIR_CELLS, 4 * int(flat.shape[0]))
+    found = dev.histogram(flat, weights, k**3, limit)
+    cells, count, weight, square = dev.occupied(*found)
     triples = np.stack(np.unravel_index(cells, (k, k, k)), axis=1)
     present = np.zeros(k, dtype=bool)
     present[triples.ravel()] = True
@@ -1018,11 +1034,9 @@ class DeviceMultilabelTally:
         samples = None
         if self.seen is not None:
             c = (self.width if self.columns is None else self.columns.shape[0]) + 1
-            cells, count, weight, square = dev.nonzero_cells(
-                self.seen, self.sums, self.squares
+            cells, count, weight, square = dev.occupied(
+                self.values, self.seen, self.sums, self.squares
             )
-            if self.values is not None:
-                cells = dev.host_int(self.values)[cells]
             if weight is None:
                 weight = count.astype(np.float64)
                 square = weight.copy()
@@ -1181,14 +1195,8 @@ def _tally_indicators(
         code = (tp_i * c + true_i) * c + pred_i
         if weights is not None:
             code = xp.where(weights == 0, xp.zeros_like(code), code)
-        size = c**3
-        if size > max(4 * n, _DENSE_RANGE):
-            values, code = xp.unique_inverse(code)
-            size, code = int(values.shape[0]), xp.astype(code, dev.index)
-        seen = bincount(xp, code, None, size)
-        if weights is not None:
-            summed = bincount(xp, code, weights, size)
-            squares = bincount(xp, code, weights * weights, size)
+        limit = max(4 * n, _DENSE_RANGE)
+        values, seen, summed, squares = dev.histogram(code, weights, c**3, limit)
     nonzero = xp.asarray(False, device=dev.device)
     if weights is not None:
         nonzero = xp.any(weights != 0)
