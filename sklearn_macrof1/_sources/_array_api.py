@@ -254,12 +254,24 @@ class _Device:
 
 
 def _checked_weights(
-    dev: _Device, weights: Any, on_device: bool, n: int, part: bool
+    dev: _Device,
+    weights: Any,
+    on_device: bool,
+    n: int,
+    part: bool,
+    *,
+    deferred: bool = False,
 ) -> Any:
     """The weights as floats of the device (float64 where it has them),
     checked by :func:`~.._options.check_sample_weight` (on the host for host
     weights, then moved; on the device for weights ``on_device``) and by the
-    zero-weight rule (read from the device once)."""
+    zero-weight rule (read from the device once).
+
+    A stream's batch counted into a tally (``deferred``) reads nothing back:
+    device weights of the wrong shape or dtype give False (the usual path
+    refuses them with its message), and their values are checked by the
+    tally itself (non-finite weights are counted, and raised when its record
+    is read)."""
     if weights is None:
         return None
     xp = dev.xp
@@ -267,6 +279,14 @@ def _checked_weights(
         host = check_sample_weight(weights, n)
         zero_weight_rule(n > 0 and not host.any(), n, part=part)
         return xp.asarray(host, dtype=dev.float, device=dev.device)
+    if deferred:
+        weights = moved_to(weights, xp, dev.device)
+        kinds = ("bool", "integral", "real floating")
+        if weights.ndim != 1 or int(weights.shape[0]) != n:
+            return False
+        if not xp.isdtype(weights.dtype, kinds):
+            return False
+        return xp.astype(weights, dev.float)
     weights = check_sample_weight(weights, n, xp=xp, dtype=dev.float)
     zero_weight_rule(n > 0 and not bool(xp.any(weights != 0)), n, part=part)
     return weights
@@ -1094,6 +1114,20 @@ def _check_problems(problems: tuple[tuple[str, Any], ...], labels: str) -> None:
             raise ValueError(message.format(count=number, labels=labels, value=value))
 
 
+def _on_batch_device(y_true: Any, y_pred: Any) -> tuple[_Device, Any] | None:
+    """The device of a stream's batch (``y_pred``'s) and ``y_true`` there
+    (copied from the host), or None when the batch is not one a tally counts
+    (host arrays; labels that cannot move, such as strings or ragged lists:
+    the usual path refuses them with its messages)."""
+    if not is_device_array(y_pred):
+        return None
+    xp, device = namespace_of(detached(y_pred))
+    try:
+        return _Device(xp, device), moved_to(y_true, xp, device)
+    except (TypeError, ValueError):
+        return None
+
+
 def tally_multilabel(
     y_true: Any,
     y_pred: Any,
@@ -1105,13 +1139,11 @@ def tally_multilabel(
     (``labels``: the columns of the per-sample counts), or None when the batch
     is not one it counts (the caller counts it as any other). Nothing is read
     back from the device."""
-    if not is_device_array(y_pred):
+    found = _on_batch_device(y_true, y_pred)
+    if found is None:
         return None
-    xp, device = namespace_of(detached(y_pred))
-    try:
-        y_true = moved_to(y_true, xp, device)
-    except (TypeError, ValueError):
-        return None
+    dev, y_true = found
+    xp, device = dev.xp, dev.device
     kinds = ("bool", "integral", "real floating")
     if (
         y_true.ndim != 2
@@ -1127,8 +1159,8 @@ def tally_multilabel(
         return None  # the histogram's cells are found by a sort, per batch
     if _is_cpu(device) and c**3 > _CPU_HISTOGRAM:
         return None  # no device to keep waiting: a batch's record is faster
-    dev = _Device(xp, device)
-    weights = _tally_weights(dev, weights, n)
+    on_device = is_device_array(weights)
+    weights = _checked_weights(dev, weights, on_device, n, True, deferred=True)
     if weights is False:
         return None
     tally_problems = [(message, count) for count, message in problems]
@@ -1216,23 +1248,6 @@ def _tally_indicators(
     )
 
 
-def _tally_weights(dev: _Device, weights: Any, n: int) -> Any:
-    """The weights of a tallied batch as floats of its device (None: none;
-    False: not weights the tally takes, which the usual path refuses)."""
-    if weights is None:
-        return None
-    xp = dev.xp
-    if not is_device_array(weights):
-        weights = np.asarray(check_sample_weight(weights, n))
-    weights = moved_to(weights, xp, dev.device)
-    kinds = ("bool", "integral", "real floating")
-    if weights.ndim != 1 or int(weights.shape[0]) != n:
-        return False
-    if not xp.isdtype(weights.dtype, kinds):
-        return False
-    return xp.astype(weights, dev.float)
-
-
 class Universe:
     """The fixed labels of a device tally: sorted on the host, and copied once
     to each device that counts batches (a copy per batch would move ``k``
@@ -1270,13 +1285,11 @@ def tally_batch(
     ``keep_cells``: the tally keeps the cells of the confusion matrix too
     (else the three vectors of ``k`` counts only). Nothing here reads a value
     back from the device."""
-    if not is_device_array(y_pred):
+    found = _on_batch_device(y_true, y_pred)
+    if found is None:
         return None
-    xp, device = namespace_of(detached(y_pred))
-    try:
-        y_true = moved_to(y_true, xp, device)  # from the host: copied there
-    except (TypeError, ValueError):
-        return None  # strings, ragged lists: refused by the usual path
+    dev, y_true = found
+    xp = dev.xp
     arrays = []
     for y in (y_true, y_pred):
         if y.ndim == 2 and y.shape[1] == 1:
@@ -1287,8 +1300,8 @@ def tally_batch(
     n = int(arrays[0].shape[0])
     if int(arrays[1].shape[0]) != n or n == 0:
         return None
-    dev = _Device(xp, device)
-    weights = _tally_weights(dev, weights, n)
+    on_device = is_device_array(weights)
+    weights = _checked_weights(dev, weights, on_device, n, True, deferred=True)
     if weights is False:
         return None  # refused with the usual message by the usual path
     universe = fixed.labels
