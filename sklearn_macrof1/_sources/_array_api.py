@@ -740,15 +740,10 @@ class _ArrayAPI:
         codes, labels = encode_on_device(dev.xp, arrays, dev.index)
         counts = []
         for pred in codes[1:]:
-            # each prediction set's record over the classes of its own pair
-            xp = dev.xp
-            seen = bincount(xp, codes[0], None, labels.shape[0]) + bincount(
-                xp, pred, None, labels.shape[0]
-            )
-            present = seen > 0
-            mine = dev.host_int(xp.nonzero(present)[0])
-            position = xp.cumulative_sum(xp.astype(present, dev.index)) - 1
-            true, own = xp.take(position, codes[0]), xp.take(position, pred)
+            # each prediction set's record over the classes of its own pair:
+            # the joint codes encoded again (the codes of those present)
+            pair = [codes[0], pred]
+            (true, own), mine = encode_on_device(dev.xp, pair, dev.index)
             moments, cells = request.moments, request.cells
             counts.append(
                 _counted(dev, true, own, labels[mine], weights, moments, cells)
