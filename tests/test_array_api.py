@@ -1036,6 +1036,25 @@ def test_torch_cpu_tensors() -> None:
         assert isinstance(got, np.ndarray)
 
 
+@pytest.mark.parametrize(
+    ("arrays", "options"),
+    [
+        ((Y_TRUE, Y_PRED, Y_OTHER), {"method": "bootstrap"}),
+        ((Y_TRUE, Y_PRED, Y_OTHER), {"method": "delta"}),
+        ((M_TRUE, M_PRED, M_OTHER), {"method": "jackknife"}),
+        ((M_TRUE, M_PRED, M_OTHER), {"method": "delta", "average": "samples"}),
+    ],
+)
+def test_torch_cpu_comparisons_are_numpys(arrays: tuple, options: dict) -> None:
+    # CPU tensors that NumPy views are compared as the NumPy arrays they view
+    # (each pair's cells or samples from the in-memory targets)
+    torch = pytest.importorskip("torch")
+    tensors = [torch.as_tensor(y) for y in arrays]
+    options = {"n_resamples": 50, "random_state": 0, **options}
+    got = compare_classifiers(*tensors, **options)
+    assert_same_comparison(got, compare_classifiers(*arrays, **options), 0.0)
+
+
 def test_torch_kernels_on_the_device(monkeypatch: pytest.MonkeyPatch) -> None:
     """PyTorch's own kernels (bincount, nonzero), as they run on a GPU: CPU
     tensors counted as if NumPy could not view them."""

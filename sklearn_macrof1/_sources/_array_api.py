@@ -717,15 +717,11 @@ class _ArrayAPI:
                 part=request.part,
                 caller=request.caller,
             )
-            m = len(arrays) - 1
-            return JointCounts(
-                [reading.counts for reading in joint.readings],
-                {
-                    (i, j): joint.pair_cells(i, j)
-                    for i in range(m)
-                    for j in range(i + 1, m)
-                },
-            )
+            # read in memory after all: the readings keep their targets, from
+            # which a comparison counts what it needs (a pair's cells of 1-D
+            # targets, the samples of multilabel ones), as for NumPy arrays
+            counts = [reading.counts for reading in joint.readings]
+            return JointCounts(counts, {}, readings=joint.readings)
         n = int(arrays[0].shape[0])
         weights = _checked_weights(dev, weights, prepared.on_device, n, request.part)
         if arrays[0].ndim == 2:
