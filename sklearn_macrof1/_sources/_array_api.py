@@ -23,9 +23,9 @@ the environment before scipy is imported). This source follows the same rules:
 
 Counting needs a ``bincount``, which the array-API standard lacks: the
 namespace's own is used where it has one (PyTorch, CuPy, JAX, NumPy); the
-documented fallback (:func:`bincount`) sorts the codes and finds each bin's
-edges with standard functions only (O(n log n); weights are summed per bin by
-a segmented scan, with the rounding of a pairwise sum).
+documented fallback (:func:`~.._read._namespace.bincount`) sorts the codes
+and finds each bin's edges with standard functions only (O(n log n); weights
+are summed per bin by a segmented scan, with the rounding of a pairwise sum).
 
 Without ``array_api_dispatch``, arrays that NumPy can read (CPU tensors) are
 read as NumPy arrays, as scikit-learn does; an array on another device is
@@ -843,7 +843,11 @@ class DeviceTally:
     the joint codes of its samples (``cells``), folded into one entry per
     occupied cell whenever they outgrow twice the cells last found
     (:class:`_Cells`: a sort on the device and one read of the number of
-    cells, every million samples or so).
+    cells, every million samples or so). With ``squares``, each cell's sum of
+    squared weights too (the second moments a one-shot count may ask for).
+
+    A one-shot count of 1-D labels on a device is the tally of one batch
+    over the labels it found (:func:`_counted`): one counting engine.
     """
 
     dev: _Device  # the namespace and device of the batches
