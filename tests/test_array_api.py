@@ -149,6 +149,33 @@ def test_narrow_integer_labels_spanning_their_dtype(device: str, dtype: Any) -> 
 
 
 @pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize(
+    ("true_dtype", "pred_dtype", "adds"),
+    [
+        (np.int64, np.float64, False),  # y_pred adds no label: y_true's dtype
+        (np.int8, np.float32, False),
+        (np.int64, np.float64, True),  # y_pred adds one: the common dtype
+        (np.bool_, np.float32, True),
+    ],
+)
+def test_labels_have_the_dtype_numpy_gives_them(
+    device: str, true_dtype: Any, pred_dtype: Any, adds: bool
+) -> None:
+    # the encoding of device labels shows them as the in-memory encoding does
+    t = (Y_TRUE > 2) if true_dtype is np.bool_ else Y_TRUE.astype(true_dtype)
+    p = np.where(Y_PRED == 4, 1 if true_dtype is np.bool_ else 0, Y_PRED)
+    if adds:
+        p = np.where(np.arange(N) == 0, 7, p)
+    p = p.astype(pred_dtype)
+    expected = fbeta_summary(t, p).labels
+    got = fbeta_summary(on(device, t), on(device, p)).labels
+    assert got.dtype == expected.dtype
+    np.testing.assert_array_equal(got, expected)
+    report = classification_report(on(device, t), on(device, p), output_dict=True)
+    assert list(report) == list(classification_report(t, p, output_dict=True))
+
+
+@pytest.mark.parametrize("device", DEVICES)
 def test_labels_given_as_a_device_array(device: str) -> None:
     # labels=, like the targets, may live on the device (k values cross)
     labels = np.array([4, 1, 9])
@@ -712,7 +739,7 @@ def test_device_tally_on_torch_tensors(
     if on_cpu:
         assert acc._tally is None and acc._classes is not None
     else:
-        assert acc._tally is not None and acc._tally.xp.__name__.endswith("torch")
+        assert acc._tally is not None and acc._tally.dev.xp.__name__.endswith("torch")
     kept = t != -100
     assert acc.counts == per_class(
         MacroF1Counts.from_predictions(
@@ -1009,6 +1036,25 @@ def test_torch_cpu_tensors() -> None:
         assert isinstance(got, np.ndarray)
 
 
+@pytest.mark.parametrize(
+    ("arrays", "options"),
+    [
+        ((Y_TRUE, Y_PRED, Y_OTHER), {"method": "bootstrap"}),
+        ((Y_TRUE, Y_PRED, Y_OTHER), {"method": "delta"}),
+        ((M_TRUE, M_PRED, M_OTHER), {"method": "jackknife"}),
+        ((M_TRUE, M_PRED, M_OTHER), {"method": "delta", "average": "samples"}),
+    ],
+)
+def test_torch_cpu_comparisons_are_numpys(arrays: tuple, options: dict) -> None:
+    # CPU tensors that NumPy views are compared as the NumPy arrays they view
+    # (each pair's cells or samples from the in-memory targets)
+    torch = pytest.importorskip("torch")
+    tensors = [torch.as_tensor(y) for y in arrays]
+    options = {"n_resamples": 50, "random_state": 0, **options}
+    got = compare_classifiers(*tensors, **options)
+    assert_same_comparison(got, compare_classifiers(*arrays, **options), 0.0)
+
+
 def test_torch_kernels_on_the_device(monkeypatch: pytest.MonkeyPatch) -> None:
     """PyTorch's own kernels (bincount, nonzero), as they run on a GPU: CPU
     tensors counted as if NumPy could not view them."""
@@ -1041,7 +1087,7 @@ def test_torch_kernels_on_the_device(monkeypatch: pytest.MonkeyPatch) -> None:
     acc = MacroF1Accumulator(labels=np.arange(3000), keep="cells")
     for start in range(0, N, 64):
         acc.update(many_t[start : start + 64], many_p[start : start + 64])
-    assert acc._tally is not None and acc._tally.xp.__name__.endswith("torch")
+    assert acc._tally is not None and acc._tally.dev.xp.__name__.endswith("torch")
     assert acc.counts == MacroF1Counts.from_predictions(
         many_t.numpy(), many_p.numpy(), labels=np.arange(3000)
     )

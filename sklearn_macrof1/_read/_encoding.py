@@ -10,17 +10,22 @@ a :class:`Targets` record that counting turns into counts.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
 
 from ._arrays import as_column, exact_float64
+from ._namespace import bincount, to_host
 
 #: Largest number of cells of a dense joint count table (range of integer codes
 #: squared) that the integer fast path builds; above it labels are re-encoded.
 MAX_JOINT_CELLS = 1 << 22
+#: Widest range of integer labels that :func:`encode_on_device` codes by their
+#: offset (beyond it, or above four per sample, the labels are sorted).
+DEVICE_DENSE_RANGE = 1 << 22
 
 
 def dense_range(n_samples: int) -> int:
@@ -290,8 +295,8 @@ def _exact_in_common_dtype(
     return yt.astype(dtype), yp.astype(dtype), np.dtype(dtype)
 
 
-def _label_dtype(
-    dtype_t: np.dtype, dtype_p: np.dtype, codes_t: Any, codes_p: Any, k: int
+def class_label_dtype(
+    dtype_t: np.dtype, dtype_p: np.dtype, adds_label: Callable[[], bool]
 ) -> np.dtype:
     """The dtype of the class labels, as scikit-learn's ``unique_labels`` makes it.
 
@@ -299,13 +304,21 @@ def _label_dtype(
     set: a label of y_pred equal to one of y_true (``1.0 == True``) is not added.
     So the labels have y_true's dtype when y_pred adds no label, else the common
     dtype (bool y_true with 0.0/1.0 predictions reports ``'False'``, ``'True'``).
+    ``adds_label()`` says whether y_pred adds a label (asked only when the
+    answer decides the dtype): :func:`_adds_label` in memory, on the device
+    for device arrays (:func:`encode_on_device`).
     """
     common = np.result_type(dtype_t, dtype_p)
     if common == dtype_t or (dtype_t.kind in "iu" and common.kind in "iu"):
         return common  # (integers of two widths print alike: no check)
+    return common if adds_label() else dtype_t
+
+
+def _adds_label(codes_t: Any, codes_p: Any, k: int) -> bool:
+    """Whether a code of ``codes_p`` is not among ``codes_t`` (both in ``[0, k)``)."""
     seen = np.zeros(k, dtype=bool)
     seen[codes_t] = True  # bounds-checked numpy indexing
-    return common if not seen[codes_p].all() else dtype_t
+    return not seen[codes_p].all()
 
 
 def _own_codes(
@@ -324,7 +337,7 @@ def _own_codes(
         yt = yt.view(np.int64)
     if yp.dtype.kind == "u" and yp.dtype.itemsize == 8:
         yp = yp.view(np.int64)
-    shown = _label_dtype(dtype_t, dtype_p, yt, yp, hi + 1)
+    shown = class_label_dtype(dtype_t, dtype_p, lambda: _adds_label(yt, yp, hi + 1))
     code_labels = np.arange(hi + 1, dtype=np.int64).astype(shown)
     return Targets("1d", yt, yp, code_labels, n, in_range=True)
 
@@ -382,7 +395,8 @@ def read_numeric(yt: np.ndarray, yp: np.ndarray, n: int) -> Targets:
                 code_labels = np.arange(span, dtype=np.uint64) + np.uint64(int(lo))
             else:
                 code_labels = np.arange(span, dtype=np.int64) + int(lo)
-            shown = _label_dtype(dtype_t, dtype_p, codes[0], codes[1], span)
+            adds = partial(_adds_label, codes[0], codes[1], span)
+            shown = class_label_dtype(dtype_t, dtype_p, adds)
             code_labels = code_labels.astype(shown)
             return Targets("1d", codes[0], codes[1], code_labels, n, in_range=True)
     if yt.dtype != yp.dtype:  # both integers of different dtypes: exact common one
@@ -390,6 +404,63 @@ def read_numeric(yt: np.ndarray, yp: np.ndarray, n: int) -> Targets:
         yt, yp = yt.astype(common, copy=False), yp.astype(common, copy=False)
     encoded = encode_sorted(yt, yp, n)
     k = encoded.code_labels.shape[0]
-    shown = _label_dtype(dtype_t, dtype_p, encoded.true, encoded.pred, k)
+    adds = partial(_adds_label, encoded.true, encoded.pred, k)
+    shown = class_label_dtype(dtype_t, dtype_p, adds)
     encoded.code_labels = encoded.code_labels.astype(shown)
     return encoded
+
+
+def encode_on_device(
+    xp: Any, arrays: Sequence[Any], index: Any
+) -> tuple[list[Any], np.ndarray]:
+    """The encoding of checked 1-D labels that live on a device (arrays of the
+    namespace ``xp``: ``y_true``, then each prediction set): codes ``0 ..
+    k-1`` of the integer dtype ``index`` on the device of each, and the ``k``
+    labels present (sorted) on the host, in the dtype the in-memory encoding
+    gives them (:func:`class_label_dtype`: ``y_true``'s unless a prediction adds a
+    label).
+
+    Integer-valued labels in a range of at most ``max(4 n, 2**22)`` are coded by
+    their offset from the smallest (one ``bincount`` of presence, no sort);
+    wider ranges by ``unique_inverse`` of all labels (a sort on the device).
+    """
+    n = arrays[0].shape[0]
+    dtypes = [to_host(y[:0]).dtype for y in arrays]
+    arrays = [xp.astype(y, index) if xp.isdtype(y.dtype, "bool") else y for y in arrays]
+    low = min(_scalar(xp.min(y)) for y in arrays)
+    high = max(_scalar(xp.max(y)) for y in arrays)
+    span = high - low + 1
+    exact = all(abs(v) < 2**53 for v in (low, high))
+    if exact and span <= max(4 * n, DEVICE_DENSE_RANGE):
+        span = int(span)
+        # widened first: the offset of a narrow dtype (int8, int16) overflows it
+        codes = [xp.astype(y, index) for y in arrays]
+        codes = [c - int(low) if low else c for c in codes]
+        seen = sum(bincount(xp, c, None, span) for c in codes)
+        present = seen > 0
+        offsets = to_host(xp.nonzero(present)[0]).astype(np.int64)
+        labels = offsets + int(low)
+        if offsets.shape[0] < span:  # positions among the labels present
+            position = xp.cumulative_sum(xp.astype(present, index)) - 1
+            codes = [xp.take(position, c) for c in codes]
+    else:
+        common = xp.result_type(*(y.dtype for y in arrays))
+        values, inverse = xp.unique_inverse(
+            xp.concat([xp.astype(y, common) for y in arrays])
+        )
+        inverse = xp.astype(inverse, index)
+        codes = [inverse[i * n : (i + 1) * n] for i in range(len(arrays))]
+        labels = to_host(values)
+    k = labels.shape[0]
+
+    def adds_label() -> bool:
+        seen = bincount(xp, codes[0], None, k) > 0
+        return not all(bool(xp.all(xp.take(seen, c))) for c in codes[1:])
+
+    shown = class_label_dtype(dtypes[0], np.result_type(*dtypes[1:]), adds_label)
+    return codes, labels.astype(shown)
+
+
+def _scalar(value: Any) -> float | int:
+    number = float(value)
+    return int(number) if number.is_integer() else number

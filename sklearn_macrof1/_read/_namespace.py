@@ -113,7 +113,47 @@ def moved_to(value: Any, xp: Any, device: Any, like: Any = None) -> Any:
     return xp.asarray(host, device=device)
 
 
+def bincount(xp: Any, codes: Any, weights: Any, length: int) -> Any:
+    """``bincount(codes, weights, minlength=length)`` on the device of ``codes``
+    (non-negative integers below ``length``).
+
+    The namespace's own ``bincount`` where it has one. Otherwise (the
+    array-API standard has none) the fallback uses standard functions only:
+    the codes are sorted and the bin edges found with ``searchsorted`` (the
+    counts are their differences); weights are summed per bin by a segmented
+    scan of the sorted weights (log2(n) passes, each adding the partial sum
+    ``2**s`` places back within the same bin), whose rounding is that of a
+    pairwise sum within each bin: O(n log n) work in all.
+    """
+    native = getattr(xp, "bincount", None)
+    if native is not None:
+        if xp.__name__.startswith("jax"):  # pragma: no cover - JAX
+            return native(codes, weights, length=length)
+        return native(codes, weights=weights, minlength=length)
+    device = codes.device  # a standard array (the namespaces above have bincount)
+    order = xp.argsort(codes)
+    ordered = xp.take(codes, order)
+    edges = xp.searchsorted(
+        ordered, xp.arange(length + 1, dtype=codes.dtype, device=device)
+    )
+    if weights is None:
+        return edges[1:] - edges[:-1]
+    n = int(codes.shape[0])
+    partial = xp.take(weights, order)
+    shift = 1
+    while shift < n:
+        same = ordered[shift:] == ordered[:-shift]
+        earlier = xp.where(same, partial[:-shift], xp.zeros_like(partial[:-shift]))
+        partial = xp.concat([partial[:shift], partial[shift:] + earlier])
+        shift *= 2
+    # each bin's sum is the scan at its last sample; empty bins are 0
+    last = xp.clip(edges[1:] - 1, 0, max(n - 1, 0))
+    sums = xp.take(partial, last) if n else xp.zeros(length, dtype=weights.dtype)
+    return xp.where(edges[1:] > edges[:-1], sums, xp.zeros_like(sums))
+
+
 __all__ = [
+    "bincount",
     "compat_module",
     "detached",
     "is_device_array",

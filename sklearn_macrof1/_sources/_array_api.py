@@ -23,9 +23,9 @@ the environment before scipy is imported). This source follows the same rules:
 
 Counting needs a ``bincount``, which the array-API standard lacks: the
 namespace's own is used where it has one (PyTorch, CuPy, JAX, NumPy); the
-documented fallback (:func:`bincount`) sorts the codes and finds each bin's
-edges with standard functions only (O(n log n); weights are summed per bin by
-a segmented scan, with the rounding of a pairwise sum).
+documented fallback (:func:`~.._read._namespace.bincount`) sorts the codes
+and finds each bin's edges with standard functions only (O(n log n); weights
+are summed per bin by a segmented scan, with the rounding of a pairwise sum).
 
 Without ``array_api_dispatch``, arrays that NumPy can read (CPU tensors) are
 read as NumPy arrays, as scikit-learn does; an array on another device is
@@ -66,7 +66,10 @@ from .._counting._registry import (
     register_source,
 )
 from .._options import as_numpy, check_sample_weight, host_copy
+from .._read._encoding import DEVICE_DENSE_RANGE as _DENSE_RANGE
+from .._read._encoding import encode_on_device
 from .._read._namespace import (
+    bincount,
     compat_module,
     detached,
     is_device_array,
@@ -80,9 +83,6 @@ from .._read._targets import read_device_targets
 from ._stream import padded_batch
 
 _MULTILABEL = "multilabel-indicator"
-#: Widest range of integer labels counted with a dense table (beyond it, or
-#: above four per sample, the labels are encoded by a sort: ``unique_inverse``).
-_DENSE_RANGE = 1 << 22
 
 
 # ---------------------------------------------------------------- recognition
@@ -174,45 +174,6 @@ def widest_float(xp: Any, device: Any) -> Any:
     return floats.get("float64", floats.get("float32"))
 
 
-def bincount(xp: Any, codes: Any, weights: Any, length: int) -> Any:
-    """``bincount(codes, weights, minlength=length)`` on the device of ``codes``
-    (non-negative integers below ``length``).
-
-    The namespace's own ``bincount`` where it has one. Otherwise (the
-    array-API standard has none) the fallback uses standard functions only:
-    the codes are sorted and the bin edges found with ``searchsorted`` (the
-    counts are their differences); weights are summed per bin by a segmented
-    scan of the sorted weights (log2(n) passes, each adding the partial sum
-    ``2**s`` places back within the same bin), whose rounding is that of a
-    pairwise sum within each bin: O(n log n) work in all.
-    """
-    native = getattr(xp, "bincount", None)
-    if native is not None:
-        if xp.__name__.startswith("jax"):  # pragma: no cover - JAX
-            return native(codes, weights, length=length)
-        return native(codes, weights=weights, minlength=length)
-    device = codes.device  # a standard array (the namespaces above have bincount)
-    order = xp.argsort(codes)
-    ordered = xp.take(codes, order)
-    edges = xp.searchsorted(
-        ordered, xp.arange(length + 1, dtype=codes.dtype, device=device)
-    )
-    if weights is None:
-        return edges[1:] - edges[:-1]
-    n = int(codes.shape[0])
-    partial = xp.take(weights, order)
-    shift = 1
-    while shift < n:
-        same = ordered[shift:] == ordered[:-shift]
-        earlier = xp.where(same, partial[:-shift], xp.zeros_like(partial[:-shift]))
-        partial = xp.concat([partial[:shift], partial[shift:] + earlier])
-        shift *= 2
-    # each bin's sum is the scan at its last sample; empty bins are 0
-    last = xp.clip(edges[1:] - 1, 0, max(n - 1, 0))
-    sums = xp.take(partial, last) if n else xp.zeros(length, dtype=weights.dtype)
-    return xp.where(edges[1:] > edges[:-1], sums, xp.zeros_like(sums))
-
-
 def tally_bincount(xp: Any, codes: Any, weights: Any, length: int) -> Any:
     """:func:`bincount` of codes that the caller has put in ``[0, length)``,
     without reading anything back from the device.
@@ -221,9 +182,9 @@ def tally_bincount(xp: Any, codes: Any, weights: Any, length: int) -> Any:
     to the host, which makes every update of the accumulator wait for the
     device; an ``index_add_`` into ``length`` zeros counts the same codes with
     no read-back (used on every PyTorch device, so that the CPU tests run it).
-    Only :func:`tally_batch` calls this, after mapping every code it does not
-    count to a trash bin inside the range (PyTorch still checks the indices on
-    the device).
+    Only the tally of a stream's batch (:func:`_tally_codes`) calls this,
+    after mapping every code it does not count to a trash bin inside the
+    range (PyTorch still checks the indices on the device).
     """
     if xp.__name__.endswith("torch"):  # on every device, so that CPU tests run it
         values = xp.ones_like(codes, dtype=xp.int64) if weights is None else weights
@@ -235,8 +196,8 @@ def tally_bincount(xp: Any, codes: Any, weights: Any, length: int) -> Any:
 class _Device:
     """The arrays of one call on one device, with the dtypes it supports."""
 
-    def __init__(self, xp: Any, device: Any, caller: str) -> None:
-        self.xp, self.device, self.caller = xp, device, caller
+    def __init__(self, xp: Any, device: Any) -> None:
+        self.xp, self.device = xp, device
         self.float = widest_float(xp, device)
         self.index = xp.__array_namespace_info__().default_dtypes(device=device)[
             "indexing"
@@ -264,69 +225,71 @@ class _Device:
             )
         return out
 
+    def histogram(
+        self, codes: Any, weights: Any, size: int, limit: int
+    ) -> tuple[Any, Any, Any, Any]:
+        """``(values, seen, sums, squares)`` of integer ``codes`` in ``[0,
+        size)``, on the device: how many samples have each code and (with
+        ``weights``; else None) the sums of their weights and squared weights.
+        Dense over the ``size`` codes up to ``limit``; above, over the codes
+        that occur (``values``, found by a sort; None when dense)."""
+        xp, values = self.xp, None
+        if size > limit:
+            values, codes = xp.unique_inverse(codes)
+            size, codes = int(values.shape[0]), xp.astype(codes, self.index)
+        seen = bincount(xp, codes, None, size)
+        sums = squares = None
+        if weights is not None:
+            sums = bincount(xp, codes, weights, size)
+            squares = bincount(xp, codes, weights * weights, size)
+        return values, seen, sums, squares
+
+    def occupied(self, values: Any, seen: Any, sums: Any, squares: Any) -> list[Any]:
+        """The occupied codes of a :meth:`histogram` and, at those codes, its
+        counts, sums and squared sums (None stays None), on the host."""
+        cells, *rest = self.nonzero_cells(seen, sums, squares)
+        if values is not None:
+            cells = self.host_int(values)[cells]
+        return [cells, *rest]
+
 
 def _checked_weights(
-    dev: _Device, weights: Any, on_device: bool, n: int, part: bool
-) -> tuple[Any, bool]:
+    dev: _Device,
+    weights: Any,
+    on_device: bool,
+    n: int,
+    part: bool,
+    *,
+    deferred: bool = False,
+) -> Any:
     """The weights as floats of the device (float64 where it has them),
     checked by :func:`~.._options.check_sample_weight` (on the host for host
-    weights, then moved; on the device for weights ``on_device``), and
-    whether they are all zero (read from the device once)."""
+    weights, then moved; on the device for weights ``on_device``) and by the
+    zero-weight rule (read from the device once).
+
+    A stream's batch counted into a tally (``deferred``) reads nothing back:
+    device weights of the wrong shape or dtype give False (the usual path
+    refuses them with its message), and their values are checked by the
+    tally itself (non-finite weights are counted, and raised when its record
+    is read)."""
     if weights is None:
-        return None, False
+        return None
     xp = dev.xp
     if not on_device:  # a host array: checked there, then moved
         host = check_sample_weight(weights, n)
-        zero = zero_weight_rule(n > 0 and not host.any(), n, part=part)
-        return xp.asarray(host, dtype=dev.float, device=dev.device), zero
+        zero_weight_rule(n > 0 and not host.any(), n, part=part)
+        return xp.asarray(host, dtype=dev.float, device=dev.device)
+    if deferred:
+        weights = moved_to(weights, xp, dev.device)
+        kinds = ("bool", "integral", "real floating")
+        if weights.ndim != 1 or int(weights.shape[0]) != n:
+            return False
+        if not xp.isdtype(weights.dtype, kinds):
+            return False
+        return xp.astype(weights, dev.float)
     weights = check_sample_weight(weights, n, xp=xp, dtype=dev.float)
-    zero = zero_weight_rule(n > 0 and not bool(xp.any(weights != 0)), n, part=part)
-    return weights, zero
-
-
-def _encode(dev: _Device, arrays: Sequence[Any]) -> tuple[list[Any], np.ndarray]:
-    """Codes ``0 .. k-1`` on the device of each 1-D array of labels, and the
-    ``k`` labels present (sorted) on the host.
-
-    Integer-valued labels in a range of at most ``max(4 n, 2**22)`` are coded by
-    their offset from the smallest (one ``bincount`` of presence, no sort);
-    wider ranges by ``unique_inverse`` of all labels (a sort on the device).
-    """
-    xp = dev.xp
-    n = arrays[0].shape[0]
-    host_dtype = np.result_type(*(dev.host(y[:0]).dtype for y in arrays))
-    arrays = [
-        xp.astype(y, dev.index) if xp.isdtype(y.dtype, "bool") else y for y in arrays
-    ]
-    low = min(_scalar(xp.min(y)) for y in arrays)
-    high = max(_scalar(xp.max(y)) for y in arrays)
-    span = high - low + 1
-    exact = all(abs(v) < 2**53 for v in (low, high))
-    if exact and span <= max(4 * n, _DENSE_RANGE):
-        span = int(span)
-        # widened first: the offset of a narrow dtype (int8, int16) overflows it
-        codes = [xp.astype(y, dev.index) for y in arrays]
-        codes = [c - int(low) if low else c for c in codes]
-        seen = sum(bincount(xp, c, None, span) for c in codes)
-        present = seen > 0
-        offsets = dev.host_int(xp.nonzero(present)[0])
-        labels = (offsets + int(low)).astype(host_dtype)
-        if offsets.shape[0] < span:  # positions among the labels present
-            position = xp.cumulative_sum(xp.astype(present, dev.index)) - 1
-            codes = [xp.take(position, c) for c in codes]
-        return codes, labels
-    common = xp.result_type(*(y.dtype for y in arrays))
-    values, inverse = xp.unique_inverse(
-        xp.concat([xp.astype(y, common) for y in arrays])
-    )
-    inverse = xp.astype(inverse, dev.index)
-    codes = [inverse[i * n : (i + 1) * n] for i in range(len(arrays))]
-    return codes, dev.host(values).astype(host_dtype)
-
-
-def _scalar(value: Any) -> float | int:
-    number = float(value)
-    return int(number) if number.is_integer() else number
+    zero_weight_rule(n > 0 and not bool(xp.any(weights != 0)), n, part=part)
+    return weights
 
 
 #: ``(codes, count, weight, square)`` of cells on the host (None: not counted).
@@ -444,120 +407,68 @@ def _cell_tables(
     return confusion, None if square is None else table(square)
 
 
-def _count_1d(
+def _counted(
     dev: _Device,
     true: Any,
     pred: Any,
     labels: np.ndarray,
     weights: Any,
     moments: bool,
-    zero: bool,
     cells: bool,
 ) -> MacroF1Counts:
     """The record of 1-D codes ``true`` and ``pred`` over ``labels`` (every
-    class present in either). Above :data:`MAX_CONFUSION_CLASSES` classes it
-    keeps the occupied cells of the confusion matrix (and, with ``moments``
-    and weights, their sums of squared weights) when ``cells`` or
-    ``moments`` asks for them: one sort of the joint codes on the device, and
-    O(cells) numbers cross to the host."""
-    xp = dev.xp
-    k = labels.shape[0]
-    confusion: Any = None
-    second: Any = None
-    if k <= MAX_CONFUSION_CLASSES:
-        joint = true * k + pred
-        seen = bincount(xp, joint, None, k * k)
-        sums = None if weights is None else bincount(xp, joint, weights, k * k)
-        squares = None
-        if moments and weights is not None:
-            squares = bincount(xp, joint, weights * weights, k * k)
-        cells, count, weight, square = dev.nonzero_cells(seen, sums, squares)
-        table = np.zeros(k * k, np.int64 if weight is None else np.float64)
-        table[cells] = count if weight is None else weight
-        confusion = table.reshape(k, k)
-        if square is not None:
-            second = np.zeros(k * k)
-            second[cells] = square
-            second = second.reshape(k, k)
-        tp, true_sum, pred_sum = table_counts(confusion)
-    else:
-        hit = true == pred
-        hit_weights = None if weights is None else weights[hit]
-        host = dev.host_int if weights is None else dev.host_float
-        tp = host(bincount(xp, true[hit], hit_weights, k))
-        true_sum = host(bincount(xp, true, weights, k))
-        pred_sum = host(bincount(xp, pred, weights, k))
-        if cells or moments:
-            squares = moments and weights is not None
-            found = _Cells.of_batch(dev, true * k + pred, weights, squares)
-            on_host = found.on_host(dev)
-            rows, cols = np.divmod(on_host[0], k)
-            confusion, second = _cell_tables(on_host, rows, cols, k)
-    return MacroF1Counts(
-        "binary" if k <= 2 else "multiclass",
+    class present in either): the :class:`DeviceTally` of one batch. Up to
+    :data:`MAX_CONFUSION_CLASSES` classes it keeps the confusion matrix;
+    above, the occupied cells of it when ``cells`` or ``moments`` asks for
+    them (and, with ``moments`` and weights, their sums of squared weights):
+    one sort of the joint codes on the device, and O(cells) numbers cross to
+    the host."""
+    dense = labels.shape[0] <= MAX_CONFUSION_CLASSES
+    tally = _tally_codes(
+        dev,
+        true,
+        pred,
         labels,
-        tp,
-        true_sum,
-        pred_sum,
-        confusion,
-        n_samples=int(true.shape[0]),
-        weighted=weights is not None,
-        moments=second,
-        _zero_weight=zero,
+        weights,
+        None,
+        (),
+        cells=dense or cells or moments,
+        squares=moments and weights is not None,
     )
+    counts = tally.record()
+    assert counts is not None  # a one-shot count has samples
+    return counts
 
 
-def _count_multilabel(
-    dev: _Device,
-    y_true: Any,
-    y_pred: Any,
-    weights: Any,
-    request: CountRequest,
-    zero: bool,
+def _multilabel_record(
+    dev: _Device, y_true: Any, y_pred: Any, weights: Any, request: CountRequest
 ) -> MacroF1Counts:
+    """The record of checked indicator matrices: the
+    :class:`DeviceMultilabelTally` of one batch, with what the request asks
+    beyond it (class counts only when asked, the per-sample histogram only
+    for samplewise averages, the second moments)."""
     xp = dev.xp
-    n, width = int(y_true.shape[0]), int(y_true.shape[1])
     true, pred = (
         y if xp.isdtype(y.dtype, "bool") else y != 0 for y in (y_true, y_pred)
     )
-    hit = true & pred
-    class_counts = request.class_counts or not request.samplewise
-    empty = np.zeros(0, dtype=np.int64)
-    tp = true_sum = pred_sum = empty
-    if class_counts:
-        if weights is None:
-            tp, true_sum, pred_sum = (
-                dev.host_int(xp.sum(xp.astype(y, dev.index), axis=0))
-                for y in (hit, true, pred)
-            )
-        else:
-            column = xp.reshape(weights, (-1, 1))
-            tp, true_sum, pred_sum = (
-                dev.host_float(xp.sum(xp.astype(y, dev.float) * column, axis=0))
-                for y in (hit, true, pred)
-            )
-    samples = columns = None
-    if request.samplewise:
-        if request.labels is not None:
-            columns = _multilabel_columns(request.labels, width)
-        samples = _sample_histogram(dev, hit, true, pred, weights, columns)
+    columns = None
+    if request.samplewise and request.labels is not None:
+        columns = _multilabel_columns(request.labels, int(y_true.shape[1]))
+    tally = _tally_indicators(
+        dev,
+        true,
+        pred,
+        weights,
+        columns,
+        class_counts=request.class_counts or not request.samplewise,
+        histogram=request.samplewise,
+    )
     second = None
     if request.moments:
-        second = _indicator_moments(dev, hit, true, pred, weights)
-    return MacroF1Counts(
-        _MULTILABEL,
-        np.arange(width),
-        tp,
-        true_sum,
-        pred_sum,
-        n_samples=n,
-        weighted=weights is not None,
-        moments=second,
-        _samples=samples,
-        _sample_columns=columns if request.samplewise else None,
-        _class_counts=class_counts,
-        _zero_weight=zero,
-    )
+        second = _indicator_moments(dev, true & pred, true, pred, weights)
+    counts = tally.record(moments=second)
+    assert counts is not None  # a one-shot count has samples
+    return counts
 
 
 #: The most entries of one block of :func:`_indicator_moments` above
@@ -625,49 +536,6 @@ def _indicator_moments(
     return sp.csr_array((values, (row, col)), shape=(width, width))
 
 
-def _sample_histogram(
-    dev: _Device,
-    hit: Any,
-    true: Any,
-    pred: Any,
-    weights: Any,
-    columns: np.ndarray | None,
-) -> SampleCounts:
-    """The histogram of the per-sample ``(tp, true, pred)`` triples over
-    ``columns`` (all: None), counted on the device."""
-    xp = dev.xp
-    if columns is not None:
-        index = xp.asarray(columns, dtype=dev.index, device=dev.device)
-        hit, true, pred = (xp.take(y, index, axis=1) for y in (hit, true, pred))
-    c = int(hit.shape[1]) + 1
-    tp_i, true_i, pred_i = (
-        xp.sum(xp.astype(y, dev.index), axis=1) for y in (hit, true, pred)
-    )
-    code = (tp_i * c + true_i) * c + pred_i
-    if weights is not None:  # zero-weight samples count as (0, 0, 0)
-        code = xp.where(weights == 0, xp.zeros_like(code), code)
-    size = c**3
-    if size > max(4 * int(code.shape[0]), _DENSE_RANGE):
-        values, code = xp.unique_inverse(code)
-        size, code = int(values.shape[0]), xp.astype(code, dev.index)
-    else:
-        values = None
-    seen = bincount(xp, code, None, size)
-    sums = squares = None
-    if weights is not None:
-        sums = bincount(xp, code, weights, size)
-        squares = bincount(xp, code, weights * weights, size)
-    cells, count, weight, square = dev.nonzero_cells(seen, sums, squares)
-    if values is not None:
-        cells = dev.host_int(values)[cells]
-    if weight is None:
-        weight = count.astype(np.float64)
-        square = weight.copy()
-    tp, rest = np.divmod(cells, c * c)
-    true_n, pred_n = np.divmod(rest, c)
-    return SampleCounts(tp, true_n, pred_n, weight, count, square)
-
-
 def _influence_sums(
     dev: _Device,
     arrays: Sequence[Any],
@@ -711,22 +579,11 @@ def _pair_cells(
     dev: _Device, true: Any, a: Any, b: Any, labels: np.ndarray, weights: Any
 ) -> PairCells:
     """The occupied joint (true, a, b) cells of codes over ``labels``."""
-    xp = dev.xp
     k = labels.shape[0]
     flat = (true * k + a) * k + b
-    values = None
-    size = k**3
-    if size > max(MAX_PAIR_CELLS, 4 * int(flat.shape[0])):
-        values, flat = xp.unique_inverse(flat)
-        size, flat = int(values.shape[0]), xp.astype(flat, dev.index)
-    seen = bincount(xp, flat, None, size)
-    sums = squares = None
-    if weights is not None:
-        sums = bincount(xp, flat, weights, size)
-        squares = bincount(xp, flat, weights * weights, size)
-    cells, count, weight, square = dev.nonzero_cells(seen, sums, squares)
-    if values is not None:
-        cells = dev.host_int(values)[cells]
+    limit = max(MAX_PAIR_CELLS, 4 * int(flat.shape[0]))
+    found = dev.histogram(flat, weights, k**3, limit)
+    cells, count, weight, square = dev.occupied(*found)
     triples = np.stack(np.unravel_index(cells, (k, k, k)), axis=1)
     present = np.zeros(k, dtype=bool)
     present[triples.ravel()] = True
@@ -779,7 +636,7 @@ def _prepared(
             return _Prepared(None, host, _on_host(weights, reference), returns)
         except (RuntimeError, TypeError, ValueError, BufferError):
             pass  # a CPU array NumPy does not read: counted by its namespace
-    dev = _Device(xp, device, caller)
+    dev = _Device(xp, device)
     if any(y.ndim == 0 or y.shape[0] == 0 for y in moved):  # nothing to count
         host = [dev.host(y) for y in moved]
         return _Prepared(None, host, _on_host(weights, reference), returns)
@@ -830,17 +687,15 @@ class _ArrayAPI:
             reading.returns = prepared.returns
             return reading
         n = int(y_true.shape[0])
-        weights, zero = _checked_weights(
+        weights = _checked_weights(
             dev, prepared.weights, prepared.on_device, n, request.part
         )
         if y_true.ndim == 2:
-            counts = _count_multilabel(dev, y_true, y_pred, weights, request, zero)
+            counts = _multilabel_record(dev, y_true, y_pred, weights, request)
         else:
-            (true, pred), labels = _encode(dev, [y_true, y_pred])
+            (true, pred), labels = encode_on_device(dev.xp, [y_true, y_pred], dev.index)
             cells = request.cells or not request.targets_kept
-            counts = _count_1d(
-                dev, true, pred, labels, weights, request.moments, zero, cells
-            )
+            counts = _counted(dev, true, pred, labels, weights, request.moments, cells)
         return Reading(counts, weighted=weights is not None, returns=prepared.returns)
 
     def count_jointly(
@@ -862,51 +717,32 @@ class _ArrayAPI:
                 part=request.part,
                 caller=request.caller,
             )
-            m = len(arrays) - 1
-            return JointCounts(
-                [reading.counts for reading in joint.readings],
-                {
-                    (i, j): joint.pair_cells(i, j)
-                    for i in range(m)
-                    for j in range(i + 1, m)
-                },
-            )
+            # read in memory after all: the readings keep their targets, from
+            # which a comparison counts what it needs (a pair's cells of 1-D
+            # targets, the samples of multilabel ones), as for NumPy arrays
+            counts = [reading.counts for reading in joint.readings]
+            return JointCounts(counts, {}, readings=joint.readings)
         n = int(arrays[0].shape[0])
-        weights, zero = _checked_weights(
-            dev, weights, prepared.on_device, n, request.part
-        )
+        weights = _checked_weights(dev, weights, prepared.on_device, n, request.part)
         if arrays[0].ndim == 2:
             return JointCounts(
                 [
-                    _count_multilabel(dev, arrays[0], pred, weights, request, zero)
+                    _multilabel_record(dev, arrays[0], pred, weights, request)
                     for pred in arrays[1:]
                 ],
                 {},
                 influence_sums=partial(_influence_sums, dev, arrays, weights),
             )
-        codes, labels = _encode(dev, arrays)
+        codes, labels = encode_on_device(dev.xp, arrays, dev.index)
         counts = []
         for pred in codes[1:]:
-            # each prediction set's record over the classes of its own pair
-            xp = dev.xp
-            seen = bincount(xp, codes[0], None, labels.shape[0]) + bincount(
-                xp, pred, None, labels.shape[0]
-            )
-            present = seen > 0
-            mine = dev.host_int(xp.nonzero(present)[0])
-            position = xp.cumulative_sum(xp.astype(present, dev.index)) - 1
-            true, own = xp.take(position, codes[0]), xp.take(position, pred)
+            # each prediction set's record over the classes of its own pair:
+            # the joint codes encoded again (the codes of those present)
+            pair = [codes[0], pred]
+            (true, own), mine = encode_on_device(dev.xp, pair, dev.index)
+            moments, cells = request.moments, request.cells
             counts.append(
-                _count_1d(
-                    dev,
-                    true,
-                    own,
-                    labels[mine],
-                    weights,
-                    request.moments,
-                    zero,
-                    request.cells,
-                )
+                _counted(dev, true, own, labels[mine], weights, moments, cells)
             )
         m = len(codes) - 1
         pairs = {
@@ -1007,11 +843,14 @@ class DeviceTally:
     the joint codes of its samples (``cells``), folded into one entry per
     occupied cell whenever they outgrow twice the cells last found
     (:class:`_Cells`: a sort on the device and one read of the number of
-    cells, every million samples or so).
+    cells, every million samples or so). With ``squares``, each cell's sum of
+    squared weights too (the second moments a one-shot count may ask for).
+
+    A one-shot count of 1-D labels on a device is the tally of one batch
+    over the labels it found (:func:`_counted`): one counting engine.
     """
 
-    xp: Any
-    device: Any
+    dev: _Device  # the namespace and device of the batches
     universe: np.ndarray  # the fixed labels, sorted, on the host
     table: Any  # the k*k cells (flat), or the (3, k) tp, true and pred counts
     seen: Any  # weighted: how often each label occurs in y_true or y_pred
@@ -1020,12 +859,13 @@ class DeviceTally:
     weighted: bool
     problems: tuple[tuple[str, Any], ...] = ()
     cells: _Cells | None = None  # beyond MAX_CONFUSION_CLASSES labels
+    squares: Any = None  # the k*k cells' sums of squared weights (moments)
 
     def same_place(self, other: Any) -> bool:
         return (
             isinstance(other, DeviceTally)
-            and self.xp is other.xp
-            and self.device == other.device
+            and self.dev.xp is other.dev.xp
+            and self.dev.device == other.dev.device
             and self.weighted == other.weighted
             and self.universe.shape == other.universe.shape
             and bool(np.all(self.universe == other.universe))
@@ -1048,11 +888,14 @@ class DeviceTally:
             table=self.table + other.table,
             seen=None if self.seen is None else self.seen + other.seen,
             n_samples=self.n_samples + other.n_samples,
-            nonzero=self.xp.logical_or(self.nonzero, other.nonzero),
-            problems=_added(self.problems, other.problems, self.xp),
+            nonzero=self.dev.xp.logical_or(self.nonzero, other.nonzero),
+            problems=_added(self.problems, other.problems, self.dev.xp),
             cells=None
             if self.cells is None or other.cells is None
-            else self.cells.joined(other.cells, self.xp),
+            else self.cells.joined(other.cells, self.dev.xp),
+            squares=None
+            if self.squares is None or other.squares is None
+            else self.squares + other.squares,
         )
 
     def record(self) -> MacroF1Counts | None:
@@ -1062,43 +905,54 @@ class DeviceTally:
         n = int(self.n_samples)
         if n == 0:
             return None
-        dev = _Device(self.xp, self.device, "MacroF1Accumulator")
+        dev = self.dev
         k = self.universe.shape[0]
         host = dev.host_float if self.weighted else dev.host_int
+        second: Any = None
+        counts: tuple[np.ndarray, ...]
         if self.table.ndim == 1:  # the k*k cells: only the occupied ones cross
-            cells, count, weight = dev.nonzero_cells(
-                self.table, self.table if self.weighted else None
+            cells, count, weight, square = dev.nonzero_cells(
+                self.table, self.table if self.weighted else None, self.squares
             )
             table = np.zeros(k * k, np.float64 if self.weighted else np.int64)
             table[cells] = weight if self.weighted else count
             counts = table_counts(table.reshape(k, k))
+            if square is not None:
+                second = np.zeros(k * k)
+                second[cells] = square
         else:
-            counts = tuple(host(self.table))
+            # one vector of k numbers at a time
+            counts = tuple(host(self.table[row, :]) for row in range(3))
         if self.seen is None:  # unweighted: a label occurs where it is counted
             present = np.flatnonzero((counts[1] > 0) | (counts[2] > 0))
         else:
             present = np.flatnonzero(dev.host_int(self.seen))
         classes = self.universe[present]
         confusion = None
+        every = present.shape[0] == k  # every label occurs: nothing to select
         if self.table.ndim == 1:
-            confusion = table.reshape(k, k)[np.ix_(present, present)]
-            tp, true_sum, pred_sum = table_counts(confusion)
+            confusion = table.reshape(k, k)
+            if not every:
+                confusion = confusion[np.ix_(present, present)]
+                counts = table_counts(confusion)
+            if second is not None:
+                second = second.reshape(k, k)
+                second = second if every else second[np.ix_(present, present)]
+            tp, true_sum, pred_sum = counts
         else:
-            tp, true_sum, pred_sum = (c[present] for c in counts)
+            tp, true_sum, pred_sum = counts if every else (c[present] for c in counts)
         if self.cells is not None:
-            codes, count, weight, _ = self.cells.on_host(dev)
+            codes, count, weight, square = self.cells.on_host(dev)
             inside = codes < k * k  # not the samples left out
-            cells = (
-                codes[inside],
-                count[inside],
-                None if weight is None else weight[inside],
-                None,
+            cells = tuple(
+                None if values is None else values[inside]
+                for values in (codes, count, weight, square)
             )
             position = np.full(k, -1)
             position[present] = np.arange(present.shape[0])
             rows, cols = np.divmod(codes[inside], k)
             m = present.shape[0]
-            confusion = _cell_tables(cells, position[rows], position[cols], m)[0]
+            confusion, second = _cell_tables(cells, position[rows], position[cols], m)
         return MacroF1Counts(
             "binary" if classes.shape[0] <= 2 else "multiclass",
             classes,
@@ -1108,6 +962,7 @@ class DeviceTally:
             confusion,
             n_samples=n,
             weighted=self.weighted,
+            moments=second,
             _zero_weight=self.weighted and not bool(self.nonzero),
         )
 
@@ -1139,24 +994,24 @@ class DeviceMultilabelTally:
     cells (``c``: the number of columns counted plus one), as
     :class:`DeviceTally` keeps those of 1-D labels."""
 
-    xp: Any
-    device: Any
+    dev: _Device  # the namespace and device of the batches
     width: int
     columns: np.ndarray | None
-    table: Any  # (3, width): tp, true and pred of each column
-    seen: Any  # (c**3,) samples of each per-sample triple
+    table: Any  # (3, width): tp, true and pred of each column (None: not asked)
+    seen: Any  # (c**3,) samples of each per-sample triple (None: not asked)
     sums: Any  # weighted: the weights of each triple, and their squares
     squares: Any
     n_samples: int
     nonzero: Any
     weighted: bool
     problems: tuple[tuple[str, Any], ...] = ()
+    values: Any = None  # the triples' codes where ``seen`` is not dense over c**3
 
     def same_place(self, other: Any) -> bool:
         return (
             isinstance(other, DeviceMultilabelTally)
-            and self.xp is other.xp
-            and self.device == other.device
+            and self.dev.xp is other.dev.xp
+            and self.dev.device == other.dev.device
             and self.weighted == other.weighted
             and self.width == other.width
         )
@@ -1180,27 +1035,33 @@ class DeviceMultilabelTally:
             sums=None if self.sums is None else self.sums + other.sums,
             squares=None if self.squares is None else self.squares + other.squares,
             n_samples=self.n_samples + other.n_samples,
-            nonzero=self.xp.logical_or(self.nonzero, other.nonzero),
-            problems=_added(self.problems, other.problems, self.xp),
+            nonzero=self.dev.xp.logical_or(self.nonzero, other.nonzero),
+            problems=_added(self.problems, other.problems, self.dev.xp),
         )
 
-    def record(self) -> MacroF1Counts | None:
-        """The host record of the samples counted; raises the problems counted."""
+    def record(self, moments: Any = None) -> MacroF1Counts | None:
+        """The host record of the samples counted (with the second
+        ``moments`` counted apart, if any); raises the problems counted."""
         _check_problems(self.problems, "")
         if self.n_samples == 0:
             return None
-        dev = _Device(self.xp, self.device, "MacroF1Accumulator")
-        c = (self.width if self.columns is None else self.columns.shape[0]) + 1
-        cells, count, weight, square = dev.nonzero_cells(
-            self.seen, self.sums, self.squares
-        )
-        if weight is None:
-            weight = count.astype(np.float64)
-            square = weight.copy()
-        tp_n, rest = np.divmod(cells, c * c)
-        true_n, pred_n = np.divmod(rest, c)
-        host = dev.host_float if self.weighted else dev.host_int
-        tp, true_sum, pred_sum = host(self.table)
+        dev = self.dev
+        samples = None
+        if self.seen is not None:
+            c = (self.width if self.columns is None else self.columns.shape[0]) + 1
+            cells, count, weight, square = dev.occupied(
+                self.values, self.seen, self.sums, self.squares
+            )
+            if weight is None:
+                weight = count.astype(np.float64)
+                square = weight.copy()
+            tp_n, rest = np.divmod(cells, c * c)
+            true_n, pred_n = np.divmod(rest, c)
+            samples = SampleCounts(tp_n, true_n, pred_n, weight, count, square)
+        tp = true_sum = pred_sum = np.zeros(0, dtype=np.int64)
+        if self.table is not None:
+            host = dev.host_float if self.weighted else dev.host_int
+            tp, true_sum, pred_sum = host(self.table)
         return MacroF1Counts(
             _MULTILABEL,
             np.arange(self.width),
@@ -1209,8 +1070,10 @@ class DeviceMultilabelTally:
             pred_sum,
             n_samples=self.n_samples,
             weighted=self.weighted,
-            _samples=SampleCounts(tp_n, true_n, pred_n, weight, count, square),
-            _sample_columns=self.columns,
+            moments=moments,
+            _samples=samples,
+            _sample_columns=None if samples is None else self.columns,
+            _class_counts=self.table is not None,
             _zero_weight=self.weighted and not bool(self.nonzero),
         )
 
@@ -1246,6 +1109,20 @@ def _check_problems(problems: tuple[tuple[str, Any], ...], labels: str) -> None:
             raise ValueError(message.format(count=number, labels=labels, value=value))
 
 
+def _on_batch_device(y_true: Any, y_pred: Any) -> tuple[_Device, Any] | None:
+    """The device of a stream's batch (``y_pred``'s) and ``y_true`` there
+    (copied from the host), or None when the batch is not one a tally counts
+    (host arrays; labels that cannot move, such as strings or ragged lists:
+    the usual path refuses them with its messages)."""
+    if not is_device_array(y_pred):
+        return None
+    xp, device = namespace_of(detached(y_pred))
+    try:
+        return _Device(xp, device), moved_to(y_true, xp, device)
+    except (TypeError, ValueError):
+        return None
+
+
 def tally_multilabel(
     y_true: Any,
     y_pred: Any,
@@ -1257,13 +1134,11 @@ def tally_multilabel(
     (``labels``: the columns of the per-sample counts), or None when the batch
     is not one it counts (the caller counts it as any other). Nothing is read
     back from the device."""
-    if not is_device_array(y_pred):
+    found = _on_batch_device(y_true, y_pred)
+    if found is None:
         return None
-    xp, device = namespace_of(detached(y_pred))
-    try:
-        y_true = moved_to(y_true, xp, device)
-    except (TypeError, ValueError):
-        return None
+    dev, y_true = found
+    xp, device = dev.xp, dev.device
     kinds = ("bool", "integral", "real floating")
     if (
         y_true.ndim != 2
@@ -1279,8 +1154,8 @@ def tally_multilabel(
         return None  # the histogram's cells are found by a sort, per batch
     if _is_cpu(device) and c**3 > _CPU_HISTOGRAM:
         return None  # no device to keep waiting: a batch's record is faster
-    dev = _Device(xp, device, "MacroF1Accumulator.update")
-    weights = _tally_weights(dev, weights, n)
+    on_device = is_device_array(weights)
+    weights = _checked_weights(dev, weights, on_device, n, True, deferred=True)
     if weights is False:
         return None
     tally_problems = [(message, count) for count, message in problems]
@@ -1293,68 +1168,79 @@ def tally_multilabel(
         tally_problems.append((_NOT_INDICATOR, xp.sum(xp.astype(other, dev.index))))
         indicators.append(y == 1)
     true, pred = indicators
-    hit = true & pred
-    if weights is None:
-        table = xp.stack(
-            [xp.sum(xp.astype(y, dev.index), axis=0) for y in (hit, true, pred)]
-        )
-    else:
+    if weights is not None:
         finite = xp.isfinite(weights)
         bad = xp.sum(xp.astype(xp.logical_not(finite), dev.index))
         tally_problems.append((_BAD_WEIGHTS, bad))
         weights = xp.where(finite, weights, xp.zeros_like(weights))
-        column = xp.reshape(weights, (-1, 1))
-        table = xp.stack(
-            [
+    # (c**3 <= 2**22 here: the histogram is dense, nothing read back)
+    return _tally_indicators(dev, true, pred, weights, columns, tuple(tally_problems))
+
+
+def _tally_indicators(
+    dev: _Device,
+    true: Any,
+    pred: Any,
+    weights: Any,
+    columns: np.ndarray | None,
+    problems: tuple[tuple[str, Any], ...] = (),
+    *,
+    class_counts: bool = True,
+    histogram: bool = True,
+) -> DeviceMultilabelTally:
+    """The :class:`DeviceMultilabelTally` of one batch of bool indicator
+    matrices, the one counting engine of multilabel targets on a device (a
+    stream's batch, :func:`tally_multilabel`, and a one-shot count,
+    :func:`_multilabel_record`): the (tp, true, pred) sums of each column
+    (``class_counts``) and the histogram of the per-sample triples over
+    ``columns`` (``histogram``; zero-weight samples count as ``(0, 0, 0)``),
+    dense over its ``c**3`` cells unless they outnumber ``max(4 n,
+    2**22)`` (then found by a sort, which reads from the device)."""
+    xp = dev.xp
+    n, width = int(true.shape[0]), int(true.shape[1])
+    hit = true & pred
+    table = None
+    if class_counts:
+        if weights is None:
+            sums = [xp.sum(xp.astype(y, dev.index), axis=0) for y in (hit, true, pred)]
+        else:
+            column = xp.reshape(weights, (-1, 1))
+            sums = [
                 xp.sum(xp.astype(y, dev.float) * column, axis=0)
                 for y in (hit, true, pred)
             ]
+        table = xp.stack(sums)
+    seen = summed = squares = values = None
+    if histogram:
+        if columns is not None:
+            index = xp.asarray(columns, dtype=dev.index, device=dev.device)
+            hit, true, pred = (xp.take(y, index, axis=1) for y in (hit, true, pred))
+        c = int(hit.shape[1]) + 1
+        tp_i, true_i, pred_i = (
+            xp.sum(xp.astype(y, dev.index), axis=1) for y in (hit, true, pred)
         )
-    if columns is not None:
-        index = xp.asarray(columns, dtype=dev.index, device=device)
-        hit, true, pred = (xp.take(y, index, axis=1) for y in (hit, true, pred))
-    tp_i, true_i, pred_i = (
-        xp.sum(xp.astype(y, dev.index), axis=1) for y in (hit, true, pred)
-    )
-    code = (tp_i * c + true_i) * c + pred_i
-    sums = squares = None
-    nonzero = xp.asarray(False, device=device)
-    if weights is not None:  # zero-weight samples count as (0, 0, 0)
-        code = xp.where(weights == 0, xp.zeros_like(code), code)
-        sums = bincount(xp, code, weights, c**3)
-        squares = bincount(xp, code, weights * weights, c**3)
+        code = (tp_i * c + true_i) * c + pred_i
+        if weights is not None:
+            code = xp.where(weights == 0, xp.zeros_like(code), code)
+        limit = max(4 * n, _DENSE_RANGE)
+        values, seen, summed, squares = dev.histogram(code, weights, c**3, limit)
+    nonzero = xp.asarray(False, device=dev.device)
+    if weights is not None:
         nonzero = xp.any(weights != 0)
     return DeviceMultilabelTally(
-        xp,
-        device,
+        dev,
         width,
         columns,
         table,
-        bincount(xp, code, None, c**3),
-        sums,
+        seen,
+        summed,
         squares,
         n,
         nonzero,
         weights is not None,
-        tuple(tally_problems),
+        problems,
+        values,
     )
-
-
-def _tally_weights(dev: _Device, weights: Any, n: int) -> Any:
-    """The weights of a tallied batch as floats of its device (None: none;
-    False: not weights the tally takes, which the usual path refuses)."""
-    if weights is None:
-        return None
-    xp = dev.xp
-    if not is_device_array(weights):
-        weights = np.asarray(check_sample_weight(weights, n))
-    weights = moved_to(weights, xp, dev.device)
-    kinds = ("bool", "integral", "real floating")
-    if weights.ndim != 1 or int(weights.shape[0]) != n:
-        return False
-    if not xp.isdtype(weights.dtype, kinds):
-        return False
-    return xp.astype(weights, dev.float)
 
 
 class Universe:
@@ -1394,13 +1280,11 @@ def tally_batch(
     ``keep_cells``: the tally keeps the cells of the confusion matrix too
     (else the three vectors of ``k`` counts only). Nothing here reads a value
     back from the device."""
-    if not is_device_array(y_pred):
+    found = _on_batch_device(y_true, y_pred)
+    if found is None:
         return None
-    xp, device = namespace_of(detached(y_pred))
-    try:
-        y_true = moved_to(y_true, xp, device)  # from the host: copied there
-    except (TypeError, ValueError):
-        return None  # strings, ragged lists: refused by the usual path
+    dev, y_true = found
+    xp = dev.xp
     arrays = []
     for y in (y_true, y_pred):
         if y.ndim == 2 and y.shape[1] == 1:
@@ -1411,8 +1295,8 @@ def tally_batch(
     n = int(arrays[0].shape[0])
     if int(arrays[1].shape[0]) != n or n == 0:
         return None
-    dev = _Device(xp, device, "MacroF1Accumulator.update")
-    weights = _tally_weights(dev, weights, n)
+    on_device = is_device_array(weights)
+    weights = _checked_weights(dev, weights, on_device, n, True, deferred=True)
     if weights is False:
         return None  # refused with the usual message by the usual path
     universe = fixed.labels
@@ -1441,41 +1325,102 @@ def tally_batch(
         bad = xp.logical_not(finite) if keep is None else keep & ~finite
         tally_problems.append((_BAD_WEIGHTS, xp.sum(xp.astype(bad, dev.index))))
         weights = xp.where(valid & finite, weights, xp.zeros_like(weights))
-    cells = None
-    if keep_cells and k <= MAX_CONFUSION_CLASSES:
+    return _tally_codes(
+        dev,
+        true,
+        pred,
+        universe,
+        weights,
+        valid,
+        tuple(tally_problems),
+        cells=keep_cells,
+        squares=False,
+    )
+
+
+def _tally_codes(
+    dev: _Device,
+    true: Any,
+    pred: Any,
+    universe: np.ndarray,
+    weights: Any,
+    valid: Any,
+    problems: tuple[tuple[str, Any], ...],
+    *,
+    cells: bool,
+    squares: bool,
+) -> DeviceTally:
+    """The :class:`DeviceTally` of one batch of codes ``true`` and ``pred``
+    in ``[0, k)`` (``k``: the labels of ``universe``), the one counting
+    engine of 1-D labels on a device: a stream's batch (:func:`tally_batch`)
+    and a one-shot count (:func:`_counted`) are both tallies of one batch.
+
+    ``valid``: the samples counted (the others, and their weights, go to a
+    trash bin); None: every sample, as in a one-shot count, whose labels all
+    occur (they were found among its samples). ``cells``: keep the cells of
+    the confusion matrix too (else the three vectors of ``k`` counts only);
+    ``squares``: also each cell's sum of squared weights. Nothing here reads
+    a value back from the device."""
+    xp = dev.xp
+    k = universe.shape[0]
+    # A one-shot count reads its record back at once: the namespace's own
+    # bincount (faster; PyTorch's waits for the device); a stream's batch
+    # must not make the device wait.
+    count = bincount if valid is None else tally_bincount
+
+    def kept(codes: Any, trash: int) -> Any:
+        if valid is None:
+            return codes
+        return xp.where(valid, codes, xp.full_like(codes, trash))
+
+    squared = weights * weights if squares and weights is not None else None
+    found = second = None
+    if cells and k <= MAX_CONFUSION_CLASSES:
         trash = k * k
-        flat = xp.where(valid, true * k + pred, xp.full_like(true, trash))
-        table = tally_bincount(xp, flat, weights, trash + 1)[:trash]
-    else:  # tp, true and pred in one bincount: row r's codes offset by r (k+1)
-        if keep_cells:
-            true64, pred64 = (xp.astype(c, xp.int64) for c in codes)
-            flat = xp.where(valid, true64 * k + pred64, xp.full_like(true64, k * k))
-            cells = _Cells.of_batch(dev, flat, weights, squares=False)
-        hit = xp.where(xp.logical_and(valid, true == pred), true, xp.full_like(true, k))
-        rows = [hit, xp.where(valid, true, xp.full_like(true, k))]
-        rows.append(xp.where(valid, pred, xp.full_like(pred, k)) + 2 * (k + 1))
-        rows[1] = rows[1] + (k + 1)
-        stacked = None if weights is None else xp.concat([weights] * 3)
-        table = tally_bincount(xp, xp.concat(rows), stacked, 3 * (k + 1))
-        table = xp.reshape(table, (3, k + 1))[:, :k]
+        flat = kept(true * k + pred, trash)
+        table = count(xp, flat, weights, trash + 1)[:trash]
+        if squared is not None:
+            second = count(xp, flat, squared, trash + 1)[:trash]
+    else:  # the three vectors of tp, true and pred counts
+        if cells:
+            true64, pred64 = (xp.astype(c, xp.int64) for c in (true, pred))
+            flat = kept(true64 * k + pred64, k * k)
+            found = _Cells.of_batch(dev, flat, weights, squares=squared is not None)
+        if valid is None:  # three bincounts (a selection's size is read back)
+            hit = true == pred
+            hit_weights = None if weights is None else weights[hit]
+            rows = [(true[hit], hit_weights), (true, weights), (pred, weights)]
+            table = xp.stack([count(xp, c, w, k) for c, w in rows])
+        else:  # in one bincount: row r's codes offset by r (k+1), no read
+            same = xp.logical_and(valid, true == pred)
+            hit = xp.where(same, true, xp.full_like(true, k))
+            rows = [hit, kept(true, k) + (k + 1), kept(pred, k) + 2 * (k + 1)]
+            stacked = None if weights is None else xp.concat([weights] * 3)
+            table = count(xp, xp.concat(rows), stacked, 3 * (k + 1))
+            table = xp.reshape(table, (3, k + 1))[:, :k]
     seen = None  # without weights, the table's own counts say which occur
+    nonzero = xp.asarray(False, device=dev.device)
     if weights is not None:
-        both = xp.concat([xp.where(valid, c, xp.full_like(c, k)) for c in codes])
-        seen = tally_bincount(xp, both, None, k + 1)[:k]
-    nonzero = xp.asarray(False, device=device)
-    if weights is not None:
+        if valid is None:  # every label occurs
+            seen = xp.ones(k, dtype=dev.index, device=dev.device)
+        else:
+            both = xp.concat([kept(c, k) for c in (true, pred)])
+            seen = count(xp, both, None, k + 1)[:k]
         nonzero = xp.any(weights != 0)
+    n_samples = (
+        int(true.shape[0]) if valid is None else xp.sum(xp.astype(valid, dev.index))
+    )
     return DeviceTally(
-        xp,
-        device,
+        dev,
         universe,
         table,
         seen,
-        xp.sum(xp.astype(valid, dev.index)),
+        n_samples,
         nonzero,
         weights is not None,
-        tuple(tally_problems),
-        cells,
+        problems,
+        found,
+        second,
     )
 
 
