@@ -1129,3 +1129,22 @@ def test_decision_rules_copy_device_scores_to_the_host() -> None:
     with sklearn.config_context(array_api_dispatch=False):
         with pytest.raises(ValueError, match="array_api_dispatch=True"):
             rule.predict(xs.asarray(scores, device=device))
+
+
+@pytest.mark.parametrize("method", ["auto", "posterior", "bootstrap"])
+def test_torch_cpu_intervals_above_2048_classes_are_numpys(method: str) -> None:
+    # above 2,048 classes the drawing methods read the occupied cells the count
+    # record holds: CPU tensors that NumPy views must be counted with them
+    # (they crashed, and the bootstrap redrew samples instead of cells)
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 3000, 3000)
+    p = np.where(rng.random(3000) < 0.6, y, rng.integers(0, 3000, 3000))
+    options = {"method": method, "n_resamples": 50, "random_state": 0}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got = fbeta_confidence_interval(
+            torch.as_tensor(y), torch.as_tensor(p), **options
+        )
+        expected = fbeta_confidence_interval(y, p, **options)
+    assert got == expected

@@ -683,6 +683,7 @@ class _ArrayAPI:
                 request.moments,
                 request.targets_kept,
                 request.part,
+                count_cells=request.cells,
             )
             reading.returns = prepared.returns
             return reading
