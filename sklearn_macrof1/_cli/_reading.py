@@ -46,7 +46,9 @@ import numpy as np
 
 from .._extras import install_hint
 
-#: Rows read and counted at a time (a test makes it small to cross chunks).
+#: Rows read and counted at a time (of a table whose lines are its rows, a
+#: block of 16 characters a row, to the end of a line); a test makes it
+#: small to cross chunks.
 CHUNK_ROWS = 1 << 16
 
 
@@ -393,7 +395,7 @@ class TextTable:
             yield from arrow
             return
         plain = self.plain
-        d, w = self.delimiter, self.width
+        w = self.width
         with self.text.open() as f, self._guarded(f), _no_gc():
             reader = self._reader(f)
             for row in reader:  # to the header
@@ -401,29 +403,18 @@ class TextTable:
                     break
             start = 0
             while True:
-                if plain:  # each line a row: split, unless a line is not
+                if plain:  # each line a row: integers, or the lines' rows
                     block = self.text.read(f, CHUNK_ROWS * 16) + f.readline()
                     if not block:
                         break
                     numbers = None
                     if index and self.integers.issuperset(index):
-                        numbers = _integer_columns(block, d, w, index)
+                        numbers = _integer_columns(block, self.delimiter, w, index)
                     if numbers is not None:
                         yield start, numbers
                         start += len(numbers[next(iter(index))])
                         continue
-                    lines = block.split("\n")
-                    if lines[-1] == "":
-                        lines.pop()
-                    if set(map(operator.methodcaller("count", d), lines)) == {w - 1}:
-                        cells = block.replace("\n", d).split(d)
-                        n = len(lines) * w
-                        columns = {c: cells[i:n:w] for c, i in index.items()}
-                        if not _blank(columns):
-                            yield start, columns
-                            start += len(lines)
-                            continue
-                    rows = list(self._reader(lines))
+                    rows = list(self._reader(io.StringIO(block)))
                 else:
                     rows = list(itertools.islice(reader, CHUNK_ROWS))
                     if not rows:
