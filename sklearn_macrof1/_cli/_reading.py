@@ -395,7 +395,7 @@ class TextTable:
             yield from arrow
             return
         plain = self.plain
-        w = self.width
+        d, w = self.delimiter, self.width
         with self.text.open() as f, self._guarded(f), _no_gc():
             reader = self._reader(f)
             for row in reader:  # to the header
@@ -403,18 +403,30 @@ class TextTable:
                     break
             start = 0
             while True:
-                if plain:  # each line a row: integers, or the lines' rows
+                if plain:  # each line a row: integers, else split, unless a
+                    # line is not a row (the csv module then reads the lines)
                     block = self.text.read(f, CHUNK_ROWS * 16) + f.readline()
                     if not block:
                         break
                     numbers = None
                     if index and self.integers.issuperset(index):
-                        numbers = _integer_columns(block, self.delimiter, w, index)
+                        numbers = _integer_columns(block, d, w, index)
                     if numbers is not None:
                         yield start, numbers
                         start += len(numbers[next(iter(index))])
                         continue
-                    rows = list(self._reader(io.StringIO(block)))
+                    lines = block.split("\n")
+                    if lines[-1] == "":
+                        lines.pop()
+                    if set(map(operator.methodcaller("count", d), lines)) == {w - 1}:
+                        cells = block.replace("\n", d).split(d)
+                        n = len(lines) * w
+                        columns = {c: cells[i:n:w] for c, i in index.items()}
+                        if not _blank(columns):
+                            yield start, columns
+                            start += len(lines)
+                            continue
+                    rows = list(self._reader(lines))
                 else:
                     rows = list(itertools.islice(reader, CHUNK_ROWS))
                     if not rows:
@@ -480,6 +492,8 @@ def _integer_columns(
     ends = np.flatnonzero(data == ord("\n"))
     if not block.endswith("\n"):
         ends = np.append(ends, len(data) - 1)
+    if (np.diff(ends, prepend=-1) < 2).any():  # a blank line
+        return None
     delimiters = np.cumsum(data == ord(delimiter))[ends]
     if (np.diff(delimiters, prepend=0) != width - 1).any():
         return None
@@ -1241,6 +1255,7 @@ class _Counter:
                 present[j] = np.concatenate(
                     [present[j], np.zeros(k - len(present[j]), bool)]
                 )
+            self._last_label(j, start, c, blank)
             if blank is not None:
                 is_blank = c == blank
                 blanks = np.flatnonzero(is_blank)
@@ -1248,13 +1263,6 @@ class _Counter:
                     if state["blank"][j] is None:
                         state["blank"][j] = start + int(blanks[0])
                     keep = ~is_blank if keep is None else keep & ~is_blank
-                    filled = np.flatnonzero(~is_blank)
-                    if filled.size:
-                        state["last"][j] = start + int(filled[-1])
-                else:
-                    state["last"][j] = start + len(c) - 1
-            else:
-                state["last"][j] = start + len(c) - 1
         t, p = columns
         if t is None or p is None:
             return None
@@ -1299,6 +1307,15 @@ class _Counter:
         self._any(y_true, y_pred)
         return y_true, y_pred, None
 
+    def _last_label(self, j: int, start: int, c: np.ndarray, blank: int | None) -> None:
+        """Note the last row of a chunk (from ``start``) where column ``j``
+        (token numbers ``c``) is not ``blank``."""
+        filled = np.flatnonzero(c != blank) if blank is not None else None
+        if filled is None:
+            self.state["last"][j] = start + len(c) - 1
+        elif filled.size:
+            self.state["last"][j] = start + int(filled[-1])
+
     def _any(self, y_true: np.ndarray, y_pred: np.ndarray) -> None:
         present = self.state["present"]
         for j, y in enumerate((y_true, y_pred)):
@@ -1311,15 +1328,9 @@ class _Counter:
             codes.get(self.pred[0]),
         ]
         blank = self.codes.of.get("")
-        state = self.state
         for j, c in enumerate(columns):
-            if c is None:
-                continue
-            filled = np.flatnonzero(c != blank) if blank is not None else None
-            if filled is None:
-                state["last"][j] = start + len(c) - 1
-            elif filled.size:
-                state["last"][j] = start + int(filled[-1])
+            if c is not None:
+                self._last_label(j, start, c, blank)
         t, p = columns
         if self.names is None or t is None or p is None:
             return None
@@ -1380,9 +1391,9 @@ class _Counter:
         if self.types.kind == "float" and self.types.continuous:
             bad = np.array(self.types.continuous)
             for j, name in enumerate((self.true[0], self.pred[0])):
-                row = self._first_row(name, bad)
-                if row is not None:
-                    token = self._token_at(name, row)
+                found = self._first_of(name, bad)
+                if found is not None:
+                    row, token = found
                     problems.add(
                         (CONTINUOUS, j),
                         row,
@@ -1393,22 +1404,16 @@ class _Counter:
                     )
                     break
 
-    def _first_row(self, name: str, codes: np.ndarray) -> int | None:
-        """The first data row of column ``name`` holding one of ``codes``
-        (the input read again)."""
+    def _first_of(self, name: str, codes: np.ndarray) -> tuple[int, str] | None:
+        """The first data row of column ``name`` holding one of ``codes``, and
+        its token (the input read again)."""
         for start, chunk in self.source.chunks(Problems()):
             if name in chunk:
-                hit = np.flatnonzero(np.isin(self.codes.encode(chunk[name]), codes))
+                encoded = self.codes.encode(chunk[name])
+                hit = np.flatnonzero(np.isin(encoded, codes))
                 if hit.size:
-                    return start + int(hit[0])
+                    return start + int(hit[0]), self.codes.tokens[encoded[hit[0]]]
         return None
-
-    def _token_at(self, name: str, row: int) -> str:
-        for start, chunk in self.source.chunks(Problems()):
-            column = chunk[name]
-            if start <= row < start + len(column):
-                return self.codes.tokens[self.codes.encode(column)[row - start]]
-        raise AssertionError("no such row")  # pragma: no cover
 
     def disjoint(self) -> bool:
         """No label is both a true and a predicted label (of indicator
