@@ -9,7 +9,8 @@ side in one run, by:
 - ``cli pyarrow``: ``python -m sklearn_macrof1 score FILE --true y_true
   --pred y_pred`` with pyarrow installed (its streaming CSV reader);
 - ``cli csv``: the same with pyarrow hidden (``sys.modules["pyarrow"] =
-  None``), so that the standard library's ``csv`` reads the file.
+  None``), so that the reader without pyarrow reads the file (NumPy's parser,
+  for these integer columns).
 
 Each runs in a fresh process that imports what it needs first; ``time`` is
 the work after the imports (reading, counting, scoring, printing), ``peak``

@@ -215,3 +215,22 @@ def test_continuous_values_then_a_string_count_every_chunk(tmp_path, tiny_chunks
     )
     assert status == 0, err
     assert json.loads(out)["input"]["n_samples"] == 7
+
+
+def test_integers_keep_their_text_when_a_later_chunk_makes_them_strings(
+    tmp_path, tiny_chunks
+):
+    # integer columns are read as numbers (pyarrow's reader, or NumPy's without
+    # it): "05" and "+3" are the labels 5 and 3 while every label is an
+    # integer, and their own text once a string, chunks later, makes the column
+    # strings; "0x10" is a string, never 16
+    rows = ["1,1,1", "05,5,1", "2,2,1"] * 3
+    doc = scores(table(tmp_path, [*rows, "+3,3,1"]))
+    assert [c["label"] for c in doc["classes"]] == [1, 2, 3, 5]
+    assert doc["input"]["n_samples"] == 10
+    for last in ("x,1,1", "0x10,16,1"):
+        y, p = zip(*(r.split(",")[:2] for r in [*rows, last, last]), strict=True)
+        doc = scores(table(tmp_path, [*rows, last, last]))
+        assert [c["label"] for c in doc["classes"]] == sorted({*y, *p})
+        expected = fbeta_summary(list(y), list(p), zero_division=0)
+        assert [c["support"] for c in doc["classes"]] == expected.support.tolist()

@@ -8,7 +8,10 @@ seen), whatever the length of the input. With pyarrow installed (the
 ``arrow`` extra), its streaming readers read Parquet and Arrow IPC files, and
 CSV/TSV files without quotes (``pyarrow.csv.open_csv``); otherwise, and for
 every input that one of them does not read as the standard library's ``csv``
-does, the standard library's ``csv`` reads the text.
+does, the standard library's ``csv`` reads the text. While the labels are
+integers, the label columns of a CSV/TSV file without quotes are read as
+int64 by pyarrow's reader or, a block of lines at a time, by NumPy's
+``loadtxt`` (a block it cannot read so is read as text).
 
 The cells of a label column are tokens (the stripped text of a cell, as a CSV
 export of the table writes it). Their type is decided over the whole input,
@@ -28,6 +31,7 @@ import contextlib
 import csv
 import functools
 import gc
+import io
 import itertools
 import math
 import operator
@@ -42,7 +46,9 @@ import numpy as np
 
 from .._extras import install_hint
 
-#: Rows read and counted at a time (a test makes it small to cross chunks).
+#: Rows read and counted at a time (of a table whose lines are its rows, a
+#: block of 16 characters a row, to the end of a line); a test makes it
+#: small to cross chunks.
 CHUNK_ROWS = 1 << 16
 
 
@@ -344,6 +350,10 @@ class TextTable:
         self.width = len(header)
         self.arrow_csv = True  # pyarrow's reader, where it reads the same
         self.used_arrow = False
+        # the label columns that may be read as int64 (while their labels
+        # are integers), and whether pyarrow's reader may read them so
+        self.integers: set[str] = set()
+        self.arrow_integers = True
 
     def _reader(self, f: Any) -> Any:
         return csv.reader(f, delimiter=self.delimiter)
@@ -352,13 +362,18 @@ class TextTable:
     def plain(self) -> bool:
         """Whether each line is a row, its cells between delimiters: text
         without quotes or carriage returns, its header on line 1."""
-        if self.header_lines != 1:
-            return False
+        return self.header_lines == 1 and not {'"', "\r"} & self._found
+
+    @functools.cached_property
+    def _found(self) -> set[str]:
+        """Which of the characters that decide how the text is read it holds:
+        quotes and carriage returns (a line is not always a row), and ``x``
+        or ``X`` (pyarrow reads "0x10" as an integer, Python as text)."""
+        found = set()
         with self.text.open() as f:
             for block in iter(lambda: self.text.read(f, 1 << 22), ""):
-                if '"' in block or "\r" in block:
-                    return False
-        return True
+                found |= {c for c in '"\rxX' if c in block}
+        return found
 
     @contextlib.contextmanager
     def _guarded(self, f: Any) -> Iterator[None]:
@@ -388,12 +403,23 @@ class TextTable:
                     break
             start = 0
             while True:
-                if plain:  # each line a row: split, unless a line is not
-                    lines = list(itertools.islice(f, CHUNK_ROWS))
-                    if not lines:
+                if plain:  # each line a row: integers, else split, unless a
+                    # line is not a row (the csv module then reads the lines)
+                    block = self.text.read(f, CHUNK_ROWS * 16) + f.readline()
+                    if not block:
                         break
+                    numbers = None
+                    if index and self.integers.issuperset(index):
+                        numbers = _integer_columns(block, d, w, index)
+                    if numbers is not None:
+                        yield start, numbers
+                        start += len(numbers[next(iter(index))])
+                        continue
+                    lines = block.split("\n")
+                    if lines[-1] == "":
+                        lines.pop()
                     if set(map(operator.methodcaller("count", d), lines)) == {w - 1}:
-                        cells = "".join(lines).replace("\n", d).split(d)
+                        cells = block.replace("\n", d).split(d)
                         n = len(lines) * w
                         columns = {c: cells[i:n:w] for c, i in index.items()}
                         if not _blank(columns):
@@ -450,6 +476,47 @@ class TextTable:
         raise AssertionError("no such row")  # pragma: no cover
 
 
+def _integer_columns(
+    block: str, delimiter: str, width: int, index: dict[str, int]
+) -> dict[str, np.ndarray] | None:
+    """The columns ``index`` of ``block`` (lines of a plain table) as int64,
+    when each line has the header's width and each of their cells is an
+    integer that int64 holds (NumPy's parser accepts a subset of what
+    ``int(cell.strip())`` accepts, and reads it as that does); None
+    otherwise (a blank cell or line, another type), and the block is read as
+    text. A space delimiter is left to the text reader (NumPy's parser strips
+    spaces around a cell)."""
+    if not delimiter.isascii() or (delimiter.isspace() and delimiter != "\t"):
+        return None
+    data = np.frombuffer(block.encode("utf-8", "surrogatepass"), np.uint8)
+    ends = np.flatnonzero(data == ord("\n"))
+    if not block.endswith("\n"):
+        ends = np.append(ends, len(data) - 1)
+    if (np.diff(ends, prepend=-1) < 2).any():  # a blank line
+        return None
+    delimiters = np.cumsum(data == ord(delimiter))[ends]
+    if (np.diff(delimiters, prepend=0) != width - 1).any():
+        return None
+    used = sorted(set(index.values()))
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # (a block of no rows, ...)
+            values = np.loadtxt(
+                io.StringIO(block),
+                dtype=np.int64,
+                delimiter=delimiter,
+                comments=None,
+                quotechar=None,
+                usecols=used,
+                ndmin=2,
+            )
+    except (ValueError, Warning):
+        return None
+    if len(values) != len(ends):  # blank lines, which NumPy skips
+        return None
+    return {name: values[:, used.index(i)] for name, i in index.items()}
+
+
 def _columns(rows: list, index: dict[str, int]) -> dict[str, list[str]]:
     """The columns ``index`` of ``rows`` (short rows: blank cells)."""
     try:
@@ -485,6 +552,11 @@ class _Fallback(Exception):
     does: read it with the standard library's."""
 
 
+class _NotIntegers(Exception):
+    """pyarrow's reader could not read the label columns as integers (another
+    type, a blank cell, a row of another width): read them as text."""
+
+
 def arrow() -> Any:
     """pyarrow, or None when it is not installed (the ``arrow`` extra)."""
     try:
@@ -512,6 +584,10 @@ def _arrow_csv_chunks(
 
     names = [f"c{i}" for i in range(table.width)]
     include = sorted(set(index.values()))
+    types = {names[i]: pa.string() for i in include}
+    if table.arrow_integers and not {"x", "X"} & table._found:
+        text = {i for n, i in index.items() if n not in table.integers}
+        types.update({names[i]: pa.int64() for i in set(include) - text})
     options = {
         "read_options": pcsv.ReadOptions(
             skip_rows=1, column_names=names, block_size=CHUNK_ROWS * 64
@@ -519,11 +595,13 @@ def _arrow_csv_chunks(
         "parse_options": pcsv.ParseOptions(delimiter=table.delimiter),
         "convert_options": pcsv.ConvertOptions(
             include_columns=[names[i] for i in include],
-            column_types={names[i]: pa.string() for i in include},
+            column_types=types,
             strings_can_be_null=False,
             quoted_strings_can_be_null=False,
+            null_values=[],
         ),
     }
+    integers = pa.int64() in types.values()
     start = 0
     try:
         with pcsv.open_csv(table.text.path, **options) as reader:
@@ -531,8 +609,10 @@ def _arrow_csv_chunks(
                 if batch.num_rows == 0:
                     continue
                 columns = {n: batch.column(names[i]) for n, i in index.items()}
-                for column in columns.values():
-                    if (
+                for n, column in columns.items():
+                    if pa.types.is_integer(column.type):
+                        columns[n] = column.to_numpy()
+                    elif (
                         pa.compute.any(pa.compute.utf8_is_space(column)).as_py()
                         or pa.compute.any(pa.compute.equal(column, "")).as_py()
                     ):
@@ -540,7 +620,7 @@ def _arrow_csv_chunks(
                 yield start, columns
                 start += batch.num_rows
     except pa.ArrowException:
-        raise _Fallback from None
+        raise _NotIntegers if integers else _Fallback from None
     if start == 0:
         raise _Fallback
 
@@ -730,6 +810,8 @@ class _Codes(dict):
         values are written as a CSV export writes them (a null is blank)."""
         if isinstance(column, list | tuple):
             return np.fromiter(map(self.__getitem__, column), np.int64, len(column))
+        if isinstance(column, np.ndarray):  # int64, read as numbers
+            return self._encode_integers(column)
         pa = arrow()
         encoded = (
             column
@@ -743,6 +825,25 @@ class _Codes(dict):
             local.append(self[""])
             indices = indices.fill_null(len(values))
         return np.asarray(local, dtype=np.int64)[indices.to_numpy()]
+
+    def _encode_integers(self, column: np.ndarray) -> np.ndarray:
+        """The token numbers of int64 labels, each written as ``str`` writes
+        it (the tokens of labels read as integers are not shown: a chunk that
+        makes them text reads the input again, as text)."""
+        if len(column) == 0:
+            return np.zeros(0, np.int64)
+        low, high = int(column.min()), int(column.max())
+        if high - low > 4 * len(column):  # few labels over a wide range
+            values, inverse = np.unique(column, return_inverse=True)
+            local = [self[str(v)] for v in values.tolist()]
+            return np.asarray(local, dtype=np.int64)[inverse]
+        offsets = column - low
+        seen = np.zeros(high - low + 1, bool)
+        seen[offsets] = True
+        (present,) = np.nonzero(seen)
+        codes = np.zeros(len(seen), np.int64)
+        codes[present] = [self[str(v + low)] for v in present.tolist()]
+        return codes[offsets]
 
 
 def _is_int(text: str) -> bool:
@@ -1017,6 +1118,8 @@ class _Counter:
                 continue
             except _Fallback:
                 self.source.arrow_csv = False
+            except _NotIntegers:
+                self.source.arrow_integers = False
 
     def _column_problems(self, problems: Problems) -> None:
         """The columns that are missing, repeated, or hold no labels."""
@@ -1056,10 +1159,14 @@ class _Counter:
             "kind": self.types.kind,
             "counted": 0,
             "held_back": False,  # a chunk of continuous values, not counted
+            "integers": False,  # a chunk read as int64
             "blank": [None, None],
             "last": [-1, -1],
             "present": [np.zeros(0, bool), np.zeros(0, bool)],
         }
+        self.source.integers = set()
+        if self.mode == "1d" and self.types.kind == "int":
+            self.source.integers = {*self.true, *self.pred} - {self.weight}
         for start, chunk in self.source.chunks(problems):
             self._chunk(start, chunk, problems, accumulator)
         if problems.found and getattr(self.source, "used_arrow", False):
@@ -1092,6 +1199,8 @@ class _Counter:
             for name, column in chunk.items()
             if name != self.weight or name in (*self.true, *self.pred)
         }
+        if any(isinstance(column, np.ndarray) for column in chunk.values()):
+            self.state["integers"] = True
         weights = None
         if self.weight is not None and self.weight in chunk:
             weights, bad, cell = _numbers(chunk[self.weight])
@@ -1127,8 +1236,9 @@ class _Counter:
         state = self.state
         kind = self.types.kind
         if kind != state["kind"]:
-            if state["counted"] or state["held_back"]:
-                raise _Restart  # chunks counted, or left out, as another type
+            self.source.integers = set()  # the next chunks: text
+            if state["counted"] or state["held_back"] or state["integers"]:
+                raise _Restart  # chunks counted, or left out, or read as another type
             state["kind"] = kind
         blank = self.codes.of.get("")
         columns: list[np.ndarray | None] = [
@@ -1145,6 +1255,7 @@ class _Counter:
                 present[j] = np.concatenate(
                     [present[j], np.zeros(k - len(present[j]), bool)]
                 )
+            self._last_label(j, start, c, blank)
             if blank is not None:
                 is_blank = c == blank
                 blanks = np.flatnonzero(is_blank)
@@ -1152,13 +1263,6 @@ class _Counter:
                     if state["blank"][j] is None:
                         state["blank"][j] = start + int(blanks[0])
                     keep = ~is_blank if keep is None else keep & ~is_blank
-                    filled = np.flatnonzero(~is_blank)
-                    if filled.size:
-                        state["last"][j] = start + int(filled[-1])
-                else:
-                    state["last"][j] = start + len(c) - 1
-            else:
-                state["last"][j] = start + len(c) - 1
         t, p = columns
         if t is None or p is None:
             return None
@@ -1203,6 +1307,15 @@ class _Counter:
         self._any(y_true, y_pred)
         return y_true, y_pred, None
 
+    def _last_label(self, j: int, start: int, c: np.ndarray, blank: int | None) -> None:
+        """Note the last row of a chunk (from ``start``) where column ``j``
+        (token numbers ``c``) is not ``blank``."""
+        filled = np.flatnonzero(c != blank) if blank is not None else None
+        if filled is None:
+            self.state["last"][j] = start + len(c) - 1
+        elif filled.size:
+            self.state["last"][j] = start + int(filled[-1])
+
     def _any(self, y_true: np.ndarray, y_pred: np.ndarray) -> None:
         present = self.state["present"]
         for j, y in enumerate((y_true, y_pred)):
@@ -1215,15 +1328,9 @@ class _Counter:
             codes.get(self.pred[0]),
         ]
         blank = self.codes.of.get("")
-        state = self.state
         for j, c in enumerate(columns):
-            if c is None:
-                continue
-            filled = np.flatnonzero(c != blank) if blank is not None else None
-            if filled is None:
-                state["last"][j] = start + len(c) - 1
-            elif filled.size:
-                state["last"][j] = start + int(filled[-1])
+            if c is not None:
+                self._last_label(j, start, c, blank)
         t, p = columns
         if self.names is None or t is None or p is None:
             return None
@@ -1284,9 +1391,9 @@ class _Counter:
         if self.types.kind == "float" and self.types.continuous:
             bad = np.array(self.types.continuous)
             for j, name in enumerate((self.true[0], self.pred[0])):
-                row = self._first_row(name, bad)
-                if row is not None:
-                    token = self._token_at(name, row)
+                found = self._first_of(name, bad)
+                if found is not None:
+                    row, token = found
                     problems.add(
                         (CONTINUOUS, j),
                         row,
@@ -1297,22 +1404,16 @@ class _Counter:
                     )
                     break
 
-    def _first_row(self, name: str, codes: np.ndarray) -> int | None:
-        """The first data row of column ``name`` holding one of ``codes``
-        (the input read again)."""
+    def _first_of(self, name: str, codes: np.ndarray) -> tuple[int, str] | None:
+        """The first data row of column ``name`` holding one of ``codes``, and
+        its token (the input read again)."""
         for start, chunk in self.source.chunks(Problems()):
             if name in chunk:
-                hit = np.flatnonzero(np.isin(self.codes.encode(chunk[name]), codes))
+                encoded = self.codes.encode(chunk[name])
+                hit = np.flatnonzero(np.isin(encoded, codes))
                 if hit.size:
-                    return start + int(hit[0])
+                    return start + int(hit[0]), self.codes.tokens[encoded[hit[0]]]
         return None
-
-    def _token_at(self, name: str, row: int) -> str:
-        for start, chunk in self.source.chunks(Problems()):
-            column = chunk[name]
-            if start <= row < start + len(column):
-                return self.codes.tokens[self.codes.encode(column)[row - start]]
-        raise AssertionError("no such row")  # pragma: no cover
 
     def disjoint(self) -> bool:
         """No label is both a true and a predicted label (of indicator
