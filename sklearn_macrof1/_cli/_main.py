@@ -33,9 +33,12 @@ import numpy as np
 
 from .. import _options
 from .._averages import CLASS_MEANS, HAS_BOUND
-from .._html import Column, Table, render_csv, render_view, table_records
 from .._options import INVALID, Cli, Option
-from .._results._views import summary_tables
+from .._present._frame import render_csv, table_records
+from .._present._intervals import interval_table
+from .._present._summary import summary_tables
+from .._present._table import Column, Table
+from .._present._text import render_view
 from ._reading import (
     DataError,
     Text,
@@ -559,7 +562,7 @@ def format_text(command: str, scored: Scored, *, digits: int) -> str:
                 table.notes.append(pairs)
     tables = [table]
     if scored.interval is not None:
-        interval = dataclasses.replace(scored.interval._table(), digits=wide)
+        interval = dataclasses.replace(interval_table(scored.interval), digits=wide)
         tables.append(_unsigned_zeros(interval))
     lines.append(render_view(tables))
     return "\n".join(lines) + "\n"

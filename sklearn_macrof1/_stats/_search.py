@@ -586,6 +586,15 @@ class SearchStatistics:
     excluded: list[str] = field(default_factory=list)
     note: str = ""
 
+    def _ranks(self) -> tuple[np.ndarray, np.ndarray]:
+        """Each candidate's rank by its mean score (scikit-learn's
+        ``rank_test_*``) under the averaged formula and under the of-averages
+        one."""
+        return (
+            rank_candidates(self.averaged_scores.mean(axis=1)),
+            rank_candidates(self.of_averages_scores.mean(axis=1)),
+        )
+
     @classmethod
     def _from_fold_scores(
         cls: type[_S],
