@@ -12,6 +12,7 @@ from ._table import MAX_HTML_ROWS, Column, Table, item
 
 if TYPE_CHECKING:
     from .._results._gap_attribution import GapAttribution
+    from .._results._summary import FBetaSummary
 
 
 def _label(value: Any) -> str:
@@ -29,29 +30,55 @@ def _part(attribution: GapAttribution, value: float) -> str:
     return _share(gap, value / gap if gap > 0 else 0.0)
 
 
-def headline(attribution: GapAttribution, n: int, names: Any) -> str:
-    """One line: the largest contributing class pairs and their share (the
-    largest contributing classes where the views name no pairs); ``names``
-    replaces the labels."""
+def top_contributors(
+    attribution: GapAttribution, n: int, names: Any = None
+) -> tuple[str, list[tuple[str, float]]]:
+    """The ``n`` largest non-zero contributors to the gap, largest first:
+    ``("pair", [("x & y", term), ...])``, or where the views name no pairs
+    (above :data:`MAX_PAIR_CLASSES` classes) ``("class", [("x", contribution),
+    ...])``. ``names`` (one per class, in the order of the labels) replaces
+    the labels."""
     a = attribution
     shown = a.labels if names is None else names
     if not a._names_pairs:
-        order = a._top_class_indices(n)
-        if order.shape[0] == 0:
-            return "gap contributors: none (the gap is 0)"
-        return "largest gap contributors (classes): " + ", ".join(
-            f"{_label(shown[i])} {a.class_contributions[i]:.4f} "
-            f"({_part(a, float(a.class_contributions[i]))})"
-            for i in order.tolist()
-        )
-    pairs = a.top_pairs(n)
-    if not pairs:
-        return "gap contributors: none (the gap is 0)"
+        return "class", [
+            (_label(shown[i]), float(a.class_contributions[i]))
+            for i in a._top_class_indices(n).tolist()
+        ]
     by_label = dict(zip((item(v) for v in a.labels), shown, strict=False))
-    return "largest gap contributors: " + ", ".join(
-        f"{_label(by_label[x])} & {_label(by_label[y])} {v:.4f} ({_part(a, v)})"
-        for x, y, v in pairs
+    return "pair", [
+        (f"{_label(by_label[x])} & {_label(by_label[y])}", v)
+        for x, y, v in a.top_pairs(n)
+    ]
+
+
+def headline(attribution: GapAttribution, n: int, names: Any) -> str:
+    """One line: the largest contributing class pairs (or classes) and their
+    share of the gap."""
+    by, top = top_contributors(attribution, n, names)
+    if not top:
+        return "gap contributors: none (the gap is 0)"
+    what = "largest gap contributors" + (" (classes)" if by == "class" else "")
+    return f"{what}: " + ", ".join(
+        f"{name} {v:.4f} ({_part(attribution, v)})" for name, v in top
     )
+
+
+def summary_attribution(summary: FBetaSummary) -> GapAttribution | None:
+    """The gap attribution of ``summary``, None where it lists no terms: the
+    gap is 0, or ``zero_division=nan`` left classes out of the means."""
+    if not summary.gap > 0:
+        return None
+    try:
+        return summary.gap_attribution()
+    except ValueError:
+        return None
+
+
+def gap_headline(summary: FBetaSummary, names: Any = None) -> str:
+    """The largest class-pair terms of the summary's gap, one line ("" if none)."""
+    attribution = summary_attribution(summary)
+    return "" if attribution is None else attribution.headline(3, names=names)
 
 
 def gap_view(attribution: GapAttribution) -> tuple[list[Table], list[str]]:

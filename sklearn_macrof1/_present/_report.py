@@ -8,10 +8,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ._gap import summary_attribution, top_contributors
 from ._table import Column, Table
 
 if TYPE_CHECKING:
     from .._results._report import _Classes, _Row
+    from .._results._summary import FBetaSummary
     from .._stats._intervals import FBetaInterval
 
 #: scikit-learn's columns, in its order.
@@ -151,3 +153,22 @@ def interval_legend(interval: FBetaInterval) -> str:
         f"{interval.confidence * 100:g}% CI: confidence intervals [low, high] of "
         f"f1-score and f1-of-averages ({how}, n={interval.n_samples})."
     )
+
+
+def gap_contributors(
+    summary: FBetaSummary, names: list | np.ndarray
+) -> tuple[str, list[tuple[str, float, float]]]:
+    """The (at most 3) class pairs that make most of the macro gap, as
+    ("pair", [("x & y", contribution, share)]); above ``MAX_PAIR_CLASSES``
+    classes (O(k²) pairs) the classes instead, as ("class", [("x", ...)]).
+    None when the gap is 0 or no sum over pairs (zero_division=nan). See
+    :meth:`FBetaSummary.gap_attribution`."""
+    if len(names) != summary.n_classes:
+        return "pair", []
+    attribution = summary_attribution(summary)
+    if attribution is None:
+        return "pair", []
+    gap = attribution.gap
+    by, top = top_contributors(attribution, 3, names)
+    # contributors that round to 0% say nothing
+    return by, [(what, v, v / gap) for what, v in top if v >= 0.005 * gap]

@@ -17,6 +17,7 @@ import numpy as np
 
 from .._averages import CLASS_MEANS, HAS_BOUND
 from ._frame import table_frame
+from ._gap import gap_headline
 from ._html import render_html
 from ._table import Column, Table, column_names, fbeta_name, format_value
 
@@ -142,14 +143,10 @@ def _gap_pairs_note(summary: FBetaSummary) -> str:
             "summary.gap_attribution() splits the gap over class pairs (not "
             f"computed for a view of more than {MAX_PAIR_NOTE_CLASSES} classes)."
         )
-    try:
-        attribution = summary.gap_attribution()
-    except ValueError:  # zero_division=nan left classes out: no pair terms
+    headline = gap_headline(summary)
+    if not headline:
         return ""
-    return (
-        f"{attribution.headline(3)}; summary.gap_attribution() has every pair "
-        "and class."
-    )
+    return f"{headline}; summary.gap_attribution() has every pair and class."
 
 
 def summary_frame(

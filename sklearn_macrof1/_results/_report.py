@@ -23,7 +23,6 @@ import numpy as np
 from .._averages import HAS_BOUND, averages_of
 from .._counting._record import MacroF1Counts, Reading
 from .._formulas._aggregation import ALL_METRICS
-from .._formulas._attribution import MAX_PAIR_CLASSES
 from .._formulas._evaluation import (
     Options,
     as_options,
@@ -41,6 +40,7 @@ from .._present._report import (
     GAP,
     GAP_BOUND,
     HEADERS,
+    gap_contributors,
     interval_legend,
     report_legend,
     report_tables,
@@ -191,7 +191,7 @@ def _rows(
         if average in HAS_BOUND:
             row.extra[GAP] = float(summary.gap)
             row.extra[GAP_BOUND] = float(summary.gap_bound)
-            row.gap_by, row.gap_pairs = _gap_contributors(summary, names)
+            row.gap_by, row.gap_pairs = gap_contributors(summary, names)
         if average in intervals:
             both = intervals[average]
             row.ci[F1_CI] = (both.averaged_fbeta.low, both.averaged_fbeta.high)
@@ -202,36 +202,6 @@ def _rows(
                 )
         average_rows.append(row)
     return classes, average_rows
-
-
-def _gap_contributors(
-    summary: FBetaSummary, names: list | np.ndarray
-) -> tuple[str, list[tuple[str, float, float]]]:
-    """The (at most 3) class pairs that make most of the macro gap, as
-    ("pair", [("x & y", contribution, share)]); above ``MAX_PAIR_CLASSES``
-    classes (O(k²) pairs) the classes instead, as ("class", [("x", ...)]).
-    None when the gap is 0 or no sum over pairs (zero_division=nan). See
-    :meth:`FBetaSummary.gap_attribution`."""
-    if not summary.gap > 0 or len(names) != summary.n_classes:
-        return "pair", []
-    try:
-        attribution = summary.gap_attribution()
-    except ValueError:
-        return "pair", []
-    gap = attribution.gap
-    labels = attribution.labels
-
-    def name(label: Any) -> str:  # O(k) each, for the three named only
-        return str(names[int(np.flatnonzero(labels == label)[0])])
-
-    if summary.n_classes > MAX_PAIR_CLASSES:
-        top = [(name(x), v) for x, v in attribution.top_classes(3)]
-        by = "class"
-    else:
-        top = [(f"{name(x)} & {name(y)}", v) for x, y, v in attribution.top_pairs(3)]
-        by = "pair"
-    # contributors that round to 0% say nothing
-    return by, [(what, v, v / gap) for what, v in top if v >= 0.005 * gap]
 
 
 def _check_no_summary_names(
