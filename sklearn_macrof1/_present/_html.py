@@ -8,7 +8,7 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
-from ._table import Table, cell, left_out_note
+from ._table import Table, cell
 
 _STYLE = (
     "<style>"
@@ -27,19 +27,16 @@ def _table_html(table: Table) -> str:
     shown = [c for c in table.columns if c.shown]
     headings = [c.key if c.heading is None else c.heading for c in shown]
     head = "".join(f"<th>{esc(h)}</th>" for h in [table.index, *headings])
-    n = table.n_rows
-    order = range(n) if table.shown_order is None else table.shown_order
     body = "".join(
         f"<tr><th>{esc(table.label(i))}</th>"
         + "".join(f"<td>{esc(cell(table, c, c.values[i]))}</td>" for c in shown)
         + "</tr>"
-        for i in order[: table.max_rows]
+        for i in table.shown_rows()
     )
-    notes = [*table.notes, *left_out_note(table)]
     return (
         f"<table><caption>{esc(table.title)}</caption>"
         f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
-        + "".join(f"<p>{esc(note)}</p>" for note in notes)
+        + "".join(f"<p>{esc(note)}</p>" for note in table.view_notes())
     )
 
 

@@ -87,6 +87,21 @@ class Table:
             return len(self.columns[0].values) if self.columns else 0
         return len(sized)
 
+    def shown_rows(self) -> Sequence[int] | np.ndarray:
+        """The rows a view shows: at most ``max_rows``, in ``shown_order``."""
+        order = range(self.n_rows) if self.shown_order is None else self.shown_order
+        return order[: self.max_rows]
+
+    def view_notes(self) -> list[str]:
+        """The notes a view shows: the table's, then the one on the rows it
+        leaves out ("... and 9980 more classes")."""
+        left = self.n_rows - self.max_rows
+        if left <= 0:
+            return list(self.notes)
+        where = f": {self.full} has every row." if self.full else "."
+        unit = self.unit_one if left == 1 else self.unit
+        return [*self.notes, f"... and {left} more {unit}{where}"]
+
     def label(self, i: int) -> str:
         """The text labelling row ``i`` in a notebook."""
         source = self.keys if self.labels is None else self.labels
@@ -138,17 +153,6 @@ def cell(table: Table, column: Column, value: Any) -> str:
     if column.fmt is not None and value is not None:
         return column.fmt(value)
     return format_value(value, table.digits)
-
-
-def left_out_note(table: Table) -> list[str]:
-    """The note on the rows a view leaves out ("... and 9980 more classes")."""
-    n = table.n_rows
-    if n <= table.max_rows:
-        return []
-    where = f": {table.full} has every row." if table.full else "."
-    left = n - table.max_rows
-    unit = table.unit_one if left == 1 else table.unit
-    return [f"... and {left} more {unit}{where}"]
 
 
 def attribute_column(rows: Sequence[Any], key: str, **how: Any) -> Column:

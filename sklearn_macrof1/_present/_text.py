@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from ._table import Column, Table, cell, item, left_out_note
+from ._table import Column, Table, cell, item
 
 
 def render_view(tables: list[Table], notes: Sequence[str] = ()) -> str:
@@ -26,9 +26,8 @@ def render_view(tables: list[Table], notes: Sequence[str] = ()) -> str:
     """
     parts = []
     for table in tables:
-        order = range(table.n_rows) if table.shown_order is None else table.shown_order
-        shown = _rows_of(table, np.asarray(order[: table.max_rows], dtype=np.intp))
-        notes_of_table = _wrapped([*table.notes, *left_out_note(table)])
+        shown = _rows_of(table, np.asarray(table.shown_rows(), dtype=np.intp))
+        notes_of_table = _wrapped(table.view_notes())
         text = render_text([shown], notes_of_table, spacing=2)
         parts.append(f"{table.title}\n{text.rstrip()}")
     if notes:
