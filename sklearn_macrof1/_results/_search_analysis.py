@@ -4,7 +4,8 @@ Reads the per-fold test scores a ``GridSearchCV`` / ``RandomizedSearchCV`` (its
 ``cv_results_``) or ``cross_validate`` already computed under both formulas and
 reports the best candidate under each, the rank agreement across candidates,
 and Nadeau-Bengio corrected resampled t-tests (the statistics live in
-:mod:`sklearn_macrof1._stats._search`; the figure in
+:mod:`sklearn_macrof1._stats._search`, the tables and the statement in
+:mod:`sklearn_macrof1._present._search`, the figure in
 :mod:`sklearn_macrof1._plot._search_analysis`). Nothing is re-fitted or re-scored.
 """
 
