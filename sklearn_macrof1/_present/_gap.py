@@ -81,12 +81,6 @@ def gap_headline(summary: FBetaSummary, names: Any = None) -> str:
     return "" if attribution is None else attribution.headline(3, names=names)
 
 
-def gap_view(attribution: GapAttribution) -> tuple[list[Table], list[str]]:
-    """What a notebook and the text show: the classes (largest first) and
-    the five largest pairs."""
-    return [class_table(attribution), pair_table(attribution, 5)], []
-
-
 def class_table(attribution: GapAttribution) -> Table:
     """One row per class; a notebook shows the largest contributions first."""
     a = attribution

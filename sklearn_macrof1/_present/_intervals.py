@@ -69,11 +69,6 @@ def _formula_table(
 # --------------------------------------------------------------------- intervals
 
 
-def interval_view(interval: FBetaInterval) -> tuple[list[Table], list[str]]:
-    """What a notebook and the text show of an interval: its table."""
-    return [interval_table(interval)], []
-
-
 def interval_table(interval: FBetaInterval) -> Table:
     """The description behind the notebook view and the frame."""
     both = (interval.averaged_fbeta, interval.fbeta_of_averages)
@@ -160,11 +155,6 @@ def comparison_statement(c: ClassifierComparison) -> str:
     return text
 
 
-def comparison_view(c: ClassifierComparison) -> tuple[list[Table], list[str]]:
-    """What a notebook and the text show: the table, then the statement."""
-    return [comparison_table(c)], [c.statement]
-
-
 def comparison_table(c: ClassifierComparison) -> Table:
     """The description behind the notebook view and the frame."""
     name_a, name_b = c.names
@@ -220,11 +210,6 @@ def _note(mc: MultipleComparison) -> str:
         f"family-wise error rate {percent(1 - first.confidence)}); intervals "
         f"are not adjusted. {_how(first)}, n={first.n_samples} samples."
     )
-
-
-def multiple_view(mc: MultipleComparison) -> tuple[list[Table], list[str]]:
-    """What a notebook and the text show: the table of every pair."""
-    return [multiple_table(mc)], []
 
 
 def multiple_table(mc: MultipleComparison) -> Table:

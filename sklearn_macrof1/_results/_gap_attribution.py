@@ -19,7 +19,7 @@ from .._formulas._attribution import (
     top_gap_pairs,
 )
 from .._present._frame import table_frame
-from .._present._gap import class_table, gap_view, headline, pair_table
+from .._present._gap import class_table, headline, pair_table
 from .._present._table import Table, item
 from .._present._views import TableViews
 
@@ -189,7 +189,8 @@ class GapAttribution(ValueEquality, TableViews):
         )
 
     def _view(self) -> tuple[list[Table], list[str]]:
-        return gap_view(self)
+        # the classes (largest contributions first) and the five largest pairs
+        return [class_table(self), pair_table(self, 5)], []
 
     def to_frame(self, by: str = "class") -> Any:
         """The attribution as a ``pandas.DataFrame`` (pandas is imported lazily).

@@ -53,10 +53,8 @@ from .._present._frame import table_frame
 from .._present._intervals import (
     comparison_statement,
     comparison_table,
-    comparison_view,
     difference_text,
     multiple_table,
-    multiple_view,
 )
 from .._present._table import Table, format_p_value
 from .._present._views import TableViews
@@ -196,7 +194,7 @@ class ClassifierComparison(ValueEquality, TableViews):
         )
 
     def _view(self) -> tuple[list[Table], list[str]]:
-        return comparison_view(self)
+        return [comparison_table(self)], [self.statement]
 
     def to_frame(self) -> Any:
         """The comparison as a ``pandas.DataFrame`` (needs pandas).
@@ -269,7 +267,7 @@ class MultipleComparison(ValueEquality, TableViews):
         )
 
     def _view(self) -> tuple[list[Table], list[str]]:
-        return multiple_view(self)
+        return [multiple_table(self)], []
 
     def to_frame(self) -> Any:
         """Every pair and formula as a row of a ``pandas.DataFrame``.

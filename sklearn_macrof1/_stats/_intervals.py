@@ -94,7 +94,7 @@ from .._formulas._evaluation import (
 )
 from .._options import as_generator, check_options_of, warn_user
 from .._present._frame import table_frame
-from .._present._intervals import interval_table, interval_view, method_text
+from .._present._intervals import interval_table, method_text
 from .._present._table import Table, percent, short
 from .._present._views import TableViews
 from .._read._encoding import Targets
@@ -233,7 +233,7 @@ averaged_fbeta=0.7190 [0.6506, 0.7830], fbeta_of_averages=0.7358 [0.6742, 0.7949
         return method_text(self.method, self.n_resamples)
 
     def _view(self) -> tuple[list[Table], list[str]]:
-        return interval_view(self)
+        return [interval_table(self)], []
 
     def to_frame(self) -> Any:
         """Both intervals as a ``pandas.DataFrame`` (needs pandas).
