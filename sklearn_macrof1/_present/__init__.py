@@ -9,5 +9,6 @@ and the frame of ``to_frame()``, CSV rows and JSON objects (:mod:`._frame`).
 Result classes keep thin ``to_frame`` methods that call these modules, and get
 ``__str__`` and ``_repr_html_`` from one mixin (:class:`._views.TableViews`)
 given their ``_view()``. The layer sits below the statistics, whose result
-classes use it; it reads the results it shows, and computes nothing.
+classes use it; it reads the results it shows and holds no statistics of its
+own.
 """
