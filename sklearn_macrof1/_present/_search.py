@@ -76,14 +76,12 @@ def candidate_table(analysis: SearchAnalysis) -> Table:
         f"(p={r.kendall_p_value:.3g}), {r.n_candidates} candidates"
     )
     columns = [Column("candidate", analysis.candidates, shown=False)]
-    rank_averaged, rank_of_averages = analysis._ranks()
-    for name, key, scores, rank in (
-        (avg_name, "averaged", analysis.averaged_scores, rank_averaged),
-        (foa_name, "of_averages", analysis.of_averages_scores, rank_of_averages),
+    for name, (key, mean, std, rank) in zip(
+        (avg_name, foa_name), analysis._per_candidate(), strict=True
     ):
         columns += [
-            Column(f"mean_{key}", scores.mean(axis=1), heading=name),
-            Column(f"std_{key}", scores.std(axis=1, ddof=1), "fold s.d."),
+            Column(f"mean_{key}", mean, heading=name),
+            Column(f"std_{key}", std, "fold s.d."),
             Column(f"rank_{key}", rank, "rank"),
         ]
     columns += [
