@@ -7,6 +7,7 @@ included.
 
 from __future__ import annotations
 
+import ast
 import pathlib
 import subprocess
 import sys
@@ -36,6 +37,35 @@ def test_layer_and_acyclic_contracts_hold() -> None:
     n_contracts = text.count("[[tool.importlinter.contracts]]")
     assert n_contracts >= 3
     assert f"{n_contracts} kept, 0 broken" in result.stdout
+
+
+def test_presentation_names_the_results_it_shows_in_type_hints_only() -> None:
+    """The layers contract lets ``_present`` import ``_results`` and ``_stats``
+    (pyproject.toml's ignore_imports), for the type hints that name the
+    results it shows; every such import sits under ``if TYPE_CHECKING:``,
+    where it never runs."""
+    upward = ("sklearn_macrof1._results", "sklearn_macrof1._stats")
+    executed = []
+    for path in sorted((ROOT / "sklearn_macrof1" / "_present").glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        hinted = {
+            id(inner)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING"
+            for inner in ast.walk(node)
+        }
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                names = ["sklearn_macrof1." * (node.level == 2) + (node.module or "")]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            else:
+                continue
+            if id(node) not in hinted and any(
+                name.startswith(upward) for name in names
+            ):
+                executed.append(f"{path.name}:{node.lineno}")
+    assert executed == []
 
 
 @pytest.mark.slow

@@ -11,16 +11,10 @@ from sklearn.metrics import classification_report as sklearn_report
 
 # The renderer's units (the table description, the column-wise formatting and
 # the text layout) have no public face of their own: every result reaches them.
-import sklearn_macrof1._html as html_module
+import sklearn_macrof1._present._text as text_module
 from sklearn_macrof1 import classification_report
-from sklearn_macrof1._html import (
-    Column,
-    Table,
-    format_fixed,
-    format_value,
-    render_text,
-    text_cells,
-)
+from sklearn_macrof1._present._table import Column, Table, format_value
+from sklearn_macrof1._present._text import format_fixed, render_text, text_cells
 
 #: Halfway cases (exact binary ties and decimal ties that are not binary
 #: ones), the ends of [0, 1], signed zeros and what is not a number.
@@ -72,7 +66,7 @@ def test_format_fixed_equals_pythons_format(values, digits):
 
 
 def test_text_cells_of_integers_supports_and_fmt(monkeypatch):
-    monkeypatch.setattr(html_module, "_COLUMN_WISE_ROWS", 1)
+    monkeypatch.setattr(text_module, "_COLUMN_WISE_ROWS", 1)
     table = Table("t", [], digits=3)
     ints = Column("n", np.array([0, -7, 12345678901]))
     assert text_cells(table, ints).tolist() == ["0", "-7", "12345678901"]
@@ -138,9 +132,9 @@ def test_render_text_of_long_tables_is_the_same_in_blocks(monkeypatch):
         digits=3,
     )
     whole = render_text([table])  # 50 rows: cell by cell
-    monkeypatch.setattr(html_module, "_COLUMN_WISE_ROWS", 1)  # column-wise
+    monkeypatch.setattr(text_module, "_COLUMN_WISE_ROWS", 1)  # column-wise
     assert render_text([table]) == whole
-    monkeypatch.setattr(html_module, "_TEXT_BLOCK_ROWS", 7)  # in blocks
+    monkeypatch.setattr(text_module, "_TEXT_BLOCK_ROWS", 7)  # in blocks
     assert render_text([table]) == whole
     width = max(len(n) for n in names)
     n_width = max(len(str(v)) for v in table.columns[1].values)
@@ -205,7 +199,7 @@ def test_report_text_hand_checked():
 
 def test_report_text_with_many_digits(monkeypatch):
     # beyond the digits a float product can round: every cell by Python
-    monkeypatch.setattr(html_module, "_COLUMN_WISE_ROWS", 1)
+    monkeypatch.setattr(text_module, "_COLUMN_WISE_ROWS", 1)
     y_true, y_pred = [0, 1, 1] * 30, [0, 1, 0] * 30
     lines = classification_report(y_true, y_pred, digits=20).splitlines()
     assert lines[2].split() == ["0", format(0.5, ".20f"), "1" + "." + "0" * 20,
@@ -217,7 +211,7 @@ def test_report_text_with_many_digits(monkeypatch):
 @pytest.mark.parametrize("column_wise_rows", [1, 10**9])
 def test_report_text_of_negative_zero_is_scikit_learns(monkeypatch, column_wise_rows):
     # negative weights make rates of -0.0: scikit-learn writes "-0" at 0 digits
-    monkeypatch.setattr(html_module, "_COLUMN_WISE_ROWS", column_wise_rows)
+    monkeypatch.setattr(text_module, "_COLUMN_WISE_ROWS", column_wise_rows)
     y_true, y_pred = np.arange(9) % 3, (np.arange(9) + 1) % 3
     options = dict(sample_weight=-np.ones(9), digits=0, zero_division=0)
     text = classification_report(y_true, y_pred, **options)

@@ -22,7 +22,7 @@ from sklearn_macrof1 import (
 )
 
 # How a p-value is written (its floor, its precision) is a unit of the renderer.
-from sklearn_macrof1._html import format_p_value
+from sklearn_macrof1._present._table import format_p_value
 
 Y_TRUE = [0, 0, 1, 1, 2, 2, 2, 2] * 25
 Y_A = [0, 1, 1, 1, 2, 0, 2, 2] * 25
@@ -300,7 +300,9 @@ def test_html_of_10000_classes_shows_20_rows_and_counts_the_rest():
     its first MAX_HTML_ROWS rows and says how many it left out (to_frame()
     keeps every row)."""
     from sklearn_macrof1 import MacroF1Accumulator
-    from sklearn_macrof1._html import MAX_HTML_ROWS  # the limit the views share
+    from sklearn_macrof1._present._table import (
+        MAX_HTML_ROWS,  # the limit the views share
+    )
 
     assert MAX_HTML_ROWS == 20
     rng = np.random.default_rng(0)

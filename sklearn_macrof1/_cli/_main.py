@@ -33,9 +33,13 @@ import numpy as np
 
 from .. import _options
 from .._averages import CLASS_MEANS, HAS_BOUND
-from .._html import Column, Table, render_csv, render_view, table_records
 from .._options import INVALID, Cli, Option
-from .._results._views import summary_tables
+from .._present._frame import render_csv, table_records
+from .._present._gap import gap_headline
+from .._present._intervals import interval_table
+from .._present._summary import summary_tables
+from .._present._table import Column, Table
+from .._present._text import render_view
 from ._reading import (
     DataError,
     Text,
@@ -554,12 +558,12 @@ def format_text(command: str, scored: Scored, *, digits: int) -> str:
         table = dataclasses.replace(main, columns=columns, digits=wide, notes=[])
         table = _unsigned_zeros(table)
         if not (s.average in HAS_BOUND and s.beta == 1) and s.average in CLASS_MEANS:
-            pairs = _gap_pairs(s, scored.names)  # macro F1's are in the report
+            pairs = gap_headline(s, scored.names)  # macro F1's are in the report
             if pairs:
                 table.notes.append(pairs)
     tables = [table]
     if scored.interval is not None:
-        interval = dataclasses.replace(scored.interval._table(), digits=wide)
+        interval = dataclasses.replace(interval_table(scored.interval), digits=wide)
         tables.append(_unsigned_zeros(interval))
     lines.append(render_view(tables))
     return "\n".join(lines) + "\n"
@@ -580,17 +584,6 @@ def _unsigned_zeros(table: Table) -> Table:
         for c in table.columns
     ]
     return dataclasses.replace(table, columns=columns)
-
-
-def _gap_pairs(summary: Any, names: Any) -> str:
-    """The largest class-pair terms of the summary's gap, one line ("" if none)."""
-    if not summary.gap > 0:
-        return ""
-    try:
-        attribution = summary.gap_attribution()
-    except ValueError:  # zero_division=nan left classes out: no pair terms
-        return ""
-    return attribution.headline(3, names=names)
 
 
 def _fmt_count(value: Any) -> str:

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 from sklearn.model_selection import KFold, StratifiedKFold
 
+from .._present._table import fbeta_name, formula_labels
 from .._sources._array_api import in_memory
 from ._inputs import (
     MulticlassData,
@@ -182,12 +183,8 @@ class DecisionRule:
 
 
 def _score_name(formula: str, beta: float, average: str) -> str:
-    f = "F1" if beta == 1 else f"F{beta:g}"
-    return (
-        f"averaged {f} ({average})"
-        if formula == "averaged"
-        else f"{f} of averages ({average})"
-    )
+    averaged, of_averages = formula_labels(beta)
+    return f"{averaged if formula == 'averaged' else of_averages} ({average})"
 
 
 def tune_decision_rule(
@@ -502,7 +499,7 @@ def _warn_if_gamed(
     lost = averaged < averaged_before - _GAMED_LOSS
     if not (flagged.shape[0] or lost):
         return
-    f = "F1" if options.beta == 1 else f"F{options.beta:g}"
+    f = fbeta_name(options.beta)
     plural = "classes" if kind == "class" else "labels"
     untuned = "argmax" if kind == "class" else "thresholds 0.5 / 0"
     parts = []

@@ -22,9 +22,9 @@ from .._averages import CLASS_MEANS
 from .._counting._record import MacroF1Counts
 from .._extras import import_optional
 from .._formulas._attribution import class_weights, gap_class_terms, top_gap_pairs
+from .._present._table import fbeta_name
 from .._results._scores import summary_of
 from .._results._summary import FBetaSummary
-from .._results._views import fbeta_name
 
 
 def check_matplotlib(caller: str) -> None:

@@ -55,6 +55,7 @@ from .._counting._record import (
 )
 from .._counting._registry import Predictions, Stream, Tally, source_of
 from .._options import check_array_like, host_copy
+from .._present._summary import accumulator_html
 from .._sklearn_private import InvalidParameterError
 from .._sources._stream import (
     TALLY_RANGE,
@@ -66,7 +67,6 @@ from .._sources._stream import (
     tally_labels,
 )
 from ._scores import fbeta_summary
-from ._views import accumulator_html
 
 _MULTILABEL = "multilabel-indicator"
 

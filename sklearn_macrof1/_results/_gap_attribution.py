@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from .._averages import CLASS_MEANS
+from .._equality import ValueEquality
 from .._formulas._attribution import (
     MAX_PAIR_CLASSES,
     class_weights,
@@ -17,27 +18,14 @@ from .._formulas._attribution import (
     refuse_square,
     top_gap_pairs,
 )
-from .._html import (
-    MAX_HTML_ROWS,
-    Column,
-    Table,
-    ValueEquality,
-    render_html,
-    render_view,
-    table_frame,
-)
-
-
-def _item(value: Any) -> Any:
-    return value.item() if isinstance(value, np.generic) else value
-
-
-def _label(value: Any) -> str:
-    return str(_item(value))
+from .._present._frame import table_frame
+from .._present._gap import class_table, headline, pair_table
+from .._present._table import Table, item
+from .._present._views import TableViews
 
 
 @dataclass(frozen=True, eq=False)
-class GapAttribution(ValueEquality):
+class GapAttribution(ValueEquality, TableViews):
     """The gap between the two F-beta formulas, split over class pairs.
 
     ``pair_contributions.sum()`` equals the gap (F-beta of averages minus
@@ -151,7 +139,7 @@ class GapAttribution(ValueEquality):
             max(min(int(n), self.n_classes * self.n_classes), 0),
         )
         return [
-            (_item(self.labels[i]), _item(self.labels[j]), float(v))
+            (item(self.labels[i]), item(self.labels[j]), float(v))
             for i, j, v in zip(x.tolist(), y.tolist(), values.tolist(), strict=True)
         ]
 
@@ -181,17 +169,9 @@ class GapAttribution(ValueEquality):
         """The ``n`` classes with the largest share, as ``(label, contribution)``."""
         values = self.class_contributions
         return [
-            (_item(self.labels[i]), float(values[i]))
+            (item(self.labels[i]), float(values[i]))
             for i in self._top_class_indices(n).tolist()
         ]
-
-    def _share(self, value: float) -> str:
-        return f"{value / self.gap:.0%}" if self.gap > 0 else "-"
-
-    def _pairs_text(self, pairs: list[tuple[Any, Any, float]]) -> str:
-        return ", ".join(
-            f"{_label(x)} & {_label(y)} {v:.4f} ({self._share(v)})" for x, y, v in pairs
-        )
 
     def headline(self, n: int = 3, *, names: Any = None) -> str:
         """One line: the largest contributing class pairs and their share
@@ -200,22 +180,7 @@ class GapAttribution(ValueEquality):
         ``names`` (one per class, in the order of ``labels``) replaces the
         labels in the text, e.g. a report's target names.
         """
-        shown = self.labels if names is None else names
-        if not self._names_pairs:
-            order = self._top_class_indices(n)
-            if order.shape[0] == 0:
-                return "gap contributors: none (the gap is 0)"
-            return "largest gap contributors (classes): " + ", ".join(
-                f"{_label(shown[i])} {self.class_contributions[i]:.4f} "
-                f"({self._share(float(self.class_contributions[i]))})"
-                for i in order.tolist()
-            )
-        pairs = self.top_pairs(n)
-        if not pairs:
-            return "gap contributors: none (the gap is 0)"
-        by_label = dict(zip((_item(v) for v in self.labels), shown, strict=False))
-        named = [(by_label[x], by_label[y], v) for x, y, v in pairs]
-        return "largest gap contributors: " + self._pairs_text(named)
+        return headline(self, n, names)
 
     def __repr__(self) -> str:
         return (
@@ -223,76 +188,9 @@ class GapAttribution(ValueEquality):
             f"n_classes={self.n_classes}, gap={self.gap:.6g})"
         )
 
-    def __str__(self) -> str:
-        return render_view(self._view())
-
-    def _class_table(self) -> Table:
-        """One row per class; a notebook shows the largest contributions first."""
-        contributions = self.class_contributions
-        share = contributions / self.gap if self.gap > 0 else np.zeros(self.n_classes)
-        return Table(
-            f"gap attribution (average={self.average!r}, beta={self.beta:g}): "
-            f"gap {self.gap:.6f}",
-            [
-                Column("precision", self.class_precision),
-                Column("recall", self.class_recall),
-                Column("weight", self.weights),
-                Column("contribution", contributions),
-                Column("share", share, fmt=self._percent),
-            ],
-            keys=self.labels,
-            notes=[
-                "contribution: half of each of the class's pair terms (they sum "
-                "to the gap)."
-            ],
-            index="class",
-            index_name="class",
-            unit="classes",
-            unit_one="class",
-            full="attribution.to_frame()",
-            # the rows a view shows, without sorting 1,000,000 classes
-            shown_order=self._largest_first(MAX_HTML_ROWS),
-        )
-
-    def _pair_table(self, n: int) -> Table:
-        """The ``n`` largest pair terms, largest first (none listed above
-        2,048 classes, where finding them is O(k²) work: ``top_pairs``)."""
-        pairs = self.top_pairs(n) if self._names_pairs else []
-        contributions = [v for _, _, v in pairs]
-        if not self._names_pairs:
-            notes = [
-                f"not listed above {MAX_PAIR_CLASSES:,} classes: top_pairs(n) "
-                "finds them, in O(k²) time"
-            ]
-        else:
-            notes = [] if pairs else ["none: the gap is 0"]
-        return Table(
-            "largest class pairs",
-            [
-                Column("class_x", [x for x, _, _ in pairs], shown=False),
-                Column("class_y", [y for _, y, _ in pairs], shown=False),
-                Column("contribution", contributions),
-                Column(
-                    "share",
-                    [v / self.gap if self.gap > 0 else 0.0 for v in contributions],
-                    fmt=self._percent,
-                ),
-            ],
-            labels=[f"{_label(x)} & {_label(y)}" for x, y, _ in pairs],
-            notes=notes,
-            index="pair",
-        )
-
-    def _percent(self, share: float) -> str:
-        return f"{share:.0%}" if self.gap > 0 else "-"
-
-    def _view(self) -> list[Table]:
-        """What a notebook and the text show: the classes (largest first) and
-        the five largest pairs."""
-        return [self._class_table(), self._pair_table(5)]
-
-    def _repr_html_(self) -> str:
-        return render_html(self._view())
+    def _view(self) -> tuple[list[Table], list[str]]:
+        # the classes (largest contributions first) and the five largest pairs
+        return [class_table(self), pair_table(self, 5)], []
 
     def to_frame(self, by: str = "class") -> Any:
         """The attribution as a ``pandas.DataFrame`` (pandas is imported lazily).
@@ -313,9 +211,9 @@ class GapAttribution(ValueEquality):
                 instead="top_pairs(n) gives the n largest pairs.",
             )
         if by == "class":
-            table = self._class_table()
+            table = class_table(self)
         else:
-            table = self._pair_table(self.n_classes * self.n_classes)
+            table = pair_table(self, self.n_classes * self.n_classes)
         return table_frame([table], caller="GapAttribution.to_frame")
 
 

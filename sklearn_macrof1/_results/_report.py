@@ -23,7 +23,6 @@ import numpy as np
 from .._averages import HAS_BOUND, averages_of
 from .._counting._record import MacroF1Counts, Reading
 from .._formulas._aggregation import ALL_METRICS
-from .._formulas._attribution import MAX_PAIR_CLASSES
 from .._formulas._evaluation import (
     Options,
     as_options,
@@ -31,8 +30,22 @@ from .._formulas._evaluation import (
     evaluate_averages,
     read_for,
 )
-from .._html import Column, Table, render_text, table_frame
 from .._options import check_array_like, check_options_of, warn_user
+from .._present._frame import table_frame
+from .._present._report import (
+    ACCURACY_CI,
+    F1_CI,
+    F1_OF_AVERAGES,
+    F1_OF_AVERAGES_CI,
+    GAP,
+    GAP_BOUND,
+    HEADERS,
+    gap_contributors,
+    interval_legend,
+    report_legend,
+    report_tables,
+)
+from .._present._text import render_text
 from .._stats._intervals import (
     FBetaInterval,
     Resampling,
@@ -45,22 +58,6 @@ from .._stats._intervals import (
     resolve,
 )
 from ._summary import FBetaSummary, build_summaries
-
-#: scikit-learn's columns, in its order.
-HEADERS = ("precision", "recall", "f1-score", "support")
-#: The key of the F1 of averages in each averaged row.
-F1_OF_AVERAGES = "f1-of-averages"
-#: The keys of the macro row's gap and of Theorem 3's bound on it.
-GAP = "gap"
-GAP_BOUND = "gap-bound"
-EXTRA_HEADERS = (F1_OF_AVERAGES, GAP, GAP_BOUND)
-#: The keys of the confidence intervals (``[low, high]``) in ``output_dict``:
-#: of ``f1-score`` and of ``f1-of-averages`` in each averaged row; the accuracy's
-#: is ``{"f1-score-ci": [low, high]}`` under the top-level key ``"accuracy-ci"``
-#: (a dict, so that ``pandas.DataFrame(report)`` loads it as a row of its own).
-F1_CI = "f1-score-ci"
-F1_OF_AVERAGES_CI = "f1-of-averages-ci"
-ACCURACY_CI = "accuracy-ci"
 
 
 def _averages(counts: MacroF1Counts) -> list[str]:
@@ -194,7 +191,7 @@ def _rows(
         if average in HAS_BOUND:
             row.extra[GAP] = float(summary.gap)
             row.extra[GAP_BOUND] = float(summary.gap_bound)
-            row.gap_by, row.gap_pairs = _gap_contributors(summary, names)
+            row.gap_by, row.gap_pairs = gap_contributors(summary, names)
         if average in intervals:
             both = intervals[average]
             row.ci[F1_CI] = (both.averaged_fbeta.low, both.averaged_fbeta.high)
@@ -205,36 +202,6 @@ def _rows(
                 )
         average_rows.append(row)
     return classes, average_rows
-
-
-def _gap_contributors(
-    summary: FBetaSummary, names: list | np.ndarray
-) -> tuple[str, list[tuple[str, float, float]]]:
-    """The (at most 3) class pairs that make most of the macro gap, as
-    ("pair", [("x & y", contribution, share)]); above ``MAX_PAIR_CLASSES``
-    classes (O(k²) pairs) the classes instead, as ("class", [("x", ...)]).
-    None when the gap is 0 or no sum over pairs (zero_division=nan). See
-    :meth:`FBetaSummary.gap_attribution`."""
-    if not summary.gap > 0 or len(names) != summary.n_classes:
-        return "pair", []
-    try:
-        attribution = summary.gap_attribution()
-    except ValueError:
-        return "pair", []
-    gap = attribution.gap
-    labels = attribution.labels
-
-    def name(label: Any) -> str:  # O(k) each, for the three named only
-        return str(names[int(np.flatnonzero(labels == label)[0])])
-
-    if summary.n_classes > MAX_PAIR_CLASSES:
-        top = [(name(x), v) for x, v in attribution.top_classes(3)]
-        by = "class"
-    else:
-        top = [(f"{name(x)} & {name(y)}", v) for x, y, v in attribution.top_pairs(3)]
-        by = "pair"
-    # contributors that round to 0% say nothing
-    return by, [(what, v, v / gap) for what, v in top if v >= 0.005 * gap]
 
 
 def _check_no_summary_names(
@@ -295,128 +262,6 @@ def _as_dict(classes: _Classes, average_rows: list[_Row]) -> dict[str, Any]:
         values.update({key: [float(v) for v in pair] for key, pair in row.ci.items()})
         report[row.name] = values
     return report
-
-
-def _tables(
-    classes: _Classes,
-    average_rows: list[_Row],
-    digits: int,
-    interval_level: str | None = None,
-) -> list[Table]:
-    """The report's description: the table of its classes and the table of
-    its averaged rows, behind the text (:func:`render_text`) and the frame.
-
-    scikit-learn's layout: columns 9 wide (a new one one wider than its name),
-    labels at least as wide as "weighted avg" and as ``digits``, every column
-    widened only where a value would not fit. The frame has each value in its
-    own cell (the accuracy row's only under ``f1-score``) and an interval as
-    ``<key>-low`` and ``<key>-high``; the text writes it ``[low, high]``.
-    """
-    unshown = classes.names[len(classes.shown) :]  # names without a line
-    index_width = max([len("weighted avg"), digits] + [len(str(n)) for n in unshown])
-    support = classes.support
-    class_table = Table(
-        "classes",
-        [
-            Column("precision", classes.precision, width=9),
-            Column("recall", classes.recall, width=9),
-            Column("f1-score", classes.f1, width=9),
-            Column("support", support.astype(np.float64), shown=False),
-            Column("support", support, fmt=str, data=False, width=9),
-        ],
-        keys=classes.shown,
-        digits=digits,
-        index_width=index_width,
-    )
-    rows = average_rows
-
-    def figure(key: str) -> list[Any]:
-        return [row.extra.get(key) for row in rows]
-
-    number = f"{{:.{digits}f}}".format
-    columns = [
-        Column(
-            "precision", [None if r.accuracy else r.precision for r in rows], width=9
-        ),
-        Column("recall", [None if r.accuracy else r.recall for r in rows], width=9),
-        Column("f1-score", [r.f1 for r in rows], width=9),
-        Column("support", [float(r.support) for r in rows], shown=False),
-        Column("support", [r.support for r in rows], fmt=str, data=False, width=9),
-        *(
-            Column(key, figure(key), width=max(9, len(key) + 1))
-            for key in EXTRA_HEADERS
-        ),
-    ]
-    if interval_level is not None:
-        for key, name in ((F1_CI, "f1-score"), (F1_OF_AVERAGES_CI, F1_OF_AVERAGES)):
-            heading = f"{name} {interval_level} CI"
-            pairs = [r.ci.get(key) for r in rows]
-            columns += [
-                Column(
-                    heading,
-                    pairs,
-                    fmt=lambda ci: f"[{number(ci[0])}, {number(ci[1])}]",
-                    data=False,
-                    width=len(heading) + 1,
-                ),
-                Column(
-                    f"{key}-low",
-                    [None if p is None else float(p[0]) for p in pairs],
-                    shown=False,
-                ),
-                Column(
-                    f"{key}-high",
-                    [None if p is None else float(p[1]) for p in pairs],
-                    shown=False,
-                ),
-            ]
-    average_table = Table(
-        "averages",
-        columns,
-        keys=[r.name for r in rows],
-        digits=digits,
-        index_width=index_width,
-    )
-    return [class_table, average_table]
-
-
-def _legend(
-    classes: _Classes,
-    average_rows: list[_Row],
-    digits: int,
-    interval_legend: str | None = None,
-) -> list[str]:
-    """The lines under the text report: what the new columns are, the macro
-    gap's largest contributors and how the intervals were computed."""
-    legend = [
-        "f1-score:       averaged F1, the mean of the per-class F1 "
-        "(sklearn's f1-score).",
-        "f1-of-averages: F1 of averages, the harmonic mean of the row's "
-        "precision and recall.",
-        "gap:            f1-of-averages - f1-score; gap-bound: its supremum "
-        f"for {len(classes.shown)} classes",
-        "                (Opitz & Burst, Macro F1 and Macro F1, Theorem 3).",
-    ]
-    for row in average_rows:  # the macro row's
-        if row.gap_pairs:
-            legend.append(
-                f"gap by {row.gap_by}:".ljust(16)
-                + ", ".join(
-                    f"{what} {value:.{max(digits, 4)}f} ({share:.0%})"
-                    for what, value, share in row.gap_pairs
-                )
-            )
-    if interval_legend is not None:
-        legend.append(interval_legend)
-    return legend
-
-
-def _interval_legend(interval: FBetaInterval) -> str:
-    how = interval.method_description
-    return (
-        f"{interval.confidence * 100:g}% CI: confidence intervals [low, high] of "
-        f"f1-score and f1-of-averages ({how}, n={interval.n_samples})."
-    )
 
 
 def _warn_zero_width(intervals: list[FBetaInterval]) -> None:
@@ -508,12 +353,12 @@ def report_of_reading(
     legend = level = None
     if intervals:
         first = next(iter(intervals.values()))
-        legend = _interval_legend(first)
+        legend = interval_legend(first)
         level = legend.split(" ", 1)[0]
-    tables = _tables(classes, average_rows, digits, level)
+    tables = report_tables(classes, average_rows, digits, level)
     if as_frame:
         return table_frame(tables, caller=caller)
-    return render_text(tables, _legend(classes, average_rows, digits, legend))
+    return render_text(tables, report_legend(classes, average_rows, digits, legend))
 
 
 @overload

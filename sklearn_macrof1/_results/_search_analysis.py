@@ -4,13 +4,13 @@ Reads the per-fold test scores a ``GridSearchCV`` / ``RandomizedSearchCV`` (its
 ``cv_results_``) or ``cross_validate`` already computed under both formulas and
 reports the best candidate under each, the rank agreement across candidates,
 and Nadeau-Bengio corrected resampled t-tests (the statistics live in
-:mod:`sklearn_macrof1._stats._search`; the figure in
+:mod:`sklearn_macrof1._stats._search`, the tables and the statement in
+:mod:`sklearn_macrof1._present._search`, the figure in
 :mod:`sklearn_macrof1._plot._search_analysis`). Nothing is re-fitted or re-scored.
 """
 
 from __future__ import annotations
 
-import math
 import numbers
 import re
 from collections.abc import Sequence
@@ -20,24 +20,17 @@ from typing import Any, ClassVar
 import numpy as np
 
 from .._averages import AVERAGES
-from .._html import (
-    MAX_HTML_ROWS,
-    Column,
-    Table,
-    format_p_value,
-    percent,
-    render_html,
-    render_view,
-    table_frame,
+from .._present._frame import table_frame
+from .._present._search import (
+    candidate_table,
+    search_statement,
+    search_view,
+    test_table,
 )
-from .._stats._search import (
-    FoldDifference,
-    SearchStatistics,
-    rank_candidates,
-    read_search,
-)
+from .._present._table import Table, formula_labels
+from .._present._views import TableViews
+from .._stats._search import SearchStatistics, read_search
 from ._scorers import _parse
-from ._views import fbeta_name
 
 _SKLEARN_F1 = re.compile("f1_(" + "|".join(AVERAGES) + ")")
 _FIX = (
@@ -117,13 +110,8 @@ def _pick_metrics(
     )
 
 
-def _formula_names(beta: float | None) -> tuple[str, str]:
-    name = "F-beta" if beta is None else fbeta_name(beta)
-    return f"averaged {name}", f"{name} of averages"
-
-
 @dataclass(frozen=True, eq=False)
-class SearchAnalysis(SearchStatistics):
+class SearchAnalysis(SearchStatistics, TableViews):
     """Whether the two macro F-beta formulas pick the same model in a search.
 
     Returned by :func:`analyze_search`. Scores are the per-fold test scores of
@@ -198,7 +186,7 @@ class SearchAnalysis(SearchStatistics):
     @property
     def formula_names(self) -> tuple[str, str]:
         """The two formulas' names, e.g. ("averaged F1", "F1 of averages")."""
-        return _formula_names(self.beta)
+        return formula_labels(self.beta)
 
     @property
     def disagreement_beyond_noise(self) -> bool | None:
@@ -212,35 +200,7 @@ class SearchAnalysis(SearchStatistics):
     @property
     def statement(self) -> str:
         """The answer in words."""
-        avg_name, foa_name = self.formula_names
-        alpha = 1 - self.confidence
-
-        def verdict(d: FoldDifference) -> str:
-            sig = "significant" if d.significant else "not significant"
-            return f"{d.difference:+.4f} (p={d.p_value:.3g}, {sig} at {percent(alpha)})"
-
-        a, b = (
-            self.candidates[self.best_averaged],
-            self.candidates[self.best_of_averages],
-        )
-        if not self.picks_differ:
-            text = f"Both formulas pick {a}."
-        else:
-            assert self.picks_averaged is not None
-            assert self.picks_of_averages is not None
-            beyond = self.disagreement_beyond_noise
-            text = (
-                f"The formulas pick different candidates: {avg_name} picks {a}, "
-                f"{foa_name} picks {b}. ({a}) - ({b}): {avg_name} "
-                f"{verdict(self.picks_averaged)}, {foa_name} "
-                f"{verdict(self.picks_of_averages)}; the disagreement is "
-                + (
-                    "beyond fold noise (both significant)."
-                    if beyond
-                    else "within fold noise (not both significant)."
-                )
-            )
-        return text
+        return search_statement(self)
 
     # ---------------------------------------------------------------- views
     def __repr__(self) -> str:
@@ -249,148 +209,17 @@ class SearchAnalysis(SearchStatistics):
             f"{self.n_folds}, picks_differ={self.picks_differ})"
         )
 
-    def __str__(self) -> str:
-        return render_view(*self._view())
-
-    def _candidate_table(self) -> Table:
-        """One row per candidate: mean, fold s.d. and rank under each formula."""
-        avg_name, foa_name = self.formula_names
-        index = np.arange(self.n_candidates)
-        picks = []
-        for i in index:
-            marks = []
-            if i == self.best_averaged:
-                marks.append(f"best by {avg_name}")
-            if i == self.best_of_averages:
-                marks.append(f"best by {foa_name}")
-            picks.append("; ".join(marks))
-        r = self.ranks
-        ranks = (
-            "rank agreement: undefined (fewer than 3 candidates or constant scores)"
-            if math.isnan(r.spearman)
-            else f"rank agreement: Spearman {r.spearman:.3f} "
-            f"(p={r.spearman_p_value:.3g}), Kendall {r.kendall:.3f} "
-            f"(p={r.kendall_p_value:.3g}), {r.n_candidates} candidates"
-        )
-        columns = [Column("candidate", self.candidates, shown=False)]
-        for name, key, scores in (
-            (avg_name, "averaged", self.averaged_scores),
-            (foa_name, "of_averages", self.of_averages_scores),
-        ):
-            mean = scores.mean(axis=1)
-            columns += [
-                Column(f"mean_{key}", mean, heading=name),
-                Column(f"std_{key}", scores.std(axis=1, ddof=1), "fold s.d."),
-                Column(f"rank_{key}", rank_candidates(mean), "rank"),
-            ]
-        columns += [
-            Column("pick", picks, data=False),
-            Column("best_averaged", index == self.best_averaged, shown=False),
-            Column("best_of_averages", index == self.best_of_averages, shown=False),
-        ]
-        how = (
-            f"{self.average}, beta={self.beta:g}"
-            if self.average is not None and self.beta is not None
-            else "formulas named by the caller"
-        )
-        return Table(
-            f"search analysis: {self.n_candidates} candidates, {self.n_folds} folds "
-            f"({how}; metrics {self.averaged_metric!r}, "
-            f"{self.of_averages_metric!r})",
-            columns,
-            labels=self.candidates,
-            notes=[ranks],
-            index="candidate",
-            unit="candidates",
-            unit_one="candidate",
-            full="analysis.to_frame()",
-            shown_order=self._shown_candidates(),
-        )
-
-    def _shown_candidates(self) -> list[int] | None:
-        """The rows a view shows of more than :data:`MAX_HTML_ROWS` candidates:
-        the first ones and the two picks, in the candidates' order (None: all)."""
-        if self.n_candidates <= MAX_HTML_ROWS:
-            return None
-        picks = {int(self.best_averaged), int(self.best_of_averages)}
-        first = [i for i in range(MAX_HTML_ROWS) if i not in picks]
-        return sorted(picks | set(first[: MAX_HTML_ROWS - len(picks)]))
-
-    def _test_table(self) -> Table:
-        """One row per corrected resampled t-test."""
-        avg_name, foa_name = self.formula_names
-        tests = [
-            (test, f"{what}, {name}", d)
-            for test, what, name, d in (
-                ("picks", "picks", avg_name, self.picks_averaged),
-                ("picks", "picks", foa_name, self.picks_of_averages),
-                ("runner-up", "best - runner-up", avg_name, self.runner_up_averaged),
-                ("runner-up", "best - runner-up", foa_name, self.runner_up_of_averages),
-            )
-            if d is not None
-        ]
-
-        def column(key: str, **how: Any) -> Column:
-            return Column(key, [getattr(d, key) for _, _, d in tests], **how)
-
-        hidden = {"shown": False}
-        return Table(
-            f"Nadeau-Bengio corrected resampled t-tests (J = {self.n_folds}, "
-            f"n_test/n_train = {self.test_train_ratio:.3g}, "
-            f"{percent(self.confidence)} intervals)",
-            [
-                Column("test", [test for test, _, _ in tests], shown=False),
-                column("formula", **hidden),
-                column("candidate_a", **hidden),
-                column("candidate_b", **hidden),
-                Column(
-                    "A - B",
-                    [f"{d.candidate_a} - {d.candidate_b}" for _, _, d in tests],
-                    data=False,
-                ),
-                column("difference", fmt=lambda v: f"{v:+.4f}"),
-                Column(
-                    "interval",
-                    [f"[{d.low:+.4f}, {d.high:+.4f}]" for _, _, d in tests],
-                    data=False,
-                ),
-                column("low", **hidden),
-                column("high", **hidden),
-                column("std_error", **hidden),
-                column("t", fmt=lambda v: f"{v:.2f}"),
-                column("df", **hidden),
-                column("p_value", heading="p", fmt=format_p_value),
-                column(
-                    "uncorrected_p_value", heading="uncorrected p", fmt=format_p_value
-                ),
-            ],
-            labels=[what for _, what, _ in tests],
-            notes=[f"n_test/n_train: {self.size_note}"],
-            index="test",
-        )
-
     def _view(self) -> tuple[list[Table], list[str]]:
-        """What a notebook and the text show: the candidates, the t-tests (if
-        any), then the statement and notes."""
-        candidates, tests = self._candidate_table(), self._test_table()
-        notes = [self.statement]
-        if self.excluded:
-            notes.append(f"left out (nan fold scores): {', '.join(self.excluded)}")
-        if self.note:
-            notes.append(f"note: {self.note}")
-        return ([candidates, tests] if tests.n_rows else [candidates]), notes
-
-    def _repr_html_(self) -> str:
-        return render_html(*self._view())
+        return search_view(self)
 
     def to_frame(self) -> Any:
         """One row per candidate (pandas is imported lazily): mean and fold
         standard deviation and rank under each formula, and the two picks."""
-        return table_frame([self._candidate_table()], caller="SearchAnalysis.to_frame")
+        return table_frame([candidate_table(self)], caller="SearchAnalysis.to_frame")
 
     def tests_frame(self) -> Any:
         """The corrected t-tests as a ``pandas.DataFrame``, one row per test."""
-        return table_frame([self._test_table()], caller="SearchAnalysis.tests_frame")
+        return table_frame([test_table(self)], caller="SearchAnalysis.tests_frame")
 
     def plot(
         self, ax: Any = None, *, annotate: bool = True, top: int | None = None
@@ -524,7 +353,7 @@ def analyze_search(
         foa,
         beta=beta,
         average=average,
-        formulas=_formula_names(beta),
+        formulas=formula_labels(beta),
         confidence=confidence,
         classifier=source.classifier,
         n_train=n_train,

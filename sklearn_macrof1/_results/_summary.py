@@ -10,13 +10,15 @@ import scipy.sparse as sp
 
 from .._averages import HAS_BOUND, has_closed_form
 from .._counting._record import MacroF1Counts
+from .._equality import ValueEquality
 from .._formulas._aggregation import ALL_METRICS, Averages, Ratios, ratios
 from .._formulas._evaluation import Options, Selection, evaluate
 from .._formulas._paper import gap_bound, gap_closed_form
-from .._html import ValueEquality, render_html, render_view
+from .._present._summary import summary_frame, summary_view
+from .._present._table import Table, short
+from .._present._views import TableViews
 from .._stats._intervals import summary_confidence_interval
 from ._gap_attribution import GapAttribution, attribution_from_summary
-from ._views import short, summary_frame, summary_view
 
 
 def _plain(value: Any) -> Any:
@@ -36,7 +38,7 @@ def _plain(value: Any) -> Any:
 
 
 @dataclass(frozen=True, eq=False)
-class FBetaSummary(ValueEquality):
+class FBetaSummary(ValueEquality, TableViews):
     """Both F-beta scores, their gap and the per-class figures behind them.
 
     Returned by :func:`fbeta_summary` (of predictions or of a count record,
@@ -318,11 +320,8 @@ fbeta_of_averages=0.8333, gap=0.05556)
             f"gap={short(self.gap)})"
         )
 
-    def _repr_html_(self) -> str:
-        return render_html(summary_view(self))
-
-    def __str__(self) -> str:
-        return render_view(summary_view(self))
+    def _view(self) -> tuple[list[Table], list[str]]:
+        return summary_view(self), []
 
 
 def build_summary(

@@ -40,6 +40,7 @@ from scipy.special import ndtr, stdtr, stdtrit
 from .._counting._pairs import MAX_PAIR_CELLS, PairCells
 from .._counting._record import Reading, union_labels
 from .._counting._registry import lives_elsewhere
+from .._equality import ValueEquality
 from .._formulas._aggregation import (
     ALL_METRICS,
     harmonic_fbeta,
@@ -47,17 +48,16 @@ from .._formulas._aggregation import (
     zero_division_fill,
 )
 from .._formulas._evaluation import Options, evaluate, read_jointly
-from .._html import (
-    Column,
-    Table,
-    ValueEquality,
-    format_p_value,
-    percent,
-    render_html,
-    render_view,
-    table_frame,
-)
 from .._options import COMPARISON_METHODS
+from .._present._frame import table_frame
+from .._present._intervals import (
+    comparison_statement,
+    comparison_table,
+    difference_text,
+    multiple_table,
+)
+from .._present._table import Table, format_p_value
+from .._present._views import TableViews
 from .._sklearn_private import InvalidParameterError
 from ._intervals import (
     _BLOCK,
@@ -67,7 +67,6 @@ from ._intervals import (
     draw_cells,
     draw_multiplicities,
     evaluation_from,
-    formula_labels,
     moment_variance,
     one_hot_design,
     percentile_bounds,
@@ -120,18 +119,9 @@ class ScoreDifference(ValueEquality):
         """The p-value as text; ``"< 0.001"`` at a bootstrap's resolution."""
         return format_p_value(self.p_value, self.p_resolution)
 
-    def _p_text(self) -> str:
-        """``p=0.012``, or ``p < 0.001`` at a bootstrap's resolution."""
-        p = self.p_value_text
-        return f"p {p}" if p.startswith("<") else f"p={p}"
-
     def describe(self, name_a: str = "A", name_b: str = "B") -> str:
         """One line: both scores, the difference, its interval and p-value."""
-        return (
-            f"{name_a} {self.score_a:.4f}  {name_b} {self.score_b:.4f}  "
-            f"{name_a}-{name_b} {self.difference:+.4f} "
-            f"[{self.low:+.4f}, {self.high:+.4f}]  {self._p_text()}"
-        )
+        return difference_text(self, name_a, name_b)
 
     def __str__(self) -> str:
         return self.describe()
@@ -145,7 +135,7 @@ class ScoreDifference(ValueEquality):
 
 
 @dataclass(frozen=True, eq=False)
-class ClassifierComparison(ValueEquality):
+class ClassifierComparison(ValueEquality, TableViews):
     """Paired comparison of classifiers A and B under both formulas.
 
     Returned by :func:`compare_classifiers`.
@@ -187,53 +177,10 @@ class ClassifierComparison(ValueEquality):
     reversal_p_value: float | None
     names: tuple[str, str] = ("A", "B")
 
-    def _formulas(self) -> tuple[tuple[str, ScoreDifference], ...]:
-        label_avg, label_foa = formula_labels(self.beta)
-        return (label_avg, self.averaged_fbeta), (label_foa, self.fbeta_of_averages)
-
-    def _how(self) -> str:
-        if self.method == "jackknife":
-            return "jackknife, t reference"
-        if self.method == "delta":
-            return "delta method"
-        return f"paired bootstrap, {self.n_resamples} resamples"
-
     @property
     def statement(self) -> str:
         """A plain-language answer: which classifier each formula prefers."""
-        alpha = 1 - self.confidence
-        name_a, name_b = self.names
-        parts = []
-        for label, d in self._formulas():
-            if d.difference == 0:
-                verdict = f"does not separate {name_a} and {name_b}"
-            else:
-                better = name_a if d.difference > 0 else name_b
-                sig = "significant" if d.p_value < alpha else "not significant"
-                verdict = (
-                    f"prefers {better} by {abs(d.difference):.4f} "
-                    f"({d._p_text()}, {sig} at {percent(alpha)})"
-                )
-            parts.append(f"{label} {verdict}")
-        text = "; ".join(parts) + ". "
-        if self.rankings_differ:
-            p = self.reversal_p_value
-            assert p is not None
-            sig = (
-                "significant: both differences are"
-                if p < alpha
-                else "not significant: at least one difference is not"
-            )
-            text += (
-                "The two formulas rank the classifiers differently; the reversal "
-                f"is {sig} (intersection-union p={p:.3g})."
-            )
-        else:
-            text += "The two formulas do not rank the classifiers differently."
-        return text
-
-    def __str__(self) -> str:
-        return render_view([self._table()], [self.statement])
+        return comparison_statement(self)
 
     def __repr__(self) -> str:
         name_a, name_b = self.names
@@ -246,37 +193,8 @@ class ClassifierComparison(ValueEquality):
             f"rankings_differ={self.rankings_differ})"
         )
 
-    def _table(self) -> Table:
-        """The description behind the notebook view and the frame."""
-        name_a, name_b = self.names
-        level = percent(self.confidence)
-        formulas = self._formulas()
-        resolution = self.averaged_fbeta.p_resolution
-        table = Table(
-            f"{name_a} vs {name_b} ({self.average} average, beta={self.beta:g})",
-            [
-                Column("model_a", [name_a] * 2, shown=False),
-                Column("model_b", [name_b] * 2, shown=False),
-                *_difference_columns(
-                    [d for _, d in formulas],
-                    (name_a, name_b, f"{name_a} - {name_b}", level),
-                ).values(),
-            ],
-            keys=["averaged_fbeta", "fbeta_of_averages"],
-            labels=[label for label, _ in formulas],
-            notes=[f"{self._how()}, n={self.n_samples} samples."],
-            index="score",
-            index_name="score",
-        )
-        if resolution is not None:
-            table.notes.append(
-                f"A bootstrap p-value cannot resolve values below {resolution:.2g} "
-                "(2 / (resamples + 1)): '<' marks that floor."
-            )
-        return table
-
-    def _repr_html_(self) -> str:
-        return render_html([self._table()], [self.statement])
+    def _view(self) -> tuple[list[Table], list[str]]:
+        return [comparison_table(self)], [self.statement]
 
     def to_frame(self) -> Any:
         """The comparison as a ``pandas.DataFrame`` (needs pandas).
@@ -300,16 +218,13 @@ class ClassifierComparison(ValueEquality):
         >>> round(float(df.loc["averaged_fbeta", "difference"]), 4)
         0.0952
         """
-        return table_frame([self._table()], caller="ClassifierComparison.to_frame")
-
-
-#: Rows a view of several classifiers shows: every pair of up to 10
-#: classifiers under both formulas (the notebook shows 20 rows of other tables).
-_MAX_PAIR_ROWS = 90
+        return table_frame(
+            [comparison_table(self)], caller="ClassifierComparison.to_frame"
+        )
 
 
 @dataclass(frozen=True, eq=False)
-class MultipleComparison(ValueEquality):
+class MultipleComparison(ValueEquality, TableViews):
     """Every pair of several classifiers compared under both formulas.
 
     Returned by :func:`compare_classifiers` given more than two prediction sets.
@@ -344,37 +259,6 @@ class MultipleComparison(ValueEquality):
             f"names={self.names!r}."
         )
 
-    def _rows(
-        self,
-    ) -> list[tuple[ClassifierComparison, str, str, ScoreDifference, float]]:
-        """(pair, field name, formula label, difference, Holm p) of each row."""
-        rows = []
-        for c, p_avg, p_foa in zip(
-            self.comparisons,
-            self.averaged_fbeta_p_holm,
-            self.fbeta_of_averages_p_holm,
-            strict=True,
-        ):
-            (l_avg, d_avg), (l_foa, d_foa) = c._formulas()
-            rows += [
-                (c, "averaged_fbeta", l_avg, d_avg, p_avg),
-                (c, "fbeta_of_averages", l_foa, d_foa, p_foa),
-            ]
-        return rows
-
-    def _note(self) -> str:
-        m = len(self.comparisons)
-        first = self.comparisons[0]
-        return (
-            f"{len(self.names)} classifiers, {m} pairs: p (Holm) adjusts each "
-            f"formula's {m} p-values for multiple comparisons (Holm's step-down, "
-            f"family-wise error rate {percent(1 - first.confidence)}); intervals "
-            f"are not adjusted. {first._how()}, n={first.n_samples} samples."
-        )
-
-    def __str__(self) -> str:
-        return render_view([self._table()])
-
     def __repr__(self) -> str:
         return (
             f"MultipleComparison(names={self.names!r}, "
@@ -382,52 +266,8 @@ class MultipleComparison(ValueEquality):
             f"method={self.comparisons[0].method!r})"
         )
 
-    def _table(self) -> Table:
-        """The description behind the notebook view and the frame."""
-        first = self.comparisons[0]
-        rows = self._rows()
-        labels = dict(
-            zip(
-                ("averaged_fbeta", "fbeta_of_averages"),
-                formula_labels(first.beta),
-                strict=True,
-            )
-        )
-        resolution = first.averaged_fbeta.p_resolution
-        differences = _difference_columns(
-            [d for _, _, _, d, _ in rows],
-            ("score A", "score B", "A - B", percent(first.confidence)),
-        )
-        return Table(
-            f"{len(self.names)} classifiers, every pair ({first.average} average, "
-            f"beta={first.beta:g})",
-            [
-                Column("model_a", [c.names[0] for c, *_ in rows], shown=False),
-                Column("model_b", [c.names[1] for c, *_ in rows], shown=False),
-                Column(
-                    "score", [score for _, score, *_ in rows], fmt=labels.__getitem__
-                ),
-                *(differences[key] for key in _PAIR_KEYS),
-                Column(
-                    "p_holm",
-                    [p_holm for *_, p_holm in rows],
-                    heading="p (Holm)",
-                    fmt=lambda p: format_p_value(p, resolution),
-                ),
-                differences["p_resolution"],
-                differences["df"],
-            ],
-            labels=[f"{c.names[0]} vs {c.names[1]}" for c, *_ in rows],
-            notes=[self._note()],
-            index="A vs B",
-            unit="rows (pairs and formulas)",
-            unit_one="row (pairs and formulas)",
-            full="comparison.to_frame()",
-            max_rows=_MAX_PAIR_ROWS,
-        )
-
-    def _repr_html_(self) -> str:
-        return render_html([self._table()])
+    def _view(self) -> tuple[list[Table], list[str]]:
+        return [multiple_table(self)], []
 
     def to_frame(self) -> Any:
         """Every pair and formula as a row of a ``pandas.DataFrame``.
@@ -436,45 +276,7 @@ class MultipleComparison(ValueEquality):
         ``fbeta_of_averages``), then those of :meth:`ClassifierComparison.to_frame`
         and ``p_holm``. Needs pandas.
         """
-        return table_frame([self._table()], caller="MultipleComparison.to_frame")
-
-
-#: The columns of each pair in :meth:`MultipleComparison.to_frame`, before p_holm.
-_PAIR_KEYS = ("score_a", "score_b", "difference", "low", "high", "std_error", "p_value")
-
-
-def _difference_columns(
-    differences: list[ScoreDifference], headings: tuple[str, str, str, str]
-) -> dict[str, Column]:
-    """The columns of :class:`ScoreDifference` values, one row per difference:
-    ``headings`` are those of score A, score B, their difference and the
-    confidence level."""
-    score_a, score_b, difference, level = headings
-    resolution = differences[0].p_resolution
-
-    def column(key: str, heading: str | None = None, shown: bool = True) -> Column:
-        values = [getattr(d, key) for d in differences]
-        return Column(key, values, heading=heading, shown=shown)
-
-    columns = [
-        column("score_a", score_a),
-        column("score_b", score_b),
-        column("difference", difference),
-        column("low", f"{level} CI low"),
-        column("high", f"{level} CI high"),
-        column("std_error", shown=False),
-        Column(
-            "p_value",
-            [d.p_value for d in differences],
-            heading="p-value",
-            fmt=lambda p: format_p_value(p, resolution),
-        ),
-        column("p_greater", shown=False),
-        column("p_less", shown=False),
-        column("p_resolution", shown=False),
-        column("df", shown=False),
-    ]
-    return {c.key: c for c in columns}
+        return table_frame([multiple_table(self)], caller="MultipleComparison.to_frame")
 
 
 def _from_normal(a: float, b: float, variance: float, *, z: float) -> ScoreDifference:

@@ -73,6 +73,7 @@ from .._counting._record import (
     MacroF1Counts,
     Reading,
 )
+from .._equality import ValueEquality
 from .._formulas._aggregation import (
     ALL_METRICS,
     Averages,
@@ -91,16 +92,11 @@ from .._formulas._evaluation import (
     evaluate,
     read_for,
 )
-from .._html import (
-    Column,
-    Table,
-    ValueEquality,
-    percent,
-    render_html,
-    render_view,
-    table_frame,
-)
 from .._options import as_generator, check_options_of, warn_user
+from .._present._frame import table_frame
+from .._present._intervals import interval_table, method_text
+from .._present._table import Table, percent, short
+from .._present._views import TableViews
 from .._read._encoding import Targets
 from .._read._targets import as_bool
 from ._progress import Progress
@@ -128,16 +124,6 @@ _PER_CELL = 4
 
 
 # --------------------------------------------------------------------------- results
-
-
-def _short(value: float) -> str:
-    return f"{float(value):.4g}"
-
-
-def formula_labels(beta: float) -> tuple[str, str]:
-    """The two formulas' names for ``beta``: "averaged F1", "F1 of averages"."""
-    name = "F1" if beta == 1 else f"F{beta:g}"
-    return f"averaged {name}", f"{name} of averages"
 
 
 @dataclass(frozen=True, eq=False)
@@ -173,13 +159,13 @@ class ScoreInterval(ValueEquality):
 
     def __repr__(self) -> str:
         return (
-            f"ScoreInterval(estimate={_short(self.estimate)}, low={_short(self.low)}, "
-            f"high={_short(self.high)}, std_error={_short(self.std_error)})"
+            f"ScoreInterval(estimate={short(self.estimate)}, low={short(self.low)}, "
+            f"high={short(self.high)}, std_error={short(self.std_error)})"
         )
 
 
 @dataclass(frozen=True, eq=False)
-class FBetaInterval(ValueEquality):
+class FBetaInterval(ValueEquality, TableViews):
     """Confidence intervals of both F-beta scores of one classifier.
 
     Returned by :func:`fbeta_confidence_interval` and
@@ -233,9 +219,6 @@ averaged_fbeta=0.7190 [0.6506, 0.7830], fbeta_of_averages=0.7358 [0.6742, 0.7949
         """Plain-Python dictionary (JSON-serialisable)."""
         return asdict(self)
 
-    def __str__(self) -> str:
-        return render_view([self._table()])
-
     def __repr__(self) -> str:
         return (
             f"FBetaInterval(average={self.average!r}, confidence={self.confidence:g}, "
@@ -247,44 +230,10 @@ averaged_fbeta=0.7190 [0.6506, 0.7830], fbeta_of_averages=0.7358 [0.6742, 0.7949
     @property
     def method_description(self) -> str:
         """The method in words, e.g. "delta method"."""
-        if self.method == "delta":
-            return "delta method"
-        if self.method == "posterior":
-            return f"Dirichlet posterior, {self.n_resamples} draws"
-        return f"percentile bootstrap, {self.n_resamples} resamples"
+        return method_text(self.method, self.n_resamples)
 
-    def _table(self) -> Table:
-        """The description behind the notebook view and the frame."""
-        both = (self.averaged_fbeta, self.fbeta_of_averages)
-
-        def column(key: str, heading: str | None = None, shown: bool = True) -> Column:
-            values = [getattr(ci, key) for ci in both]
-            return Column(key, values, heading=heading, shown=shown)
-
-        def setting(key: str) -> Column:
-            return Column(key, [getattr(self, key)] * 2, shown=False)
-
-        return Table(
-            f"{percent(self.confidence)} confidence intervals ({self.average} average, "
-            f"beta={self.beta:g})",
-            [
-                column("estimate"),
-                column("low"),
-                column("high"),
-                column("std_error", "std error"),
-                setting("average"),
-                setting("confidence"),
-                setting("method"),
-            ],
-            keys=["averaged_fbeta", "fbeta_of_averages"],
-            labels=formula_labels(self.beta),
-            notes=[f"{self.method_description}, n={self.n_samples} samples."],
-            index="score",
-            index_name="score",
-        )
-
-    def _repr_html_(self) -> str:
-        return render_html([self._table()])
+    def _view(self) -> tuple[list[Table], list[str]]:
+        return [interval_table(self)], []
 
     def to_frame(self) -> Any:
         """Both intervals as a ``pandas.DataFrame`` (needs pandas).
@@ -306,7 +255,7 @@ averaged_fbeta=0.7190 [0.6506, 0.7830], fbeta_of_averages=0.7358 [0.6742, 0.7949
         high        0.7949
         Name: fbeta_of_averages, dtype: float64
         """
-        return table_frame([self._table()], caller="FBetaInterval.to_frame")
+        return table_frame([interval_table(self)], caller="FBetaInterval.to_frame")
 
 
 # ------------------------------------------------------------------- the warning

@@ -586,6 +586,20 @@ class SearchStatistics:
     excluded: list[str] = field(default_factory=list)
     note: str = ""
 
+    def _per_candidate(self) -> list[tuple[str, np.ndarray, np.ndarray, np.ndarray]]:
+        """Under each formula ("averaged", then "of_averages"): each
+        candidate's mean fold score, the standard deviation of its fold scores
+        and its rank by the mean (scikit-learn's ``rank_test_*``)."""
+        out = []
+        for key, scores in (
+            ("averaged", self.averaged_scores),
+            ("of_averages", self.of_averages_scores),
+        ):
+            mean = scores.mean(axis=1)
+            std = scores.std(axis=1, ddof=1)
+            out.append((key, mean, std, rank_candidates(mean)))
+        return out
+
     @classmethod
     def _from_fold_scores(
         cls: type[_S],

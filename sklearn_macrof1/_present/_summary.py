@@ -1,12 +1,11 @@
 """The table descriptions of the summary and the accumulator.
 
-:class:`~._summary.FBetaSummary` and the accumulator describe
-themselves here as :class:`~sklearn_macrof1._html.Table` objects; the renderer
-of :mod:`sklearn_macrof1._html` turns the same tables into the HTML of a
-notebook (``_repr_html_``), the text of ``str()`` and the
-``pandas.DataFrame`` of ``to_frame()``. A new figure in every view is one
-more column, row or table in the functions below. pandas is imported only
-when a frame is asked for.
+:class:`~sklearn_macrof1.FBetaSummary` and the accumulator describe
+themselves here as :class:`~._table.Table` objects; the renderers turn the
+same tables into the HTML of a notebook (``_repr_html_``), the text of
+``str()`` and the ``pandas.DataFrame`` of ``to_frame()``. A new figure in
+every view is one more column, row or table in the functions below. pandas is
+imported only when a frame is asked for.
 """
 
 from __future__ import annotations
@@ -17,41 +16,21 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._averages import CLASS_MEANS, HAS_BOUND
-from .._html import Column, Table, format_value, render_html, table_frame
+from ._frame import table_frame
+from ._gap import gap_headline
+from ._html import render_html
+from ._table import Column, Table, column_names, fbeta_name, format_value
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from .._results._summary import FBetaSummary
     from .._stats._intervals import FBetaInterval
-    from ._summary import FBetaSummary
 
 
 #: Classes up to which a notebook view names the largest class pairs of the
 #: gap: their table has one value per pair of classes (8 MB at 1,000 classes).
 MAX_PAIR_NOTE_CLASSES = 1000
-
-
-def fbeta_name(beta: float) -> str:
-    """ "F1", "F2", "F0.5": the score's name for ``beta``."""
-    return "F1" if beta == 1 else f"F{beta:g}"
-
-
-def column_names(beta: float) -> tuple[str, str]:
-    """The report's keys of the two scores for ``beta``: ``f1-score`` and
-    ``f1-of-averages`` for F1."""
-    name = fbeta_name(beta).lower()
-    return f"{name}-score", f"{name}-of-averages"
-
-
-def short(value: Any) -> str:
-    """A value of a one-line ``__repr__``: 4 significant digits, arrays summarised."""
-    if isinstance(value, np.ndarray):
-        if value.size <= 6:
-            return np.array2string(value, precision=4, separator=", ")
-        return f"<{value.size} values>"
-    if value is None:
-        return "None"
-    return f"{float(value):.4g}"
 
 
 def _classes(n: int) -> str:
@@ -164,14 +143,10 @@ def _gap_pairs_note(summary: FBetaSummary) -> str:
             "summary.gap_attribution() splits the gap over class pairs (not "
             f"computed for a view of more than {MAX_PAIR_NOTE_CLASSES} classes)."
         )
-    try:
-        attribution = summary.gap_attribution()
-    except ValueError:  # zero_division=nan left classes out: no pair terms
+    headline = gap_headline(summary)
+    if not headline:
         return ""
-    return (
-        f"{attribution.headline(3)}; summary.gap_attribution() has every pair "
-        "and class."
-    )
+    return f"{headline}; summary.gap_attribution() has every pair and class."
 
 
 def summary_frame(
