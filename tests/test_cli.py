@@ -374,6 +374,21 @@ def test_multilabel_label_sets_in_label_files(tmp_path):
     assert doc["scores"]["averaged_fbeta"] == pytest.approx(ref.averaged_fbeta)
 
 
+def test_integer_label_sets_name_labels_by_value(tmp_path):
+    # "05" and "5" are one label, as in a column of integer labels (a set
+    # holding "05" crashed with a KeyError)
+    t, p = tmp_path / "t.txt", tmp_path / "p.txt"
+    t.write_text("05 1\n1\n2\n")
+    p.write_text("5\n1 05\n2\n")
+    doc = cli_json(["score", str(t), str(p), "--label-sep", " "])
+    assert [c["label"] for c in doc["classes"]] == ["1", "2", "5"]
+    ref = fbeta_summary(
+        np.array([[1, 0, 1], [1, 0, 0], [0, 1, 0]]),
+        np.array([[0, 0, 1], [1, 0, 1], [0, 1, 0]]),
+    )
+    assert doc["scores"]["averaged_fbeta"] == pytest.approx(ref.averaged_fbeta)
+
+
 def test_indicator_words_are_the_indicator_values(tmp_path):
     """yes/no, y/n, t/f, TRUE/False and 1.0/0.0 (any case) are 1 and 0, and an
     empty cell is 0: the same scores as the file written in 0/1."""

@@ -1357,7 +1357,9 @@ class _Counter:
         if not names:
             raise DataError("the label sets are all empty: no labels to score")
         if all(_is_int(n) for n in names):
-            names = [str(n) for n in sorted(int(n) for n in names)]
+            # integers are labels by value: "05" and "5" name one label
+            parts = [[str(int(x)) for x in s] for s in parts]
+            names = [str(n) for n in sorted({int(n) for n in names})]
         index = {n: i for i, n in enumerate(names)}
         sets = np.zeros((len(parts), len(names)), dtype=np.int8)
         for row, s in enumerate(parts):
