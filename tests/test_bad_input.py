@@ -40,6 +40,8 @@ CASES = [
     ("mixed-binary-multilabel", [0, 1], ML_T[:, :2], {}, [("y_true",), ("y_pred",)]),
     ("mixed-multiclass-multilabel", [0, 1], ML_T, {}, [("y_true",), ("y_pred",)]),
     ("mixed-str-int", ["a", "b", "a"], [0, 1, 0], {}, [("y_true",), ("y_pred",)]),
+    ("0-d-true", np.array(1), [1], {}, [("y_true",), ("dimension",)]),
+    ("0-d-pred", [1], np.array(1), {}, [("y_pred",), ("dimension",)]),
     (
         "mixed-str-int-inside",
         np.array(["a", 1], dtype=object),

@@ -606,14 +606,16 @@ def test_comparison_of_1d_and_multilabel_dask_targets_names_the_mix(client) -> N
 
 
 @pytest.mark.parametrize(
-    "weights", [np.ones(11), np.ones((12, 1))], ids=["short", "2-D"]
+    "weights",
+    [np.ones(11), np.ones((12, 1)), np.array(1.0)],
+    ids=["short", "2-D", "0-d"],
 )
 def test_dask_weights_of_the_wrong_shape_are_refused_as_in_memory_ones(weights):
     y_true = np.array([0, 1, 2] * 4)
     y_pred = np.roll(y_true, 1)
     with pytest.raises(ValueError) as local:
         averaged_f1_score(y_true, y_pred, sample_weight=weights)
-    chunks = 5 if weights.ndim == 1 else (5, 1)
+    chunks = {0: (), 1: 5, 2: (5, 1)}[weights.ndim]
     with pytest.raises(ValueError) as distributed:
         averaged_f1_score(
             da.from_array(y_true, chunks=5),
@@ -621,3 +623,12 @@ def test_dask_weights_of_the_wrong_shape_are_refused_as_in_memory_ones(weights):
             sample_weight=da.from_array(weights, chunks=chunks),
         )
     assert str(distributed.value) == str(local.value)
+
+
+def test_a_0_d_dask_array_of_labels_is_refused_as_a_0_d_numpy_one():
+    y = np.array([0, 1, 2] * 4)
+    with pytest.raises(TypeError) as local:
+        averaged_f1_score(np.array(1), y)
+    with pytest.raises(TypeError) as distributed:
+        averaged_f1_score(da.from_array(np.array(1)), da.from_array(y, chunks=5))
+    assert str(distributed.value) == str(local.value).replace("ndarray", "Array")

@@ -956,6 +956,11 @@ def _check_arguments(
                 f"{name} must be an array-like of labels (an array or a non-string "
                 f"sequence); got a {type(y).__name__}: {y!r}."
             )
+        if getattr(y, "ndim", None) == 0:  # NumPy, device and Dask 0-d arrays
+            raise TypeError(
+                f"{name} must have at least one dimension (one label per sample); "
+                f"got a 0-d {type(y).__name__}."
+            )
     if sample_weight is not None:  # a scalar is refused, as by sklearn's metrics
         check_array_like(
             sample_weight, name="sample_weight", caller=caller, sparse=False

@@ -131,6 +131,8 @@ def _chunked(
         arrays.append(local)
     weights = sample_weight  # a Dask array, or a local one cut like the rows
     if is_dask_collection(weights):
+        if getattr(weights, "ndim", 1) == 0:  # refused as a 0-d NumPy array is
+            check_weight_shape((), 0)
         weights = _as_dask_array(weights, "sample_weight")
     elif weights is not None and not np.isscalar(weights):
         weights = _from_local(np.asarray(weights), rows, "sample_weight")
