@@ -9,8 +9,7 @@ One straight path: :func:`classification_report` checks its options once,
 reads and counts the targets once (or takes a record), and
 :func:`report_of_reading` runs the rest on that reading: the aggregation of
 every row at once, the rows' intervals from that same aggregation, the rows,
-then text, dict or frame. The CLI calls :func:`report_of_reading` with a
-reading and options it checked itself.
+then text, dict or frame.
 """
 
 from __future__ import annotations
@@ -453,7 +452,8 @@ def report_of_reading(
     targets: the per-sample counts of the samples avg row); ``options`` are
     the rows' score options (``average`` None). Evaluate every row at once,
     the rows' intervals from that same evaluation (``resampling``: None for
-    a report without them), the rows, then text, dict or frame.
+    a report without them, else with its method resolved by the caller,
+    :func:`~._intervals.resolve`), the rows, then text, dict or frame.
     ``record``: the count record the user gave in place of ``y_true``,
     whose intervals are checked against what it holds.
     ``labels_given`` says whether the user chose the labels, which makes a
@@ -464,13 +464,6 @@ def report_of_reading(
     averages = _averages(counts)
     designs = None
     if resampling is not None:
-        resampling = resolve(
-            resampling,
-            counts,
-            tuple(averages),
-            weighted=reading.weighted,
-            labels=options.labels,
-        )
         if record is not None:
             check_record_interval(
                 record,

@@ -2044,14 +2044,7 @@ def interval_of_reading(
     reading: Reading, options: Options, resampling: Resampling, *, caller: str
 ) -> FBetaInterval:
     """:func:`fbeta_confidence_interval` of a reading, every option checked
-    (``method="auto"`` is resolved here if the caller has not)."""
-    resampling = resolve(
-        resampling,
-        reading.counts,
-        str(options.average),
-        weighted=reading.weighted,
-        labels=options.labels,
-    )
+    and ``method`` resolved (:func:`resolve`) by the caller."""
     evaluation = evaluation_from(
         reading, options, caller=caller, method=resampling.method
     )
