@@ -36,7 +36,7 @@ from .._stats._intervals import (
     FBetaInterval,
     Resampling,
     check_record_interval,
-    redraws_cells,
+    counted_for,
     report_designs,
     report_intervals,
     resampling_of,
@@ -736,8 +736,10 @@ shape (n_samples, n_labels) or MacroF1Counts
     _check_output_form(output_dict, as_frame, caller=caller)
     options = as_options(checked, average=None, beta=1.0, pos_label=None)
     resampling = None
+    counted: dict[str, bool] = {}
     if confidence is not None:
         resampling = resampling_of(checked, method_name="interval_method")
+        counted = counted_for(resampling.method, weighted=sample_weight is not None)
     reading = read_for(
         y_true,
         y_pred,
@@ -745,10 +747,7 @@ shape (n_samples, n_labels) or MacroF1Counts
         sample_weight=sample_weight,
         caller=caller,
         samplewise=True,  # per-sample counts for multilabel targets only
-        moments=resampling is not None and resampling.method in ("delta", "auto"),
-        cells=resampling is not None,
-        count_cells=resampling is not None
-        and redraws_cells(resampling.method, sample_weight),
+        **counted,
     )
     if resampling is not None:
         resampling = resolve(

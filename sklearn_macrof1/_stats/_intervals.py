@@ -100,7 +100,7 @@ from .._html import (
     render_view,
     table_frame,
 )
-from .._options import as_generator, check_options_of, warn_user
+from .._options import METHODS, as_generator, check_options_of, warn_user
 from .._read._encoding import Targets
 from .._read._targets import as_bool
 from ._progress import Progress
@@ -115,12 +115,10 @@ _BLOCK = 64
 #: cells) per block: 32 MiB of float64, however many samples or cells.
 _DRAWN = 1 << 22
 
-#: The methods that draw at random (``random_state``, ``n_resamples``) ...
+#: The methods that draw at random (``random_state``, ``n_resamples``); the
+#: options that take a ``random_state`` are these and those that may resolve
+#: to one (:data:`_SEEDED_METHODS`).
 _DRAWN_METHODS = ("bootstrap", "posterior")
-
-#: ... and the options that take a ``random_state`` ("auto" may resolve to
-#: the posterior).
-_SEEDED_METHODS = ("auto", *_DRAWN_METHODS)
 
 #: Samples per occupied cell up to which a bootstrap of the cells draws each
 #: sample (measured: 2x faster than the binomials at 3 samples per cell).
@@ -585,6 +583,67 @@ def resolved_method(
     if n_samples > AUTO_POSTERIOR_MAX_SAMPLES and smallest_class >= AUTO_DELTA_MIN_TRUE:
         return "delta"
     return "posterior"
+
+
+def possible_methods(method: str, *, weighted: bool) -> frozenset[str]:
+    """The methods an interval asked for with ``method`` may use, known
+    before the data are read: every answer :func:`resolved_method` can give
+    for samples ``weighted`` or not, whatever the data's kind, size and
+    smallest class and the average turn out to be ("auto": the delta method,
+    and the posterior for unweighted samples). Any other method is itself."""
+    return frozenset(
+        resolved_method(
+            method,
+            weighted=weighted,
+            multilabel=multilabel,
+            average=average,
+            n_samples=size,
+            smallest_class=size,
+        )
+        for multilabel in (False, True)
+        for average in ("macro", "samples")
+        for size in (0.0, math.inf)
+    )
+
+
+#: The options that take a ``random_state``: the methods that draw at random
+#: and those that may resolve to one.
+_SEEDED_METHODS = tuple(
+    m for m in METHODS if possible_methods(m, weighted=False) & set(_DRAWN_METHODS)
+)
+
+
+def counted_for(method: str, *, weighted: bool) -> dict[str, bool]:
+    """What the one counting pass of an interval asked for with ``method``
+    (not resolved yet: the data are not read) counts besides the class
+    counts, as keywords of :func:`~._evaluation.read_for`: what any method
+    it may use (:func:`possible_methods`) :func:`requires` of the record.
+    ``moments``: the second moments of the delta method (which the counting
+    skips where they are not read: unweighted 1-D targets, and multilabel
+    targets whose samples the call keeps); ``count_cells``: the cells that
+    the bootstrap and the posterior redraw (unweighted 1-D targets), counted
+    in this pass; ``cells``: the occupied cells of a large confusion matrix
+    from data counted where they live. ``weighted``: ``sample_weight`` was
+    given."""
+    methods = possible_methods(method, weighted=weighted)
+    needed = frozenset().union(
+        *(
+            requires(m, kind=kind, weighted=weighted)
+            for m in methods
+            for kind in ("multiclass", _MULTILABEL)
+        )
+    )
+    redrawn = frozenset().union(
+        *(
+            requires(m, kind="multiclass", weighted=weighted)
+            for m in methods & set(_DRAWN_METHODS)
+        )
+    )
+    return {
+        "moments": MOMENTS in needed,
+        "count_cells": CELLS in redrawn,
+        "cells": True,
+    }
 
 
 def resolve(
@@ -1314,15 +1373,6 @@ def posterior_defined(counts: MacroF1Counts, weighted: bool) -> bool:
     return counts.kind != _MULTILABEL and not (weighted or counts.weighted)
 
 
-def redraws_cells(method: str, sample_weight: Any) -> bool:
-    """Whether an interval by ``method`` redraws the cells of the confusion
-    matrix (unweighted 1-D targets), which the counting pass then counts,
-    above 2048 classes as their occupied cells: nothing sorts the targets
-    again once the record exists."""
-    # "auto" resolves to the posterior for unweighted 1-D targets (most sizes)
-    return method in (*_DRAWN_METHODS, "auto") and sample_weight is None
-
-
 def evaluation_from(
     reading: Reading,
     options: Options,
@@ -1909,9 +1959,7 @@ shape (n_samples, n_labels) or MacroF1Counts
         options,
         sample_weight=sample_weight,
         caller=caller,
-        moments=resampling.method in ("delta", "auto"),
-        cells=True,
-        count_cells=redraws_cells(resampling.method, sample_weight),
+        **counted_for(resampling.method, weighted=sample_weight is not None),
     )
     resampling = resolve(
         resampling,
