@@ -37,6 +37,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._options import (
+    all_zero_weights,
     check_array_like,
     check_confusion_matrix,
     check_sample_weight,
@@ -877,10 +878,7 @@ def zero_weight_rule(
     ``zero``.
     """
     if zero and not part:
-        raise error or ValueError(
-            "sample_weight must contain at least one non-zero number; all "
-            f"{n_samples} weights are zero."
-        )
+        raise error or all_zero_weights(n_samples)
     return zero
 
 
