@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from .._averages import averages_of, ordered, spelled
-from .._counting._pairs import PairCells, pair_cells
+from .._counting._pairs import JointReading
 from .._counting._record import (
     SAMPLE_COUNTS,
     MacroF1Counts,
@@ -100,37 +100,6 @@ def as_options(checked: dict[str, Any], **fixed: Any) -> Options:
     )
 
 
-@dataclass
-class JointReading:
-    """One reading of ``y_true`` with several prediction sets, and their counts.
-
-    ``readings[j]`` is prediction set ``j``'s reading: its own count record,
-    exactly as :func:`read` counts the pair. In memory their ``targets`` share
-    one encoding of ``y_true`` (:func:`~._targets.read_joint_targets`) and the
-    joint cells of a pair are counted from them when asked for
-    (:meth:`pair_cells`); collections that live elsewhere were counted there,
-    cells of every pair included (``pairs``), and have no ``targets``.
-    """
-
-    readings: list[Reading]
-    pairs: dict[tuple[int, int], PairCells] | None = None
-    influence_sums: Any = None  # multilabel targets counted where they live
-
-    @property
-    def n_samples(self) -> int:
-        counts = self.readings[0].counts
-        assert counts.n_samples is not None
-        return counts.n_samples
-
-    def pair_cells(self, i: int, j: int) -> PairCells:
-        """The joint (true, pred_i, pred_j) cells of 1-D targets, ``i < j``."""
-        if self.pairs is not None:
-            return self.pairs[i, j]
-        a, b = self.readings[i], self.readings[j]
-        assert a.targets is not None and b.targets is not None
-        return pair_cells(a.targets, b.targets, a.weights)
-
-
 def read_jointly(
     y_true: Any,
     y_preds: Sequence[Any],
@@ -160,15 +129,7 @@ def read_jointly(
         request = CountRequest(
             labels=labels, samplewise=samplewise, part=part, caller=caller
         )
-        joint = counter(data, request)
-        if joint.readings is not None:  # read into this process after all
-            return JointReading(joint.readings)
-        weighted = sample_weight is not None
-        return JointReading(
-            [Reading(counts, weighted=weighted) for counts in joint.counts],
-            joint.pairs,
-            joint.influence_sums,
-        )
+        return counter(data, request)
     try:
         targets = read_joint_targets(y_true, y_preds, names)
     except (TypeError, ValueError) as exc:

@@ -50,7 +50,7 @@ from .._counting._kernels import (
     SampleCounts,
     table_counts,
 )
-from .._counting._pairs import MAX_PAIR_CELLS, JointCounts, PairCells
+from .._counting._pairs import MAX_PAIR_CELLS, JointReading, PairCells
 from .._counting._record import (
     MacroF1Counts,
     Reading,
@@ -845,7 +845,7 @@ class _ArrayAPI:
 
     def count_jointly(
         self, data: JointPredictions, request: CountRequest
-    ) -> JointCounts:
+    ) -> JointReading:
         from .._formulas._evaluation import read_jointly
 
         names = ("y_true", *data.names)
@@ -862,23 +862,18 @@ class _ArrayAPI:
                 part=request.part,
                 caller=request.caller,
             )
-            m = len(arrays) - 1
-            return JointCounts(
-                [reading.counts for reading in joint.readings],
-                {
-                    (i, j): joint.pair_cells(i, j)
-                    for i in range(m)
-                    for j in range(i + 1, m)
-                },
-            )
+            return joint.counted_elsewhere()
         n = int(arrays[0].shape[0])
         weights, zero = _checked_weights(
             dev, weights, prepared.on_device, n, request.part
         )
         if arrays[0].ndim == 2:
-            return JointCounts(
+            return JointReading(
                 [
-                    _count_multilabel(dev, arrays[0], pred, weights, request, zero)
+                    Reading(
+                        _count_multilabel(dev, arrays[0], pred, weights, request, zero),
+                        weighted=weights is not None,
+                    )
                     for pred in arrays[1:]
                 ],
                 {},
@@ -916,7 +911,8 @@ class _ArrayAPI:
             for i in range(m)
             for j in range(i + 1, m)
         }
-        return JointCounts(counts, pairs)
+        weighted = weights is not None
+        return JointReading([Reading(c, weighted=weighted) for c in counts], pairs)
 
     def tally(self, data: Predictions, stream: Stream) -> Any:
         """One batch of a stream: PyTorch CPU tensors are given back as the
