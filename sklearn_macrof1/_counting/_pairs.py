@@ -20,7 +20,16 @@ from typing import Any
 import numpy as np
 
 from .._read._encoding import Targets
-from ._record import Reading, union_labels
+from ._record import SAMPLE_ROWS, Reading, union_labels
+
+#: What a joint reading holds beyond each prediction set's reading
+#: (:attr:`JointReading._provides`): the joint (true, pred_i, pred_j) cells
+#: of each pair of 1-D predictions, counted where the data live or countable
+#: from the targets kept ...
+PAIR_CELLS = "joint cells of each pair"
+#: ... and, multilabel targets on a device, the sums of each pair's
+#: per-sample influence differences, computed there.
+INFLUENCE_SUMS = "influence sums of each pair"
 
 #: Largest joint table ``k**3`` counted densely (k = 128 classes, about 50 MB
 #: for its three columns); beyond it the occupied cells are found with
@@ -154,6 +163,20 @@ class JointReading:
     influence_sums: Any = None
 
     @property
+    def _provides(self) -> frozenset[str]:
+        """What every prediction set's reading holds (``Reading._provides``),
+        with :data:`PAIR_CELLS` (1-D targets, counted or countable from the
+        targets) and :data:`INFLUENCE_SUMS`."""
+        held = frozenset.intersection(*(r._provides for r in self.readings))
+        extra = set()
+        one_d = self.readings[0].counts.kind != "multilabel-indicator"
+        if one_d and (self.pairs is not None or SAMPLE_ROWS in held):
+            extra.add(PAIR_CELLS)
+        if self.influence_sums is not None:
+            extra.add(INFLUENCE_SUMS)
+        return held | extra
+
+    @property
     def n_samples(self) -> int:
         counts = self.readings[0].counts
         assert counts.n_samples is not None
@@ -174,14 +197,12 @@ class JointReading:
         pairs = {
             (i, j): self.pair_cells(i, j) for i in range(m) for j in range(i + 1, m)
         }
-        return JointReading(
-            [Reading(r.counts, weighted=r.weighted) for r in self.readings], pairs
-        )
+        return JointReading([Reading(r.counts) for r in self.readings], pairs)
 
     def merge(self, other: JointReading) -> JointReading:
         """The joint reading of both sets of samples (counted elsewhere)."""
         readings = [
-            Reading(a.counts.merge(b.counts), weighted=a.weighted or b.weighted)
+            Reading(a.counts.merge(b.counts))
             for a, b in zip(self.readings, other.readings, strict=True)
         ]
         pairs = {
@@ -201,7 +222,9 @@ def merge_joint_readings(a: JointReading | None, b: JointReading | None) -> Any:
 
 
 __all__ = [
+    "INFLUENCE_SUMS",
     "MAX_PAIR_CELLS",
+    "PAIR_CELLS",
     "JointReading",
     "PairCells",
     "merge_joint_readings",

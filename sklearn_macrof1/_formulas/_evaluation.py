@@ -154,7 +154,6 @@ def read_jointly(
                 ),
                 pair,
                 weights,
-                weights is not None,
             )
             for pair in targets
         ]
@@ -463,7 +462,7 @@ def record_reading(
                 "MacroF1Accumulator(labels=...)) over these columns to average "
                 "over them per sample."
             )
-    return Reading(counts, weighted=counts.weighted)
+    return Reading(counts)
 
 
 def _same_values(a: Any, b: np.ndarray) -> bool:

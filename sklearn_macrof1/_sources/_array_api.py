@@ -841,7 +841,7 @@ class _ArrayAPI:
             counts = _count_1d(
                 dev, true, pred, labels, weights, request.moments, zero, cells
             )
-        return Reading(counts, weighted=weights is not None, returns=prepared.returns)
+        return Reading(counts, returns=prepared.returns)
 
     def count_jointly(
         self, data: JointPredictions, request: CountRequest
@@ -871,8 +871,7 @@ class _ArrayAPI:
             return JointReading(
                 [
                     Reading(
-                        _count_multilabel(dev, arrays[0], pred, weights, request, zero),
-                        weighted=weights is not None,
+                        _count_multilabel(dev, arrays[0], pred, weights, request, zero)
                     )
                     for pred in arrays[1:]
                 ],
@@ -911,8 +910,7 @@ class _ArrayAPI:
             for i in range(m)
             for j in range(i + 1, m)
         }
-        weighted = weights is not None
-        return JointReading([Reading(c, weighted=weighted) for c in counts], pairs)
+        return JointReading([Reading(c) for c in counts], pairs)
 
     def tally(self, data: Predictions, stream: Stream) -> Any:
         """One batch of a stream: PyTorch CPU tensors are given back as the

@@ -295,10 +295,9 @@ class _Dask:
         counts = _nonempty(counts, ["y_pred"])
         if not request.part:
             counts._check_weights()
-        weighted = data.sample_weight is not None
-        if weighted and not counts.weighted:
+        if data.sample_weight is not None and not counts.weighted:
             counts = replace(counts, weighted=True)
-        return Reading(counts, weighted=weighted)
+        return Reading(counts)
 
     def tally(self, data: Predictions, stream: Stream) -> MacroF1Counts | None:
         """One batch of a stream, counted chunk by chunk on the workers: its

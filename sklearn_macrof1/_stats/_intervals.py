@@ -1259,8 +1259,9 @@ def design_of(reading: Reading, *, method: str | None = None) -> Any:
     """
     targets = reading.targets
     counts = reading.counts
-    if targets is None:
+    if SAMPLE_ROWS not in reading._provides:
         raise _elsewhere_refusal(reading, method)
+    assert targets is not None
     if counts.kind == _MULTILABEL:
         return _design_multilabel(targets, reading.weights)
     return _design_1d(targets, counts, reading.weights)
@@ -1279,7 +1280,7 @@ def report_designs(
         )
         for average in averages
     }
-    if reading.targets is None and any(needs.values()):
+    if SAMPLE_ROWS not in reading._provides and any(needs.values()):
         raise _elsewhere_refusal(reading, method)
     return needs
 
@@ -1408,7 +1409,10 @@ def evaluation_from(
         n = int(samples.tp.shape[0])
         weight = np.ones(n) if samples.weight is None else samples.weight
         if samples.count is not None:  # a histogram of the per-sample triples
-            if reading.weighted and method != "delta":
+            needed = requires(
+                method, kind=counts.kind, weighted=reading.weighted, average="samples"
+            )
+            if SAMPLE_ROWS in needed:  # each sample's weight: not in a histogram
                 raise ValueError(
                     "The bootstrap of average='samples' with sample_weight for "
                     "Dask collections (or device arrays) needs each sample's "
@@ -2035,7 +2039,7 @@ def check_record_interval(
     )
     if needed <= counts._provides:
         return
-    if counts.kind != _MULTILABEL and counts.confusion is None:
+    if counts.kind != _MULTILABEL and CELLS not in counts._provides:
         raise ValueError(
             f"{caller} computes the intervals of a record of 1-D targets "
             "from its confusion matrix (its occupied cells above 2048 "
@@ -2144,7 +2148,7 @@ def summary_confidence_interval(
         # every class of a confusion matrix, as fbeta_confidence_interval
         options = replace(options, labels=counts.classes)
     evaluation = evaluation_from(
-        Reading(counts, weighted=counts.weighted),
+        Reading(counts),
         options,
         caller=caller,
         warn_for=(),
