@@ -22,6 +22,7 @@ import numpy as np
 from .._averages import averages_of, ordered, spelled
 from .._counting._pairs import JointReading
 from .._counting._record import (
+    CLASS_COUNTS,
     SAMPLE_COUNTS,
     MacroF1Counts,
     Reading,
@@ -292,8 +293,8 @@ def evaluate(
     caller: str,
 ) -> tuple[Selection, Averages]:
     """Selection and aggregation for one ``average``."""
-    if not counts._class_counts and options.average != "samples":  # pragma: no cover
-        raise RuntimeError("per-class counts were not computed")
+    if options.average != "samples" and CLASS_COUNTS not in counts._provides:
+        raise RuntimeError("per-class counts were not computed")  # pragma: no cover
     selection = select(counts, options, caller=caller)
     averages = aggregate(
         selection.tp,
@@ -323,7 +324,7 @@ def evaluate_averages(
     "macro", "weighted" and (multilabel counts with per-sample counts)
     "samples". Returns the selection, the per-class ratios and the averages.
     """
-    if not counts._class_counts:  # pragma: no cover
+    if CLASS_COUNTS not in counts._provides:  # pragma: no cover
         raise RuntimeError("per-class counts were not computed")
     selection = select(counts, replace(options, average=None), caller=caller)
     shared, results = aggregate_many(

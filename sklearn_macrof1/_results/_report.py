@@ -754,7 +754,6 @@ shape (n_samples, n_labels) or MacroF1Counts
             resampling,
             reading.counts,
             tuple(_averages(reading.counts)),
-            weighted=reading.weighted,
             labels=options.labels,
         )
     if isinstance(y_true, MacroF1Counts):

@@ -651,18 +651,17 @@ def resolve(
     counts: MacroF1Counts,
     average: str | tuple[str, ...],
     *,
-    weighted: bool = False,
     labels: Any = None,
 ) -> Resampling:
     """``resampling`` with its method resolved (:func:`resolved_method`) for
-    the intervals of ``average`` of ``counts`` (``weighted``: the samples
-    counted were weighted; ``labels``: the classes averaged, when fixed)."""
+    the intervals of ``average`` of ``counts`` (``labels``: the classes
+    averaged, when fixed)."""
     if resampling.method != "auto":
         return resampling
     multilabel = counts.kind == _MULTILABEL
     method = resolved_method(
         resampling.method,
-        weighted=weighted or counts.weighted,
+        weighted=counts.weighted,
         multilabel=multilabel,
         average=average,
         # 1-D targets: every sample has one true class
@@ -1317,24 +1316,8 @@ def _dask_refusal(reading: Reading, method: str | None) -> str:
     return "the delta method without the second moments of the counts"
 
 
-def check_posterior(
-    reading: Reading, options: Options, *, caller: str, method_name: str = "method"
-) -> None:
-    """Refuse the posterior where it is not defined: it draws the cells of the
-    confusion matrix of unweighted 1-D targets (averages other than
-    "samples")."""
-    posterior_refusal(
-        reading.counts,
-        reading.weighted,
-        (str(options.average),),
-        caller=caller,
-        method_name=method_name,
-    )
-
-
 def posterior_refusal(
     counts: MacroF1Counts,
-    weighted: bool,
     averages: Any,
     *,
     caller: str,
@@ -1342,14 +1325,16 @@ def posterior_refusal(
     alternatives: tuple[str, ...] = ("delta", "bootstrap"),
     from_samples: str | None = None,
 ) -> None:
-    """:func:`check_posterior` of a record (or a reading's counts), for the
-    intervals of ``averages``. ``alternatives``: the methods the refusal
+    """Refuse the posterior where it is not defined (it draws the cells of the
+    confusion matrix of unweighted 1-D targets, averages other than
+    "samples"), for the intervals of ``averages`` of the samples ``counts``
+    counted. ``alternatives``: the methods the refusal
     advises (those a record can give); none: ``from_samples``, the function
     that computes the interval from the predictions."""
     why = None
     if counts.kind == _MULTILABEL:
         why = "multilabel targets"
-    elif weighted or counts.weighted:
+    elif counts.weighted:
         why = "sample_weight"
     elif "samples" in averages:
         why = "average='samples'"
@@ -1368,10 +1353,10 @@ def posterior_refusal(
     )
 
 
-def posterior_defined(counts: MacroF1Counts, weighted: bool) -> bool:
-    """Whether the posterior is defined for the samples of ``counts``
-    (``weighted``: they were given weights): unweighted 1-D targets."""
-    return counts.kind != _MULTILABEL and not (weighted or counts.weighted)
+def posterior_defined(counts: MacroF1Counts) -> bool:
+    """Whether the posterior is defined for the samples of ``counts``:
+    unweighted 1-D targets."""
+    return counts.kind != _MULTILABEL and not counts.weighted
 
 
 def evaluation_from(
@@ -1400,7 +1385,7 @@ def evaluation_from(
     if evaluated is None:
         evaluated = evaluate(counts, options, warn_for=warn_for, caller=caller)
     if method == "posterior":
-        check_posterior(reading, options, caller=caller)
+        posterior_refusal(counts, (str(options.average),), caller=caller)
     selection, averages = evaluated
     weight = row_count = None
     if options.average == "samples":
@@ -1750,7 +1735,7 @@ def interval_of(
             evaluation.options,
             confidence,
             method=method,
-            posterior=posterior_defined(evaluation.counts, evaluation.weighted),
+            posterior=posterior_defined(evaluation.counts),
         )
         if message is not None:
             warn_user(message, CoverageWarning)
@@ -1969,7 +1954,6 @@ shape (n_samples, n_labels) or MacroF1Counts
         resampling,
         reading.counts,
         str(options.average),
-        weighted=reading.weighted,
         labels=options.labels,
     )
     if isinstance(y_true, MacroF1Counts):
@@ -2019,7 +2003,6 @@ def check_record_interval(
     if method == "posterior":
         posterior_refusal(
             counts,
-            False,
             averages,
             caller=caller,
             method_name=method_name,
@@ -2212,7 +2195,7 @@ def report_intervals(
         replace(options, average="macro"),
         resampling.confidence,
         method=resampling.method,
-        posterior=posterior_defined(reading.counts, reading.weighted),
+        posterior=posterior_defined(reading.counts),
         method_name=method_name,
     )
     if message is not None:  # once for the report: the rows share the classes
