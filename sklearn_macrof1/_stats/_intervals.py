@@ -2076,12 +2076,18 @@ def _progress(resampling: Resampling, caller: str, *, rows: int = 1) -> Progress
 
 
 def interval_of_reading(
-    reading: Reading, options: Options, resampling: Resampling, *, caller: str
+    reading: Reading,
+    options: Options,
+    resampling: Resampling,
+    *,
+    caller: str,
+    warn_for: tuple[str, ...] = ALL_METRICS,
 ) -> FBetaInterval:
     """:func:`fbeta_confidence_interval` of a reading, every option checked
-    and ``method`` resolved (:func:`resolve`) by the caller."""
+    and ``method`` resolved (:func:`resolve`) by the caller; ``warn_for`` as
+    in :func:`evaluation_from`."""
     evaluation = evaluation_from(
-        reading, options, caller=caller, method=resampling.method
+        reading, options, caller=caller, warn_for=warn_for, method=resampling.method
     )
     return interval_of(evaluation, resampling, _progress(resampling, caller))
 
@@ -2130,14 +2136,9 @@ def summary_confidence_interval(
     if options.labels is None and counts._class_order is not None:
         # every class of a confusion matrix, as fbeta_confidence_interval
         options = replace(options, labels=counts.classes)
-    evaluation = evaluation_from(
-        Reading(counts),
-        options,
-        caller=caller,
-        warn_for=(),
-        method=resampling.method,
+    return interval_of_reading(
+        Reading(counts), options, resampling, caller=caller, warn_for=()
     )
-    return interval_of(evaluation, resampling, _progress(resampling, caller))
 
 
 def report_intervals(
