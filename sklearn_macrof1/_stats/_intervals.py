@@ -1950,17 +1950,13 @@ shape (n_samples, n_labels) or MacroF1Counts
         caller=caller,
         **counted_for(resampling.method, weighted=sample_weight is not None),
     )
-    resampling = resolve(
+    return interval_of_reading(
+        reading,
+        options,
         resampling,
-        reading.counts,
-        str(options.average),
-        labels=options.labels,
+        caller=caller,
+        refusal={} if isinstance(y_true, MacroF1Counts) else None,
     )
-    if isinstance(y_true, MacroF1Counts):
-        check_record_interval(
-            y_true, (str(options.average),), method=resampling.method, caller=caller
-        )
-    return interval_of_reading(reading, options, resampling, caller=caller)
 
 
 def check_record_interval(
@@ -1991,14 +1987,18 @@ def check_record_interval(
     """
     verb = caller if from_samples is None else from_samples
 
-    def holds(method: str) -> bool:
-        """Whether the record holds what ``method`` reads for ``averages``."""
+    def needed_by(method: str) -> frozenset[str]:
+        """What ``method`` reads for ``averages``."""
         kind, weighted = counts.kind, counts.weighted
-        return all(
-            requires(method, kind=kind, weighted=weighted, average=a)
-            <= counts._provides
-            for a in averages
+        return frozenset().union(
+            *(
+                requires(method, kind=kind, weighted=weighted, average=a)
+                for a in averages
+            )
         )
+
+    def holds(method: str) -> bool:
+        return needed_by(method) <= counts._provides
 
     if method == "posterior":
         posterior_refusal(
@@ -2014,12 +2014,7 @@ def check_record_interval(
         "their second moments), or compute the interval from the predictions "
         f"with {verb}(y_true, y_pred, ...)."
     )
-    needed = frozenset().union(
-        *(
-            requires(method, kind=counts.kind, weighted=counts.weighted, average=a)
-            for a in averages
-        )
-    )
+    needed = needed_by(method)
     if needed <= counts._provides:
         return
     if counts.kind != _MULTILABEL and CELLS not in counts._provides:
@@ -2081,11 +2076,25 @@ def interval_of_reading(
     resampling: Resampling,
     *,
     caller: str,
+    refusal: dict[str, str] | None = None,
     warn_for: tuple[str, ...] = ALL_METRICS,
 ) -> FBetaInterval:
-    """:func:`fbeta_confidence_interval` of a reading, every option checked
-    and ``method`` resolved (:func:`resolve`) by the caller; ``warn_for`` as
-    in :func:`evaluation_from`."""
+    """:func:`fbeta_confidence_interval` of a reading, every option checked:
+    ``method`` resolved (:func:`resolve`), the interval of a record given in
+    place of the data refused where the record lacks what it reads
+    (``refusal``: the keywords of :func:`check_record_interval` for such a
+    record; None: the data were read), then computed; ``warn_for`` as in
+    :func:`evaluation_from`."""
+    average = str(options.average)
+    resampling = resolve(resampling, reading.counts, average, labels=options.labels)
+    if refusal is not None:
+        check_record_interval(
+            reading.counts,
+            (average,),
+            method=resampling.method,
+            caller=caller,
+            **refusal,
+        )
     evaluation = evaluation_from(
         reading, options, caller=caller, warn_for=warn_for, method=resampling.method
     )
@@ -2122,22 +2131,20 @@ def summary_confidence_interval(
     resampling = resampling_of(checked)
     if counts is None or options is None:  # pragma: no cover - never: see build
         raise ValueError(f"{caller}: this summary keeps no count record.")
-    resampling = resolve(
-        resampling, counts, str(summary.average), labels=options.labels
-    )
-    check_record_interval(
-        counts,
-        (str(summary.average),),
-        method=resampling.method,
-        caller=caller,
-        recount="fbeta_summary(y_true, y_pred, ..., moments=True)",
-        from_samples="fbeta_confidence_interval",
-    )
     if options.labels is None and counts._class_order is not None:
         # every class of a confusion matrix, as fbeta_confidence_interval
         options = replace(options, labels=counts.classes)
+    refusal = {
+        "recount": "fbeta_summary(y_true, y_pred, ..., moments=True)",
+        "from_samples": "fbeta_confidence_interval",
+    }
     return interval_of_reading(
-        Reading(counts), options, resampling, caller=caller, warn_for=()
+        Reading(counts),
+        options,
+        resampling,
+        caller=caller,
+        refusal=refusal,
+        warn_for=(),
     )
 
 
