@@ -452,7 +452,7 @@ def report_of_reading(
     targets: the per-sample counts of the samples avg row); ``options`` are
     the rows' score options (``average`` None). Evaluate every row at once,
     the rows' intervals from that same evaluation (``resampling``: None for
-    a report without them, else with its method resolved by the caller,
+    a report without them; its method is resolved here,
     :func:`~._intervals.resolve`), the rows, then text, dict or frame.
     ``record``: the count record the user gave in place of ``y_true``,
     whose intervals are checked against what it holds.
@@ -464,6 +464,7 @@ def report_of_reading(
     averages = _averages(counts)
     designs = None
     if resampling is not None:
+        resampling = resolve(resampling, counts, tuple(averages), labels=options.labels)
         if record is not None:
             check_record_interval(
                 record,
@@ -749,13 +750,6 @@ shape (n_samples, n_labels) or MacroF1Counts
         samplewise=True,  # per-sample counts for multilabel targets only
         **counted,
     )
-    if resampling is not None:
-        resampling = resolve(
-            resampling,
-            reading.counts,
-            tuple(_averages(reading.counts)),
-            labels=options.labels,
-        )
     if isinstance(y_true, MacroF1Counts):
         # the record's fixed labels are the user's; a matrix's names order rows
         labels_given = labels_given or y_true.labels is not None
