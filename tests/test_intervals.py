@@ -698,13 +698,20 @@ def test_counting_before_resolving_covers_every_resolution(method, weighted):
                 resolutions.add(resolved)
                 assert resolved in possible_methods(method, weighted=weighted)
                 kind = "multilabel-indicator" if multilabel else "multiclass"
-                read = requires(resolved, kind=kind, weighted=weighted)
-                if "second moments" in read:
-                    assert counted["moments"]
-                if resolved in ("bootstrap", "posterior") and "joint cells" in read:
-                    assert counted["count_cells"]
+                for asked in (None, average):  # a report's rows; one interval
+                    count = counted_for(method, weighted=weighted, average=asked)
+                    read = requires(
+                        resolved, kind=kind, weighted=weighted, average=average
+                    )
+                    if "second moments" in read:
+                        assert count["moments"]
+                    if resolved in ("bootstrap", "posterior") and "joint cells" in read:
+                        assert count["count_cells"]
     assert resolutions == possible_methods(method, weighted=weighted)
-    # nothing is counted that no resolution reads
+    # nothing is counted that no resolution reads (a multilabel average over
+    # samples reads its per-sample counts only)
     assert counted["moments"] == ("delta" in resolutions)
+    if not weighted:
+        assert not counted_for(method, weighted=False, average="samples")["moments"]
     drawn_cells = not weighted and bool(resolutions & {"bootstrap", "posterior"})
     assert counted["count_cells"] == drawn_cells

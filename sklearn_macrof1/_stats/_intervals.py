@@ -585,23 +585,26 @@ def resolved_method(
     return "posterior"
 
 
-def possible_methods(method: str, *, weighted: bool) -> frozenset[str]:
+def possible_methods(
+    method: str, *, weighted: bool, average: str | None = None
+) -> frozenset[str]:
     """The methods an interval asked for with ``method`` may use, known
     before the data are read: every answer :func:`resolved_method` can give
-    for samples ``weighted`` or not, whatever the data's kind, size and
-    smallest class and the average turn out to be ("auto": the delta method,
-    and the posterior for unweighted samples). Any other method is itself."""
+    for samples ``weighted`` or not and for ``average`` (None: any), whatever
+    the data's kind, size and smallest class turn out to be ("auto": the
+    delta method, and the posterior for unweighted samples and averages
+    other than "samples"). Any other method is itself."""
     return frozenset(
         resolved_method(
             method,
             weighted=weighted,
             multilabel=multilabel,
-            average=average,
+            average=each,
             n_samples=size,
             smallest_class=size,
         )
         for multilabel in (False, True)
-        for average in ("macro", "samples")
+        for each in (("macro", "samples") if average is None else (average,))
         for size in (0.0, math.inf)
     )
 
@@ -613,11 +616,14 @@ _SEEDED_METHODS = tuple(
 )
 
 
-def counted_for(method: str, *, weighted: bool) -> dict[str, bool]:
+def counted_for(
+    method: str, *, weighted: bool, average: str | None = None
+) -> dict[str, bool]:
     """What the one counting pass of an interval asked for with ``method``
     (not resolved yet: the data are not read) counts besides the class
     counts, as keywords of :func:`~._evaluation.read_for`: what any method
-    it may use (:func:`possible_methods`) :func:`requires` of the record.
+    it may use (:func:`possible_methods`) :func:`requires` of the record for
+    ``average`` (None: any, as the rows of a report).
     ``moments``: the second moments of the delta method (which the counting
     skips where they are not read: unweighted 1-D targets, and multilabel
     targets whose samples the call keeps); ``count_cells``: the cells that
@@ -625,17 +631,17 @@ def counted_for(method: str, *, weighted: bool) -> dict[str, bool]:
     in this pass; ``cells``: the occupied cells of a large confusion matrix
     from data counted where they live. ``weighted``: ``sample_weight`` was
     given."""
-    methods = possible_methods(method, weighted=weighted)
+    methods = possible_methods(method, weighted=weighted, average=average)
     needed = frozenset().union(
         *(
-            requires(m, kind=kind, weighted=weighted)
+            requires(m, kind=kind, weighted=weighted, average=average)
             for m in methods
             for kind in ("multiclass", _MULTILABEL)
         )
     )
     redrawn = frozenset().union(
         *(
-            requires(m, kind="multiclass", weighted=weighted)
+            requires(m, kind="multiclass", weighted=weighted, average=average)
             for m in methods & set(_DRAWN_METHODS)
         )
     )
@@ -1948,7 +1954,11 @@ shape (n_samples, n_labels) or MacroF1Counts
         options,
         sample_weight=sample_weight,
         caller=caller,
-        **counted_for(resampling.method, weighted=sample_weight is not None),
+        **counted_for(
+            resampling.method,
+            weighted=sample_weight is not None,
+            average=str(options.average),
+        ),
     )
     return interval_of_reading(
         reading,
