@@ -1930,11 +1930,6 @@ shape (n_samples, n_labels) or MacroF1Counts
     """
     caller = "fbeta_confidence_interval"
     labels = check_form(y_true, y_pred, sample_weight, labels, caller=caller)
-    if labels is None and isinstance(y_true, MacroF1Counts):
-        if y_true._class_order is not None:
-            # Every row and column of a confusion matrix is a class, also in a
-            # resample that draws none of its samples (as its summary's interval).
-            labels = y_true.classes
     options, resampling = check_interval_call(
         caller,
         beta=beta,
@@ -2093,8 +2088,13 @@ def interval_of_reading(
     ``method`` resolved (:func:`resolve`), the interval of a record given in
     place of the data refused where the record lacks what it reads
     (``refusal``: the keywords of :func:`check_record_interval` for such a
-    record; None: the data were read), then computed; ``warn_for`` as in
-    :func:`evaluation_from`."""
+    record; None: the data were read), then computed over every class of a
+    record read from a confusion matrix when no ``labels`` are given;
+    ``warn_for`` as in :func:`evaluation_from`."""
+    if options.labels is None and reading.counts._class_order is not None:
+        # Every row and column of a confusion matrix is a class, also in a
+        # resample that draws none of its samples.
+        options = replace(options, labels=reading.counts.classes)
     average = str(options.average)
     resampling = resolve(resampling, reading.counts, average, labels=options.labels)
     if refusal is not None:
@@ -2141,9 +2141,6 @@ def summary_confidence_interval(
     resampling = resampling_of(checked)
     if counts is None or options is None:  # pragma: no cover - never: see build
         raise ValueError(f"{caller}: this summary keeps no count record.")
-    if options.labels is None and counts._class_order is not None:
-        # every class of a confusion matrix, as fbeta_confidence_interval
-        options = replace(options, labels=counts.classes)
     refusal = {
         "recount": "fbeta_summary(y_true, y_pred, ..., moments=True)",
         "from_samples": "fbeta_confidence_interval",
