@@ -576,11 +576,19 @@ def check_sample_weight(
             f"{int(xp.count_nonzero(weights < 0))} negative weight(s)."
         )
     if positive_total and n_samples and not bool(xp.any(weights != 0)):
-        raise ValueError(
-            "sample_weight must contain at least one non-zero number; all "
-            f"{n_samples} weights are zero."
-        )
+        raise all_zero_weights(n_samples)
     return weights
+
+
+def all_zero_weights(n_samples: int | None) -> ValueError:
+    """The refusal of ``sample_weight`` that is all zero in the data of one
+    call (:func:`check_sample_weight` with ``positive_total``, and the
+    counting's :func:`~._counting._record.zero_weight_rule`), as recent
+    scikit-learn refuses it."""
+    return ValueError(
+        "sample_weight must contain at least one non-zero number; all "
+        f"{n_samples} weights are zero."
+    )
 
 
 # The package folder (this file is in sklearn_macrof1/): warnings point past it.

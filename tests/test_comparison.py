@@ -641,3 +641,31 @@ def test_several_classifiers_share_one_class_set():
     )
     alone = compare_classifiers(_Y, _A, _B, zero_division=0.0)
     assert alone.averaged_fbeta.score_a > pair.averaged_fbeta.score_a
+
+
+def test_a_joint_reading_says_what_it_holds():
+    """A comparison asks the joint reading what it holds: samples read in
+    memory hold their rows and (1-D) the pairs' joint cells; chunks counted
+    where they live hold the cells only; a record's reading holds no rows."""
+    from sklearn_macrof1._counting._pairs import INFLUENCE_SUMS, PAIR_CELLS
+    from sklearn_macrof1._counting._record import SAMPLE_ROWS, Reading
+    from sklearn_macrof1._formulas._evaluation import read_jointly
+
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 4, 200)
+    a, b = _noisy(y, 0.8, rng, 4), _noisy(y, 0.6, rng, 4)
+    names = ["y_pred_a", "y_pred_b"]
+    in_memory = read_jointly(y, [a, b], names=names)
+    assert {SAMPLE_ROWS, PAIR_CELLS} <= in_memory._provides
+    assert INFLUENCE_SUMS not in in_memory._provides
+    elsewhere = in_memory.counted_elsewhere()
+    assert PAIR_CELLS in elsewhere._provides
+    assert SAMPLE_ROWS not in elsewhere._provides
+    np.testing.assert_array_equal(
+        elsewhere.pair_cells(0, 1).count, in_memory.pair_cells(0, 1).count
+    )
+    assert SAMPLE_ROWS not in Reading(in_memory.readings[0].counts)._provides
+    indicators = [rng.integers(0, 2, (50, 3)) for _ in range(3)]
+    multilabel = read_jointly(indicators[0], indicators[1:], names=names)
+    assert SAMPLE_ROWS in multilabel._provides
+    assert PAIR_CELLS not in multilabel._provides  # 1-D targets only

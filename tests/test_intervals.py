@@ -33,6 +33,9 @@ from sklearn_macrof1._stats._intervals import (
     AUTO_DELTA_MIN_TRUE,
     AUTO_POSTERIOR_MAX_SAMPLES,
     _scatter,
+    counted_for,
+    possible_methods,
+    requires,
     resolved_method,
     score_gradients,
 )
@@ -670,3 +673,45 @@ def test_posterior_coverage_smoke():
                 ).averaged_fbeta  # fmt: skip
                 hits[method] += truth in ci
     assert hits["posterior"] >= 0.9 * reps > hits["delta"]
+
+
+@pytest.mark.parametrize("method", ["auto", "delta", "bootstrap", "posterior"])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_counting_before_resolving_covers_every_resolution(method, weighted):
+    """What the counting pass counts for a method not yet resolved (the data
+    are not read) covers what the method it resolves to reads from the
+    record, whatever the data turn out to be: "auto" never leaves a resolved
+    interval without its moments or its redrawn cells."""
+    counted = counted_for(method, weighted=weighted)
+    resolutions = set()
+    for multilabel in (False, True):
+        for average in ("macro", "micro", "weighted", "samples"):
+            for n, smallest in ((10, 0), (10**6, 5), (10**6, 10**4)):
+                resolved = resolved_method(
+                    method,
+                    weighted=weighted,
+                    multilabel=multilabel,
+                    average=average,
+                    n_samples=n,
+                    smallest_class=smallest,
+                )
+                resolutions.add(resolved)
+                assert resolved in possible_methods(method, weighted=weighted)
+                kind = "multilabel-indicator" if multilabel else "multiclass"
+                for asked in (None, average):  # a report's rows; one interval
+                    count = counted_for(method, weighted=weighted, average=asked)
+                    read = requires(
+                        resolved, kind=kind, weighted=weighted, average=average
+                    )
+                    if "second moments" in read:
+                        assert count["moments"]
+                    if resolved in ("bootstrap", "posterior") and "joint cells" in read:
+                        assert count["count_cells"]
+    assert resolutions == possible_methods(method, weighted=weighted)
+    # nothing is counted that no resolution reads (a multilabel average over
+    # samples reads its per-sample counts only)
+    assert counted["moments"] == ("delta" in resolutions)
+    if not weighted:
+        assert not counted_for(method, weighted=False, average="samples")["moments"]
+    drawn_cells = not weighted and bool(resolutions & {"bootstrap", "posterior"})
+    assert counted["count_cells"] == drawn_cells

@@ -255,7 +255,7 @@ def test_weighted_delta_reads_the_moments_not_the_samples(multilabel, average):
             targets = reading.targets
             assert targets is not None
             counts = count_targets(targets, reading.weights, moments=True)
-            reading = Reading(counts, targets, reading.weights, True)
+            reading = Reading(counts, targets, reading.weights)
         from_moments = evaluation_from(reading, options, caller="t", method="delta")
         per_sample = evaluation_from(reading, options, caller="t", method="bootstrap")
     assert from_moments.design is None

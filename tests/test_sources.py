@@ -62,7 +62,7 @@ class RemoteSource:
             False,  # only the record leaves the source
             request.part,
         )
-        return Reading(reading.counts, weighted=reading.weighted)
+        return Reading(reading.counts)
 
 
 @pytest.fixture

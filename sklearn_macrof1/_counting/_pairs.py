@@ -20,7 +20,16 @@ from typing import Any
 import numpy as np
 
 from .._read._encoding import Targets
-from ._record import MacroF1Counts, Reading, union_labels
+from ._record import SAMPLE_ROWS, Reading, union_labels
+
+#: What a joint reading holds beyond each prediction set's reading
+#: (:attr:`JointReading._provides`): the joint (true, pred_i, pred_j) cells
+#: of each pair of 1-D predictions, counted where the data live or countable
+#: from the targets kept ...
+PAIR_CELLS = "joint cells of each pair"
+#: ... and, multilabel targets on a device, the sums of each pair's
+#: per-sample influence differences, computed there.
+INFLUENCE_SUMS = "influence sums of each pair"
 
 #: Largest joint table ``k**3`` counted densely (k = 128 classes, about 50 MB
 #: for its three columns); beyond it the occupied cells are found with
@@ -131,32 +140,79 @@ def pair_cells(a: Targets, b: Targets, weights: np.ndarray | None) -> PairCells:
 
 
 @dataclass
-class JointCounts:
-    """The count record of each prediction set and the joint cells of each pair
-    ``(i, j)``, ``i < j``, of one set of samples (mergeable, for Dask).
-    ``readings``: the source read the data into this process after all (a
-    device array that NumPy views on the CPU), and these are its in-memory
-    readings, targets included (``pairs`` is then empty: the pairs' cells are
-    counted from the targets when asked for)."""
+class JointReading:
+    """One reading of ``y_true`` with several prediction sets: what a
+    comparison computes from, as a source's ``count_jointly`` and
+    :func:`~._evaluation.read_jointly` build it (mergeable, for Dask).
 
-    counts: list[MacroF1Counts]
-    pairs: dict[tuple[int, int], PairCells]
-    readings: list[Reading] | None = None
-    #: Multilabel targets counted where they live (device arrays): given each
-    #: prediction set's ``(2, 3 L)`` gradients (two scores; tp | true | pred of
-    #: L columns) and the pairs, the sums over the samples of each pair's
-    #: influence differences and of their squares, ``{pair: (s1, s2)}``.
+    ``readings[j]`` is prediction set ``j``'s reading: its own count record,
+    exactly as :func:`~._record.read` counts the pair. In memory their
+    ``targets`` share one encoding of ``y_true``
+    (:func:`~._targets.read_joint_targets`) and the joint cells of a pair are
+    counted from them when asked for (:meth:`pair_cells`); data counted where
+    they live have no ``targets`` and bring the cells of every pair
+    (``pairs``, ``i < j``) or, multilabel targets on a device,
+    ``influence_sums``: given each prediction set's ``(2, 3 L)`` gradients
+    (two scores; tp | true | pred of L columns) and the pairs, the sums over
+    the samples of each pair's influence differences and of their squares,
+    ``{pair: (s1, s2)}``.
+    """
+
+    readings: list[Reading]
+    pairs: dict[tuple[int, int], PairCells] | None = None
     influence_sums: Any = None
 
-    def merge(self, other: JointCounts) -> JointCounts:
-        counts = [a.merge(b) for a, b in zip(self.counts, other.counts, strict=True)]
+    @property
+    def _provides(self) -> frozenset[str]:
+        """What every prediction set's reading holds (``Reading._provides``),
+        with :data:`PAIR_CELLS` (1-D targets, counted or countable from the
+        targets) and :data:`INFLUENCE_SUMS`."""
+        held = frozenset.intersection(*(r._provides for r in self.readings))
+        extra = set()
+        one_d = self.readings[0].counts.kind != "multilabel-indicator"
+        if one_d and (self.pairs is not None or SAMPLE_ROWS in held):
+            extra.add(PAIR_CELLS)
+        if self.influence_sums is not None:
+            extra.add(INFLUENCE_SUMS)
+        return held | extra
+
+    @property
+    def n_samples(self) -> int:
+        counts = self.readings[0].counts
+        assert counts.n_samples is not None
+        return counts.n_samples
+
+    def pair_cells(self, i: int, j: int) -> PairCells:
+        """The joint (true, pred_i, pred_j) cells of 1-D targets, ``i < j``."""
+        if self.pairs is not None:
+            return self.pairs[i, j]
+        a, b = self.readings[i], self.readings[j]
+        assert a.targets is not None and b.targets is not None
+        return pair_cells(a.targets, b.targets, a.weights)
+
+    def counted_elsewhere(self) -> JointReading:
+        """The same counts without the samples (what a chunk counted on a
+        worker sends back): the records and the cells of every pair."""
+        m = len(self.readings)
         pairs = {
-            pair: cells.merge(other.pairs[pair]) for pair, cells in self.pairs.items()
+            (i, j): self.pair_cells(i, j) for i in range(m) for j in range(i + 1, m)
         }
-        return JointCounts(counts, pairs)
+        return JointReading([Reading(r.counts) for r in self.readings], pairs)
+
+    def merge(self, other: JointReading) -> JointReading:
+        """The joint reading of both sets of samples (counted elsewhere)."""
+        readings = [
+            Reading(a.counts.merge(b.counts))
+            for a, b in zip(self.readings, other.readings, strict=True)
+        ]
+        pairs = {
+            pair: cells.merge(other.pair_cells(*pair))
+            for pair, cells in (self.pairs or {}).items()
+        }
+        return JointReading(readings, pairs)
 
 
-def merge_joint_counts(a: JointCounts | None, b: JointCounts | None) -> Any:
+def merge_joint_readings(a: JointReading | None, b: JointReading | None) -> Any:
     """``a.merge(b)``, where None stands for an empty batch."""
     if a is None:
         return b
@@ -166,9 +222,11 @@ def merge_joint_counts(a: JointCounts | None, b: JointCounts | None) -> Any:
 
 
 __all__ = [
+    "INFLUENCE_SUMS",
     "MAX_PAIR_CELLS",
-    "JointCounts",
+    "PAIR_CELLS",
+    "JointReading",
     "PairCells",
-    "merge_joint_counts",
+    "merge_joint_readings",
     "pair_cells",
 ]

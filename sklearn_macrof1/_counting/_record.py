@@ -37,6 +37,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._options import (
+    all_zero_weights,
     check_array_like,
     check_confusion_matrix,
     check_sample_weight,
@@ -877,10 +878,7 @@ def zero_weight_rule(
     ``zero``.
     """
     if zero and not part:
-        raise error or ValueError(
-            "sample_weight must contain at least one non-zero number; all "
-            f"{n_samples} weights are zero."
-        )
+        raise error or all_zero_weights(n_samples)
     return zero
 
 
@@ -911,23 +909,36 @@ def _multilabel_columns(labels: Any, n_columns: int) -> np.ndarray:
 
 @dataclass
 class Reading:
-    """One reading of ``y_true`` / ``y_pred`` and its counts.
+    """What the record's builder (:func:`read`, a source's ``count``) gives:
+    the count record and what the reading kept beside it.
 
-    What an entry point builds once and derives everything from: the scores and
-    the report aggregate ``counts``; intervals and comparisons use ``counts``
-    and, where a method must resample samples, ``targets`` and ``weights``.
-    ``targets`` is None for data counted where they live (Dask, Spark: a
-    :mod:`~._sources` source), which are never gathered; ``weighted`` tells
-    whether the samples are weighted. ``returns`` gives a per-class result
-    back as the data's source returns it (device arrays: an array of
-    ``y_pred``'s namespace and device); None: as it is (NumPy).
+    An entry point builds it once and derives everything from it: the scores
+    and the report aggregate ``counts``; intervals and comparisons use
+    ``counts`` and, where a method must resample samples, ``targets`` and
+    ``weights`` (:data:`SAMPLE_ROWS`, :attr:`_provides`). ``targets`` is None
+    for data counted where they live (Dask, Spark, device arrays: a
+    :mod:`~._sources` source), which are never gathered, and for a record
+    given to a verb. ``returns`` gives a per-class result back as the data's
+    source returns it (device arrays: an array of ``y_pred``'s namespace and
+    device); None: as it is (NumPy).
     """
 
     counts: MacroF1Counts
     targets: Targets | None = None
     weights: np.ndarray | None = None
-    weighted: bool = False
     returns: Callable[[Any], Any] | None = None
+
+    @property
+    def weighted(self) -> bool:
+        """Whether the samples were weighted (the record says)."""
+        return self.counts.weighted
+
+    @property
+    def _provides(self) -> frozenset[str]:
+        """What the record holds (``MacroF1Counts._provides``) and, where the
+        reading kept the targets, each sample's row (:data:`SAMPLE_ROWS`)."""
+        held = self.counts._provides
+        return held | {SAMPLE_ROWS} if self.targets is not None else held
 
 
 def prepare(y_true: Any, y_pred: Any, **options: Any) -> MacroF1Counts:
@@ -1068,7 +1079,7 @@ def read_in_memory(
         # the record leaves (its intervals need them), or the call redraws them
         cells=count_cells or not targets_kept,
     )
-    return Reading(counts, targets, weights, weights is not None)
+    return Reading(counts, targets, weights)
 
 
 __all__ = [

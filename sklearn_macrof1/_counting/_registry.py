@@ -47,9 +47,9 @@ A source is an object with
     ``request.part``; the constructor that asked sets its fixed ``labels``. Errors name
     the caller's arguments (``y_true``, ``label_col=...``) and use
     scikit-learn's exception types.
-``count_jointly(data, request) -> JointCounts`` or None
-    The record of each prediction set of a :class:`JointPredictions` and the
-    joint cells of each pair of 1-D predictions (:class:`~._pairs.JointCounts`).
+``count_jointly(data, request) -> JointReading`` or None
+    The reading of each prediction set of a :class:`JointPredictions` and the
+    joint cells of each pair of 1-D predictions (:class:`~._pairs.JointReading`).
     None: the source does not compare classifiers (a paired comparison of its
     data is refused).
 ``tally(data, stream)`` (optional)
@@ -70,7 +70,7 @@ touching a verb: the source of device arrays claims the array types that have
 ``__array_namespace__`` (and PyTorch tensors) and are not NumPy's, counts on
 the device and brings back the record (a source may also hand data it finds
 in this process to :func:`~._record.read_in_memory`, whose reading keeps the
-targets; ``JointCounts.readings`` carries such readings for a comparison).
+targets; a :class:`~._pairs.JointReading` of such readings serves a comparison).
 Integer labels in a dense range are no source: they are NumPy arrays like any
 other, validated by the in-memory reading, and the label encoding
 (``_read/_encoding.py``, :func:`dense_range`) makes them their own codes, which
@@ -98,7 +98,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:  # the sources' results, for type hints only: never imported
-    from ._pairs import JointCounts
+    from ._pairs import JointReading
     from ._record import MacroF1Counts, Reading
 
 # ---------------------------------------------------------------- the data
@@ -202,7 +202,7 @@ class Source(Protocol):
     @property
     def count_jointly(
         self,
-    ) -> Callable[[JointPredictions, CountRequest], JointCounts] | None: ...
+    ) -> Callable[[JointPredictions, CountRequest], JointReading] | None: ...
 
 
 @dataclass

@@ -20,8 +20,9 @@ from typing import Any
 import numpy as np
 
 from .._averages import averages_of, ordered, spelled
-from .._counting._pairs import PairCells, pair_cells
+from .._counting._pairs import JointReading
 from .._counting._record import (
+    CLASS_COUNTS,
     SAMPLE_COUNTS,
     MacroF1Counts,
     Reading,
@@ -100,37 +101,6 @@ def as_options(checked: dict[str, Any], **fixed: Any) -> Options:
     )
 
 
-@dataclass
-class JointReading:
-    """One reading of ``y_true`` with several prediction sets, and their counts.
-
-    ``readings[j]`` is prediction set ``j``'s reading: its own count record,
-    exactly as :func:`read` counts the pair. In memory their ``targets`` share
-    one encoding of ``y_true`` (:func:`~._targets.read_joint_targets`) and the
-    joint cells of a pair are counted from them when asked for
-    (:meth:`pair_cells`); collections that live elsewhere were counted there,
-    cells of every pair included (``pairs``), and have no ``targets``.
-    """
-
-    readings: list[Reading]
-    pairs: dict[tuple[int, int], PairCells] | None = None
-    influence_sums: Any = None  # multilabel targets counted where they live
-
-    @property
-    def n_samples(self) -> int:
-        counts = self.readings[0].counts
-        assert counts.n_samples is not None
-        return counts.n_samples
-
-    def pair_cells(self, i: int, j: int) -> PairCells:
-        """The joint (true, pred_i, pred_j) cells of 1-D targets, ``i < j``."""
-        if self.pairs is not None:
-            return self.pairs[i, j]
-        a, b = self.readings[i], self.readings[j]
-        assert a.targets is not None and b.targets is not None
-        return pair_cells(a.targets, b.targets, a.weights)
-
-
 def read_jointly(
     y_true: Any,
     y_preds: Sequence[Any],
@@ -160,15 +130,7 @@ def read_jointly(
         request = CountRequest(
             labels=labels, samplewise=samplewise, part=part, caller=caller
         )
-        joint = counter(data, request)
-        if joint.readings is not None:  # read into this process after all
-            return JointReading(joint.readings)
-        weighted = sample_weight is not None
-        return JointReading(
-            [Reading(counts, weighted=weighted) for counts in joint.counts],
-            joint.pairs,
-            joint.influence_sums,
-        )
+        return counter(data, request)
     try:
         targets = read_joint_targets(y_true, y_preds, names)
     except (TypeError, ValueError) as exc:
@@ -193,7 +155,6 @@ def read_jointly(
                 ),
                 pair,
                 weights,
-                weights is not None,
             )
             for pair in targets
         ]
@@ -332,8 +293,8 @@ def evaluate(
     caller: str,
 ) -> tuple[Selection, Averages]:
     """Selection and aggregation for one ``average``."""
-    if not counts._class_counts and options.average != "samples":  # pragma: no cover
-        raise RuntimeError("per-class counts were not computed")
+    if options.average != "samples" and CLASS_COUNTS not in counts._provides:
+        raise RuntimeError("per-class counts were not computed")  # pragma: no cover
     selection = select(counts, options, caller=caller)
     averages = aggregate(
         selection.tp,
@@ -363,7 +324,7 @@ def evaluate_averages(
     "macro", "weighted" and (multilabel counts with per-sample counts)
     "samples". Returns the selection, the per-class ratios and the averages.
     """
-    if not counts._class_counts:  # pragma: no cover
+    if CLASS_COUNTS not in counts._provides:  # pragma: no cover
         raise RuntimeError("per-class counts were not computed")
     selection = select(counts, replace(options, average=None), caller=caller)
     shared, results = aggregate_many(
@@ -502,7 +463,7 @@ def record_reading(
                 "MacroF1Accumulator(labels=...)) over these columns to average "
                 "over them per sample."
             )
-    return Reading(counts, weighted=counts.weighted)
+    return Reading(counts)
 
 
 def _same_values(a: Any, b: np.ndarray) -> bool:

@@ -19,23 +19,21 @@ from typing import Any
 from .._extras import missing
 from .._options import METHODS, check_options_of
 from .._sklearn_private import InvalidParameterError
-from .._stats._intervals import fbeta_confidence_interval
+from .._stats._intervals import counted_for, fbeta_confidence_interval
 from ._accumulator import MacroF1Accumulator
 from ._scores import fbeta_summary
 
 _CALLER = "make_compute_metrics"
 
-#: What the accumulator keeps for each ``interval``: the confusion matrix for
-#: the methods that draw its cells, the second moments too for the delta
-#: method (and "auto", which is the delta method for weighted or multilabel
-#: batches).
-_KEEP = {
-    None: "counts",
-    "bootstrap": "cells",
-    "posterior": "cells",
-    "delta": "moments",
-    "auto": "moments",
-}
+
+def _keep(interval: str | None) -> str:
+    """What the accumulator keeps for ``interval``: the confusion matrix
+    for any interval, the second moments too where the method (whatever
+    "auto" resolves to, for batches weighted or not) may read them."""
+    if interval is None:
+        return "counts"
+    moments = any(counted_for(interval, weighted=w)["moments"] for w in (False, True))
+    return "moments" if moments else "cells"
 
 
 class MacroF1ComputeMetrics:
@@ -325,7 +323,7 @@ def make_compute_metrics(
         labels=labels,
         ignore_index=None if threshold is not None else ignore_index,
         threshold=threshold,
-        keep=_KEEP[interval],
+        keep=_keep(interval),
     )
     return MacroF1ComputeMetrics(
         accumulator,

@@ -9,8 +9,7 @@ One straight path: :func:`classification_report` checks its options once,
 reads and counts the targets once (or takes a record), and
 :func:`report_of_reading` runs the rest on that reading: the aggregation of
 every row at once, the rows' intervals from that same aggregation, the rows,
-then text, dict or frame. The CLI calls :func:`report_of_reading` with a
-reading and options it checked itself.
+then text, dict or frame.
 """
 
 from __future__ import annotations
@@ -50,7 +49,7 @@ from .._stats._intervals import (
     FBetaInterval,
     Resampling,
     check_record_interval,
-    redraws_cells,
+    counted_for,
     report_designs,
     report_intervals,
     resampling_of,
@@ -298,7 +297,8 @@ def report_of_reading(
     targets: the per-sample counts of the samples avg row); ``options`` are
     the rows' score options (``average`` None). Evaluate every row at once,
     the rows' intervals from that same evaluation (``resampling``: None for
-    a report without them), the rows, then text, dict or frame.
+    a report without them; its method is resolved here,
+    :func:`~._intervals.resolve`), the rows, then text, dict or frame.
     ``record``: the count record the user gave in place of ``y_true``,
     whose intervals are checked against what it holds.
     ``labels_given`` says whether the user chose the labels, which makes a
@@ -309,13 +309,7 @@ def report_of_reading(
     averages = _averages(counts)
     designs = None
     if resampling is not None:
-        resampling = resolve(
-            resampling,
-            counts,
-            tuple(averages),
-            weighted=reading.weighted,
-            labels=options.labels,
-        )
+        resampling = resolve(resampling, counts, tuple(averages), labels=options.labels)
         if record is not None:
             check_record_interval(
                 record,
@@ -588,8 +582,10 @@ shape (n_samples, n_labels) or MacroF1Counts
     _check_output_form(output_dict, as_frame, caller=caller)
     options = as_options(checked, average=None, beta=1.0, pos_label=None)
     resampling = None
+    counted: dict[str, bool] = {}
     if confidence is not None:
         resampling = resampling_of(checked, method_name="interval_method")
+        counted = counted_for(resampling.method, weighted=sample_weight is not None)
     reading = read_for(
         y_true,
         y_pred,
@@ -597,19 +593,8 @@ shape (n_samples, n_labels) or MacroF1Counts
         sample_weight=sample_weight,
         caller=caller,
         samplewise=True,  # per-sample counts for multilabel targets only
-        moments=resampling is not None and resampling.method in ("delta", "auto"),
-        cells=resampling is not None,
-        count_cells=resampling is not None
-        and redraws_cells(resampling.method, sample_weight),
+        **counted,
     )
-    if resampling is not None:
-        resampling = resolve(
-            resampling,
-            reading.counts,
-            tuple(_averages(reading.counts)),
-            weighted=reading.weighted,
-            labels=options.labels,
-        )
     if isinstance(y_true, MacroF1Counts):
         # the record's fixed labels are the user's; a matrix's names order rows
         labels_given = labels_given or y_true.labels is not None

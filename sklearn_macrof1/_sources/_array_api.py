@@ -50,7 +50,7 @@ from .._counting._kernels import (
     SampleCounts,
     table_counts,
 )
-from .._counting._pairs import MAX_PAIR_CELLS, JointCounts, PairCells
+from .._counting._pairs import MAX_PAIR_CELLS, JointReading, PairCells
 from .._counting._record import (
     MacroF1Counts,
     Reading,
@@ -697,11 +697,11 @@ class _ArrayAPI:
             (true, pred), labels = encode_on_device(dev.xp, [y_true, y_pred], dev.index)
             cells = request.cells or not request.targets_kept
             counts = _counted(dev, true, pred, labels, weights, request.moments, cells)
-        return Reading(counts, weighted=weights is not None, returns=prepared.returns)
+        return Reading(counts, returns=prepared.returns)
 
     def count_jointly(
         self, data: JointPredictions, request: CountRequest
-    ) -> JointCounts:
+    ) -> JointReading:
         from .._formulas._evaluation import read_jointly
 
         names = ("y_true", *data.names)
@@ -721,14 +721,13 @@ class _ArrayAPI:
             # read in memory after all: the readings keep their targets, from
             # which a comparison counts what it needs (a pair's cells of 1-D
             # targets, the samples of multilabel ones), as for NumPy arrays
-            counts = [reading.counts for reading in joint.readings]
-            return JointCounts(counts, {}, readings=joint.readings)
+            return joint
         n = int(arrays[0].shape[0])
         weights = _checked_weights(dev, weights, prepared.on_device, n, request.part)
         if arrays[0].ndim == 2:
-            return JointCounts(
+            return JointReading(
                 [
-                    _multilabel_record(dev, arrays[0], pred, weights, request)
+                    Reading(_multilabel_record(dev, arrays[0], pred, weights, request))
                     for pred in arrays[1:]
                 ],
                 {},
@@ -753,7 +752,7 @@ class _ArrayAPI:
             for i in range(m)
             for j in range(i + 1, m)
         }
-        return JointCounts(counts, pairs)
+        return JointReading([Reading(c) for c in counts], pairs)
 
     def tally(self, data: Predictions, stream: Stream) -> Any:
         """One batch of a stream: PyTorch CPU tensors are given back as the

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from .._counting._pairs import JointCounts, merge_joint_counts
+from .._counting._pairs import JointReading, merge_joint_readings
 from .._counting._record import MacroF1Counts, Reading, merge_counts
 from .._counting._registry import (
     CountRequest,
@@ -204,7 +204,7 @@ def count_joint_batch(
     *,
     names: Sequence[str],
     caller: str,
-) -> JointCounts | None:
+) -> JointReading | None:
     """The count record of each prediction set and the joint cells of each pair,
     of one in-memory chunk (None when it is empty); all-zero weights are valid
     in a chunk, as in :func:`~._streaming.count_batch`."""
@@ -214,10 +214,7 @@ def count_joint_batch(
         y_true, y_preds, names=names, sample_weight=sample_weight, part=True,
         caller=caller,
     )  # fmt: skip
-    m = len(y_preds)
-    counts = [reading.counts for reading in joint.readings]
-    pairs = {(i, j): joint.pair_cells(i, j) for i in range(m) for j in range(i + 1, m)}
-    return JointCounts(counts, pairs)
+    return joint.counted_elsewhere()
 
 
 def count_joint_dask(
@@ -228,7 +225,7 @@ def count_joint_dask(
     sample_weight: Any = None,
     part: bool = False,
     caller: str = "this function",
-) -> JointCounts:
+) -> JointReading:
     """The joint counts of Dask collections: each chunk of ``y_true`` and of
     every prediction set counted on a worker (:func:`count_joint_batch`), the
     records merged in a tree there.
@@ -270,10 +267,10 @@ def count_joint_dask(
         count(t, list(ps), w, names=list(names), caller=caller)
         for t, *ps, w in zip(*blocks, weight_blocks, strict=True)
     ]
-    joint = _nonempty(_merged_on_workers(parts, merge_joint_counts), names)
+    joint = _nonempty(_merged_on_workers(parts, merge_joint_readings), names)
     if not part:
-        for counts in joint.counts:
-            counts._check_weights()
+        for reading in joint.readings:
+            reading.counts._check_weights()
     return joint
 
 
@@ -300,10 +297,9 @@ class _Dask:
         counts = _nonempty(counts, ["y_pred"])
         if not request.part:
             counts._check_weights()
-        weighted = data.sample_weight is not None
-        if weighted and not counts.weighted:
+        if data.sample_weight is not None and not counts.weighted:
             counts = replace(counts, weighted=True)
-        return Reading(counts, weighted=weighted)
+        return Reading(counts)
 
     def tally(self, data: Predictions, stream: Stream) -> MacroF1Counts | None:
         """One batch of a stream, counted chunk by chunk on the workers: its
@@ -323,7 +319,7 @@ class _Dask:
 
     def count_jointly(
         self, data: JointPredictions, request: CountRequest
-    ) -> JointCounts:
+    ) -> JointReading:
         return count_joint_dask(
             data.y_true,
             data.y_preds,

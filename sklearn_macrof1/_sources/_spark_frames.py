@@ -612,7 +612,7 @@ class _Spark:
                 moments=request.moments,
             )
         counts.weighted = data.weight_col is not None
-        return Reading(counts, weighted=counts.weighted)
+        return Reading(counts)
 
 
 _SPARK = _Spark()

@@ -37,8 +37,8 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.special import ndtr, stdtr, stdtrit
 
-from .._counting._pairs import MAX_PAIR_CELLS, PairCells
-from .._counting._record import Reading, union_labels
+from .._counting._pairs import INFLUENCE_SUMS, MAX_PAIR_CELLS, PairCells
+from .._counting._record import SAMPLE_ROWS, Reading, union_labels
 from .._counting._registry import lives_elsewhere
 from .._equality import ValueEquality
 from .._formulas._aggregation import (
@@ -599,7 +599,8 @@ shape (n_samples, n_labels)
     # 1-D targets: the joint (true, pred_i, pred_j) cells of each pair suffice
     # for the delta method, and for a bootstrap of two unweighted classifiers;
     # in memory, up to MAX_PAIR_CELLS cells (else the per-sample design serves)
-    in_memory = readings[0].targets is not None
+    held = joint._provides
+    in_memory = SAMPLE_ROWS in held
     use_cells = (
         one_d
         and (method != "bootstrap" or unweighted_two)
@@ -614,7 +615,7 @@ shape (n_samples, n_labels)
         # samples only when the cells are few (measured: 2.5x faster at n / 12
         # cells, 3x slower at n / 4), else the samples are redrawn
         use_cells = joint.pair_cells(0, 1).count.shape[0] * _FEW_CELLS <= n
-    on_device = joint.influence_sums is not None  # multilabel, device arrays
+    on_device = INFLUENCE_SUMS in held  # multilabel, device arrays
     if on_device:
         _refuse_device_multilabel(method, str(options.average))
     if use_cells or on_device:

@@ -92,7 +92,7 @@ from .._formulas._evaluation import (
     evaluate,
     read_for,
 )
-from .._options import as_generator, check_options_of, warn_user
+from .._options import METHODS, as_generator, check_options_of, warn_user
 from .._present._frame import table_frame
 from .._present._intervals import interval_table, method_text
 from .._present._table import Table, percent, short
@@ -111,12 +111,10 @@ _BLOCK = 64
 #: cells) per block: 32 MiB of float64, however many samples or cells.
 _DRAWN = 1 << 22
 
-#: The methods that draw at random (``random_state``, ``n_resamples``) ...
+#: The methods that draw at random (``random_state``, ``n_resamples``); the
+#: options that take a ``random_state`` are these and those that may resolve
+#: to one (:data:`_SEEDED_METHODS`).
 _DRAWN_METHODS = ("bootstrap", "posterior")
-
-#: ... and the options that take a ``random_state`` ("auto" may resolve to
-#: the posterior).
-_SEEDED_METHODS = ("auto", *_DRAWN_METHODS)
 
 #: Samples per occupied cell up to which a bootstrap of the cells draws each
 #: sample (measured: 2x faster than the binomials at 3 samples per cell).
@@ -536,23 +534,89 @@ def resolved_method(
     return "posterior"
 
 
+def possible_methods(
+    method: str, *, weighted: bool, average: str | None = None
+) -> frozenset[str]:
+    """The methods an interval asked for with ``method`` may use, known
+    before the data are read: every answer :func:`resolved_method` can give
+    for samples ``weighted`` or not and for ``average`` (None: any), whatever
+    the data's kind, size and smallest class turn out to be ("auto": the
+    delta method, and the posterior for unweighted samples and averages
+    other than "samples"). Any other method is itself."""
+    return frozenset(
+        resolved_method(
+            method,
+            weighted=weighted,
+            multilabel=multilabel,
+            average=each,
+            n_samples=size,
+            smallest_class=size,
+        )
+        for multilabel in (False, True)
+        for each in (("macro", "samples") if average is None else (average,))
+        for size in (0.0, math.inf)
+    )
+
+
+#: The options that take a ``random_state``: the methods that draw at random
+#: and those that may resolve to one.
+_SEEDED_METHODS = tuple(
+    m for m in METHODS if possible_methods(m, weighted=False) & set(_DRAWN_METHODS)
+)
+
+
+def counted_for(
+    method: str, *, weighted: bool, average: str | None = None
+) -> dict[str, bool]:
+    """What the one counting pass of an interval asked for with ``method``
+    (not resolved yet: the data are not read) counts besides the class
+    counts, as keywords of :func:`~._evaluation.read_for`: what any method
+    it may use (:func:`possible_methods`) :func:`requires` of the record for
+    ``average`` (None: any, as the rows of a report).
+    ``moments``: the second moments of the delta method (which the counting
+    skips where they are not read: unweighted 1-D targets, and multilabel
+    targets whose samples the call keeps); ``count_cells``: the cells that
+    the bootstrap and the posterior redraw (unweighted 1-D targets), counted
+    in this pass; ``cells``: the occupied cells of a large confusion matrix
+    from data counted where they live. ``weighted``: ``sample_weight`` was
+    given."""
+    methods = possible_methods(method, weighted=weighted, average=average)
+    needed = frozenset().union(
+        *(
+            requires(m, kind=kind, weighted=weighted, average=average)
+            for m in methods
+            for kind in ("multiclass", _MULTILABEL)
+        )
+    )
+    redrawn = frozenset().union(
+        *(
+            requires(m, kind="multiclass", weighted=weighted, average=average)
+            for m in methods & set(_DRAWN_METHODS)
+        )
+    )
+    return {
+        "moments": MOMENTS in needed,
+        "count_cells": CELLS in redrawn,
+        "cells": True,
+    }
+
+
 def resolve(
     resampling: Resampling,
     counts: MacroF1Counts,
     average: str | tuple[str, ...],
     *,
-    weighted: bool = False,
     labels: Any = None,
 ) -> Resampling:
     """``resampling`` with its method resolved (:func:`resolved_method`) for
-    the intervals of ``average`` of ``counts`` (``weighted``: the samples
-    counted were weighted; ``labels``: the classes averaged, when fixed)."""
+    the intervals of ``average`` of ``counts`` (``labels``: the classes
+    averaged, when fixed)."""
     if resampling.method != "auto":
         return resampling
     multilabel = counts.kind == _MULTILABEL
     method = resolved_method(
         resampling.method,
-        weighted=weighted or counts.weighted,
+        weighted=counts.weighted,
         multilabel=multilabel,
         average=average,
         # 1-D targets: every sample has one true class
@@ -1149,8 +1213,9 @@ def design_of(reading: Reading, *, method: str | None = None) -> Any:
     """
     targets = reading.targets
     counts = reading.counts
-    if targets is None:
+    if SAMPLE_ROWS not in reading._provides:
         raise _elsewhere_refusal(reading, method)
+    assert targets is not None
     if counts.kind == _MULTILABEL:
         return _design_multilabel(targets, reading.weights)
     return _design_1d(targets, counts, reading.weights)
@@ -1169,7 +1234,7 @@ def report_designs(
         )
         for average in averages
     }
-    if reading.targets is None and any(needs.values()):
+    if SAMPLE_ROWS not in reading._provides and any(needs.values()):
         raise _elsewhere_refusal(reading, method)
     return needs
 
@@ -1206,24 +1271,8 @@ def _dask_refusal(reading: Reading, method: str | None) -> str:
     return "the delta method without the second moments of the counts"
 
 
-def check_posterior(
-    reading: Reading, options: Options, *, caller: str, method_name: str = "method"
-) -> None:
-    """Refuse the posterior where it is not defined: it draws the cells of the
-    confusion matrix of unweighted 1-D targets (averages other than
-    "samples")."""
-    posterior_refusal(
-        reading.counts,
-        reading.weighted,
-        (str(options.average),),
-        caller=caller,
-        method_name=method_name,
-    )
-
-
 def posterior_refusal(
     counts: MacroF1Counts,
-    weighted: bool,
     averages: Any,
     *,
     caller: str,
@@ -1231,14 +1280,16 @@ def posterior_refusal(
     alternatives: tuple[str, ...] = ("delta", "bootstrap"),
     from_samples: str | None = None,
 ) -> None:
-    """:func:`check_posterior` of a record (or a reading's counts), for the
-    intervals of ``averages``. ``alternatives``: the methods the refusal
+    """Refuse the posterior where it is not defined (it draws the cells of the
+    confusion matrix of unweighted 1-D targets, averages other than
+    "samples"), for the intervals of ``averages`` of the samples ``counts``
+    counted. ``alternatives``: the methods the refusal
     advises (those a record can give); none: ``from_samples``, the function
     that computes the interval from the predictions."""
     why = None
     if counts.kind == _MULTILABEL:
         why = "multilabel targets"
-    elif weighted or counts.weighted:
+    elif counts.weighted:
         why = "sample_weight"
     elif "samples" in averages:
         why = "average='samples'"
@@ -1257,19 +1308,10 @@ def posterior_refusal(
     )
 
 
-def posterior_defined(counts: MacroF1Counts, weighted: bool) -> bool:
-    """Whether the posterior is defined for the samples of ``counts``
-    (``weighted``: they were given weights): unweighted 1-D targets."""
-    return counts.kind != _MULTILABEL and not (weighted or counts.weighted)
-
-
-def redraws_cells(method: str, sample_weight: Any) -> bool:
-    """Whether an interval by ``method`` redraws the cells of the confusion
-    matrix (unweighted 1-D targets), which the counting pass then counts,
-    above 2048 classes as their occupied cells: nothing sorts the targets
-    again once the record exists."""
-    # "auto" resolves to the posterior for unweighted 1-D targets (most sizes)
-    return method in (*_DRAWN_METHODS, "auto") and sample_weight is None
+def posterior_defined(counts: MacroF1Counts) -> bool:
+    """Whether the posterior is defined for the samples of ``counts``:
+    unweighted 1-D targets."""
+    return counts.kind != _MULTILABEL and not counts.weighted
 
 
 def evaluation_from(
@@ -1298,7 +1340,7 @@ def evaluation_from(
     if evaluated is None:
         evaluated = evaluate(counts, options, warn_for=warn_for, caller=caller)
     if method == "posterior":
-        check_posterior(reading, options, caller=caller)
+        posterior_refusal(counts, (str(options.average),), caller=caller)
     selection, averages = evaluated
     weight = row_count = None
     if options.average == "samples":
@@ -1307,7 +1349,10 @@ def evaluation_from(
         n = int(samples.tp.shape[0])
         weight = np.ones(n) if samples.weight is None else samples.weight
         if samples.count is not None:  # a histogram of the per-sample triples
-            if reading.weighted and method != "delta":
+            needed = requires(
+                method, kind=counts.kind, weighted=reading.weighted, average="samples"
+            )
+            if SAMPLE_ROWS in needed:  # each sample's weight: not in a histogram
                 raise ValueError(
                     "The bootstrap of average='samples' with sample_weight for "
                     "Dask collections (or device arrays) needs each sample's "
@@ -1645,7 +1690,7 @@ def interval_of(
             evaluation.options,
             confidence,
             method=method,
-            posterior=posterior_defined(evaluation.counts, evaluation.weighted),
+            posterior=posterior_defined(evaluation.counts),
         )
         if message is not None:
             warn_user(message, CoverageWarning)
@@ -1834,11 +1879,6 @@ shape (n_samples, n_labels) or MacroF1Counts
     """
     caller = "fbeta_confidence_interval"
     labels = check_form(y_true, y_pred, sample_weight, labels, caller=caller)
-    if labels is None and isinstance(y_true, MacroF1Counts):
-        if y_true._class_order is not None:
-            # Every row and column of a confusion matrix is a class, also in a
-            # resample that draws none of its samples (as its summary's interval).
-            labels = y_true.classes
     options, resampling = check_interval_call(
         caller,
         beta=beta,
@@ -1858,22 +1898,19 @@ shape (n_samples, n_labels) or MacroF1Counts
         options,
         sample_weight=sample_weight,
         caller=caller,
-        moments=resampling.method in ("delta", "auto"),
-        cells=True,
-        count_cells=redraws_cells(resampling.method, sample_weight),
+        **counted_for(
+            resampling.method,
+            weighted=sample_weight is not None,
+            average=str(options.average),
+        ),
     )
-    resampling = resolve(
+    return interval_of_reading(
+        reading,
+        options,
         resampling,
-        reading.counts,
-        str(options.average),
-        weighted=reading.weighted,
-        labels=options.labels,
+        caller=caller,
+        refusal={} if isinstance(y_true, MacroF1Counts) else None,
     )
-    if isinstance(y_true, MacroF1Counts):
-        check_record_interval(
-            y_true, (str(options.average),), method=resampling.method, caller=caller
-        )
-    return interval_of_reading(reading, options, resampling, caller=caller)
 
 
 def check_record_interval(
@@ -1904,19 +1941,22 @@ def check_record_interval(
     """
     verb = caller if from_samples is None else from_samples
 
-    def holds(method: str) -> bool:
-        """Whether the record holds what ``method`` reads for ``averages``."""
+    def needed_by(method: str) -> frozenset[str]:
+        """What ``method`` reads for ``averages``."""
         kind, weighted = counts.kind, counts.weighted
-        return all(
-            requires(method, kind=kind, weighted=weighted, average=a)
-            <= counts._provides
-            for a in averages
+        return frozenset().union(
+            *(
+                requires(method, kind=kind, weighted=weighted, average=a)
+                for a in averages
+            )
         )
+
+    def holds(method: str) -> bool:
+        return needed_by(method) <= counts._provides
 
     if method == "posterior":
         posterior_refusal(
             counts,
-            False,
             averages,
             caller=caller,
             method_name=method_name,
@@ -1928,15 +1968,10 @@ def check_record_interval(
         "their second moments), or compute the interval from the predictions "
         f"with {verb}(y_true, y_pred, ...)."
     )
-    needed = frozenset().union(
-        *(
-            requires(method, kind=counts.kind, weighted=counts.weighted, average=a)
-            for a in averages
-        )
-    )
+    needed = needed_by(method)
     if needed <= counts._provides:
         return
-    if counts.kind != _MULTILABEL and counts.confusion is None:
+    if counts.kind != _MULTILABEL and CELLS not in counts._provides:
         raise ValueError(
             f"{caller} computes the intervals of a record of 1-D targets "
             "from its confusion matrix (its occupied cells above 2048 "
@@ -1990,19 +2025,37 @@ def _progress(resampling: Resampling, caller: str, *, rows: int = 1) -> Progress
 
 
 def interval_of_reading(
-    reading: Reading, options: Options, resampling: Resampling, *, caller: str
+    reading: Reading,
+    options: Options,
+    resampling: Resampling,
+    *,
+    caller: str,
+    refusal: dict[str, str] | None = None,
+    warn_for: tuple[str, ...] = ALL_METRICS,
 ) -> FBetaInterval:
-    """:func:`fbeta_confidence_interval` of a reading, every option checked
-    (``method="auto"`` is resolved here if the caller has not)."""
-    resampling = resolve(
-        resampling,
-        reading.counts,
-        str(options.average),
-        weighted=reading.weighted,
-        labels=options.labels,
-    )
+    """:func:`fbeta_confidence_interval` of a reading, every option checked:
+    ``method`` resolved (:func:`resolve`), the interval of a record given in
+    place of the data refused where the record lacks what it reads
+    (``refusal``: the keywords of :func:`check_record_interval` for such a
+    record; None: the data were read), then computed over every class of a
+    record read from a confusion matrix when no ``labels`` are given;
+    ``warn_for`` as in :func:`evaluation_from`."""
+    if options.labels is None and reading.counts._class_order is not None:
+        # Every row and column of a confusion matrix is a class, also in a
+        # resample that draws none of its samples.
+        options = replace(options, labels=reading.counts.classes)
+    average = str(options.average)
+    resampling = resolve(resampling, reading.counts, average, labels=options.labels)
+    if refusal is not None:
+        check_record_interval(
+            reading.counts,
+            (average,),
+            method=resampling.method,
+            caller=caller,
+            **refusal,
+        )
     evaluation = evaluation_from(
-        reading, options, caller=caller, method=resampling.method
+        reading, options, caller=caller, warn_for=warn_for, method=resampling.method
     )
     return interval_of(evaluation, resampling, _progress(resampling, caller))
 
@@ -2037,28 +2090,18 @@ def summary_confidence_interval(
     resampling = resampling_of(checked)
     if counts is None or options is None:  # pragma: no cover - never: see build
         raise ValueError(f"{caller}: this summary keeps no count record.")
-    resampling = resolve(
-        resampling, counts, str(summary.average), labels=options.labels
-    )
-    check_record_interval(
-        counts,
-        (str(summary.average),),
-        method=resampling.method,
-        caller=caller,
-        recount="fbeta_summary(y_true, y_pred, ..., moments=True)",
-        from_samples="fbeta_confidence_interval",
-    )
-    if options.labels is None and counts._class_order is not None:
-        # every class of a confusion matrix, as fbeta_confidence_interval
-        options = replace(options, labels=counts.classes)
-    evaluation = evaluation_from(
-        Reading(counts, weighted=counts.weighted),
+    refusal = {
+        "recount": "fbeta_summary(y_true, y_pred, ..., moments=True)",
+        "from_samples": "fbeta_confidence_interval",
+    }
+    return interval_of_reading(
+        Reading(counts),
         options,
+        resampling,
         caller=caller,
+        refusal=refusal,
         warn_for=(),
-        method=resampling.method,
     )
-    return interval_of(evaluation, resampling, _progress(resampling, caller))
 
 
 def report_intervals(
@@ -2116,7 +2159,7 @@ def report_intervals(
         replace(options, average="macro"),
         resampling.confidence,
         method=resampling.method,
-        posterior=posterior_defined(reading.counts, reading.weighted),
+        posterior=posterior_defined(reading.counts),
         method_name=method_name,
     )
     if message is not None:  # once for the report: the rows share the classes
