@@ -715,3 +715,18 @@ def test_counting_before_resolving_covers_every_resolution(method, weighted):
         assert not counted_for(method, weighted=False, average="samples")["moments"]
     drawn_cells = not weighted and bool(resolutions & {"bootstrap", "posterior"})
     assert counted["count_cells"] == drawn_cells
+
+
+@pytest.mark.parametrize("method", ["posterior", "bootstrap", "delta"])
+@pytest.mark.parametrize("beta", [0.5, 1.0, 3.0])
+def test_bounds_lie_within_zero_and_one(method, beta):
+    # a score computed from drawn counts may round past 1 (a perfect
+    # classifier's upper posterior gave 1.0000000000000002 at beta=3)
+    for y, p in (([0] * 15, [0] * 15), ([0, 1] * 8, [0, 1] * 8)):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ci = fbeta_confidence_interval(
+                y, p, beta=beta, method=method, random_state=0
+            )
+        for s in (ci.averaged_fbeta, ci.fbeta_of_averages):
+            assert 0.0 <= s.low <= s.estimate <= s.high <= 1.0

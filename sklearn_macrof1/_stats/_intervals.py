@@ -1410,17 +1410,22 @@ def _z(confidence: float) -> float:
     return float(ndtri(0.5 + confidence / 2))
 
 
-def _clip(x: float) -> float:
-    return min(max(x, 0.0), 1.0)
+def _score_interval(
+    estimate: float, low: float, high: float, std_error: float
+) -> ScoreInterval:
+    """The :class:`ScoreInterval` of a score with bounds ``low`` and ``high``
+    clipped to [0, 1], where every score lies: a bound of the delta method may
+    pass them, and a score computed from drawn counts may round past them."""
+    return ScoreInterval(
+        estimate, min(max(low, 0.0), 1.0), min(max(high, 0.0), 1.0), std_error
+    )
 
 
 def _delta_interval(estimate: float, variance: float, z: float) -> ScoreInterval:
     se = math.sqrt(variance)
     if math.isnan(estimate):
         return ScoreInterval(math.nan, math.nan, math.nan, math.nan)
-    return ScoreInterval(
-        estimate, _clip(estimate - z * se), _clip(estimate + z * se), se
-    )
+    return _score_interval(estimate, estimate - z * se, estimate + z * se, se)
 
 
 def _percentile_interval(
@@ -1429,7 +1434,8 @@ def _percentile_interval(
     replicates = replicates[~np.isnan(replicates)]
     if math.isnan(estimate) or replicates.shape[0] < 2:
         return ScoreInterval(estimate, math.nan, math.nan, math.nan)
-    return ScoreInterval(estimate, *percentile_bounds(estimate, replicates, confidence))
+    bounds = percentile_bounds(estimate, replicates, confidence)
+    return _score_interval(estimate, *bounds)
 
 
 def _posterior_interval(
@@ -1444,7 +1450,7 @@ def _posterior_interval(
     low = float(np.quantile(lower, alpha / 2))
     high = float(np.quantile(upper, 1 - alpha / 2))
     std = float(np.std(np.concatenate([lower, upper]), ddof=1))
-    return ScoreInterval(estimate, min(low, estimate), max(high, estimate), std)
+    return _score_interval(estimate, min(low, estimate), max(high, estimate), std)
 
 
 def percentile_bounds(
