@@ -18,6 +18,7 @@ from sklearn_macrof1 import (
     fbeta_confidence_interval,
     fbeta_of_averages_score,
     fbeta_summary,
+    make_compute_metrics,
 )
 
 # Units without a public face: the aggregation of many rows of counts at once
@@ -620,6 +621,40 @@ def test_coverage_warning_advises_the_posterior_only_where_it_is_defined():
     message = str(caught[0].message)
     assert "with interval_method='delta'" in message
     assert "interval_method='posterior' holds" in message
+
+
+def _coverage_message(call):
+    with pytest.warns(CoverageWarning) as caught:
+        call()
+    return str([w for w in caught if w.category is CoverageWarning][0].message)
+
+
+def test_coverage_warning_advises_what_the_caller_can_do():
+    y = np.array([0] * 100 + [1] * 3)
+    p = y.copy()
+    p[:5] = 1
+    # make_compute_metrics names the method with its argument interval=
+    message = _coverage_message(
+        lambda: make_compute_metrics(interval="delta")((np.eye(2)[p] * 3.0, y))
+    )
+    assert "with interval='delta'" in message
+    assert "interval='posterior' holds" in message
+    assert "method=" not in message
+    # a summary's method has no labels: the summary is made with them
+    message = _coverage_message(
+        lambda: fbeta_summary(y, p).confidence_interval(method="delta")
+    )
+    assert "or make the summary with fbeta_summary(..., labels=...) without" in message
+    assert "pass labels" not in message
+    # the one class of average="binary" is pos_label's: no labels to leave out
+    message = _coverage_message(
+        lambda: fbeta_confidence_interval(y, p, average="binary", method="delta")
+    )
+    assert "Collect more samples of these classes; method='posterior'" in message
+    assert "labels" not in message
+    # elsewhere the advice is unchanged
+    message = _coverage_message(lambda: fbeta_confidence_interval(y, p, method="delta"))
+    assert "or pass labels without them; method='posterior' holds" in message
 
 
 def test_delta_values_unchanged_by_the_posterior():

@@ -19,7 +19,7 @@ from typing import Any
 from .._extras import missing
 from .._options import METHODS, check_options_of
 from .._sklearn_private import InvalidParameterError
-from .._stats._intervals import counted_for, fbeta_confidence_interval
+from .._stats._intervals import counted_for, interval_of_data
 from ._accumulator import MacroF1Accumulator
 from ._scores import fbeta_summary
 
@@ -138,13 +138,19 @@ class MacroF1ComputeMetrics:
             f"{name}_gap": float(summary.gap),
         }
         if self.interval is not None:
-            interval = fbeta_confidence_interval(
+            interval = interval_of_data(
                 counts,
+                None,
                 **options,
+                labels=None,
+                pos_label=1,
+                sample_weight=None,
                 confidence=self.confidence,
                 method=self.interval,
                 n_resamples=self.n_resamples,
                 random_state=self.random_state,
+                verbose=0,
+                method_name="interval",
             )
             for key, score in (
                 (f"averaged_{name}", interval.averaged_fbeta),

@@ -316,6 +316,7 @@ def coverage_warning(
     method: str,
     posterior: bool,
     method_name: str = "method",
+    labels_advice: str = "pass labels without them",
 ) -> str | None:
     """The :class:`CoverageWarning` message of an interval of averaged scores
     over ``selection`` (None: the data support the level). Classes of the
@@ -323,7 +324,9 @@ def coverage_warning(
     in observed counts, than :data:`MIN_TRUE_SAMPLES` gives ``method``.
     ``posterior``: whether the posterior is defined for these data (unweighted
     1-D targets), and so may be advised; ``method_name``: the caller's name of
-    the method argument."""
+    the method argument; ``labels_advice``: how the caller leaves classes out
+    of the average (not advised with ``average="binary"``, whose class is
+    ``pos_label``)."""
     if options.average not in ("macro", "weighted", "binary"):
         return None
     true = np.asarray(selection.true, dtype=np.float64)
@@ -353,7 +356,9 @@ def coverage_warning(
             f"true samples (true samples): "
             f"{_listed(names[rare][order], true[rare][order])}"
         )
-    advice = "collect more samples of these classes, or pass labels without them"
+    advice = "collect more samples of these classes"
+    if options.average != "binary":
+        advice += f", or {labels_advice}"
     if method != "posterior" and posterior:
         advice += f"; {method_name}='posterior' holds its level with fewer samples"
     return (
@@ -1661,9 +1666,12 @@ def interval_of(
     progress: Progress | None = None,
     *,
     warn_level: bool = True,
+    method_name: str = "method",
+    labels_advice: str = "pass labels without them",
 ) -> FBetaInterval:
     """Both intervals of one evaluated classifier. ``warn_level``: raise the
-    :class:`CoverageWarning` of the data (else the caller does)."""
+    :class:`CoverageWarning` of the data (else the caller does), worded with
+    ``method_name`` and ``labels_advice`` (as :func:`coverage_warning`)."""
     est_avg, est_foa = evaluation.estimates
     confidence, method = resampling.confidence, resampling.method
     if method == "delta":
@@ -1697,6 +1705,8 @@ def interval_of(
             confidence,
             method=method,
             posterior=posterior_defined(evaluation.counts),
+            method_name=method_name,
+            labels_advice=labels_advice,
         )
         if message is not None:
             warn_user(message, CoverageWarning)
@@ -1883,6 +1893,43 @@ shape (n_samples, n_labels) or MacroF1Counts
     >>> fbeta_confidence_interval(y_true, y_pred) == ci  # seeded by the counts
     True
     """
+    return interval_of_data(
+        y_true,
+        y_pred,
+        beta=beta,
+        labels=labels,
+        pos_label=pos_label,
+        average=average,
+        sample_weight=sample_weight,
+        zero_division=zero_division,
+        confidence=confidence,
+        method=method,
+        n_resamples=n_resamples,
+        random_state=random_state,
+        verbose=verbose,
+    )
+
+
+def interval_of_data(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    beta: Any,
+    labels: Any,
+    pos_label: Any,
+    average: Any,
+    sample_weight: Any,
+    zero_division: Any,
+    confidence: Any,
+    method: Any,
+    n_resamples: Any,
+    random_state: Any,
+    verbose: Any,
+    method_name: str = "method",
+) -> FBetaInterval:
+    """The body of :func:`fbeta_confidence_interval` (the arguments as it
+    takes them); ``method_name``: the caller's name of ``method``, which the
+    :class:`CoverageWarning` advises (``make_compute_metrics``' ``interval``)."""
     caller = "fbeta_confidence_interval"
     labels = check_form(y_true, y_pred, sample_weight, labels, caller=caller)
     options, resampling = check_interval_call(
@@ -1916,6 +1963,7 @@ shape (n_samples, n_labels) or MacroF1Counts
         resampling,
         caller=caller,
         refusal={} if isinstance(y_true, MacroF1Counts) else None,
+        method_name=method_name,
     )
 
 
@@ -2038,6 +2086,8 @@ def interval_of_reading(
     caller: str,
     refusal: dict[str, str] | None = None,
     warn_for: tuple[str, ...] = ALL_METRICS,
+    method_name: str = "method",
+    labels_advice: str = "pass labels without them",
 ) -> FBetaInterval:
     """:func:`fbeta_confidence_interval` of a reading, every option checked:
     ``method`` resolved (:func:`resolve`), the interval of a record given in
@@ -2045,7 +2095,9 @@ def interval_of_reading(
     (``refusal``: the keywords of :func:`check_record_interval` for such a
     record; None: the data were read), then computed over every class of a
     record read from a confusion matrix when no ``labels`` are given;
-    ``warn_for`` as in :func:`evaluation_from`."""
+    ``warn_for`` as in :func:`evaluation_from`; ``method_name`` and
+    ``labels_advice`` word the :class:`CoverageWarning` in the caller's
+    arguments (:func:`coverage_warning`)."""
     if options.labels is None and reading.counts._class_order is not None:
         # Every row and column of a confusion matrix is a class, also in a
         # resample that draws none of its samples.
@@ -2063,7 +2115,13 @@ def interval_of_reading(
     evaluation = evaluation_from(
         reading, options, caller=caller, warn_for=warn_for, method=resampling.method
     )
-    return interval_of(evaluation, resampling, _progress(resampling, caller))
+    return interval_of(
+        evaluation,
+        resampling,
+        _progress(resampling, caller),
+        method_name=method_name,
+        labels_advice=labels_advice,
+    )
 
 
 def summary_confidence_interval(
@@ -2107,6 +2165,8 @@ def summary_confidence_interval(
         caller=caller,
         refusal=refusal,
         warn_for=(),
+        labels_advice="make the summary with fbeta_summary(..., labels=...) without "
+        "them",
     )
 
 
