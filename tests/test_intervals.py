@@ -604,7 +604,7 @@ def test_coverage_warning_advises_the_posterior_only_where_it_is_defined():
         ci = fbeta_confidence_interval(y, p, sample_weight=w)
     assert ci.method == "delta"
     message = str(caught[0].message)
-    assert "fewer than 10 true samples" in message
+    assert "fewer than 10 effective true samples" in message
     assert "posterior" not in message
     with pytest.raises(ValueError, match="not defined with sample_weight"):
         fbeta_confidence_interval(y, p, sample_weight=w, method="posterior")
@@ -621,6 +621,67 @@ def test_coverage_warning_advises_the_posterior_only_where_it_is_defined():
     message = str(caught[0].message)
     assert "with interval_method='delta'" in message
     assert "interval_method='posterior' holds" in message
+
+
+def _coverage_messages(call):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        call()
+    return [str(w.message) for w in caught if w.category is CoverageWarning]
+
+
+@pytest.mark.parametrize("method", ["delta", "bootstrap"])
+def test_coverage_warning_counts_effective_samples_with_weights(method):
+    rng = np.random.default_rng(0)
+    n = 3000
+    y = rng.integers(0, 3, n)
+    p = np.where(rng.random(n) < 0.8, y, rng.integers(0, 3, n))
+
+    def messages(y, w, **kwargs):
+        return _coverage_messages(
+            lambda: fbeta_confidence_interval(
+                y, p, sample_weight=w, method=method, random_state=0, **kwargs
+            )
+        )
+
+    # about 1,000 samples a class: no warning at any scale of the weights
+    for scale in (1 / n, 1.0, 1e6):
+        assert messages(y, np.full(n, scale)) == []
+    # 3 samples of weights 1, 2, 3 (whose sum, 6, is no count) scaled up
+    # heavily: Kish's effective number (1+2+3)**2 / (1+4+9), whatever the scale
+    y3 = y.copy()
+    y3[:3] = 3
+    for scale in (1.0, 1000.0):
+        w = np.ones(n)
+        w[:3] = np.array([1.0, 2.0, 3.0]) * scale
+        (message,) = messages(y3, w, zero_division=0.0)
+        assert "at least 10 effective true samples (the squared sum" in message
+        rare = "fewer than 10 effective true samples (effective true samples)"
+        assert f"{rare}: 3 ({36 / 14:g})" in message
+    # true samples of weight 0 only: never true with a non-zero weight
+    w = np.ones(n)
+    w[y == 2] = 0.0
+    (message,) = messages(y, w)
+    assert "1 class(es) predicted but never true with a non-zero weight" in message
+    # a multilabel record: the diagonal of its true entries' second moments
+    if method == "delta":
+        eye = np.eye(4, dtype=int)
+        w = np.ones(n)
+        w[:3] = [1000.0, 2000.0, 3000.0]
+        (message,) = _coverage_messages(
+            lambda: fbeta_confidence_interval(
+                eye[y3], eye[p], sample_weight=w, zero_division=0.0
+            )
+        )
+        assert f"(effective true samples): 3 ({36 / 14:g})" in message
+    # unweighted: observed counts, worded as before
+    (message,) = _coverage_messages(
+        lambda: fbeta_confidence_interval(
+            y3, p, method=method, random_state=0, zero_division=0.0
+        )
+    )
+    assert "fewer than 10 true samples (true samples): 3 (3)" in message
+    assert "effective" not in message
 
 
 def _coverage_message(call):

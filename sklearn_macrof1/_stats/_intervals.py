@@ -268,9 +268,11 @@ class CoverageWarning(UserWarning):
     in the data than the method needs (5 for ``method="posterior"``, 10 for
     the delta method and the bootstrap): a class absent from
     both ``y_true`` and ``y_pred`` (fixed ``labels``), a class predicted but
-    never true, or a rare class. The message names those classes and their
-    counts. The interval is still computed; see the user guide's page on
-    uncertainty for what it estimates then.
+    never true, or a rare class. With ``sample_weight`` a class counts its
+    effective number of true samples, ``(sum w)**2 / sum w**2`` over their
+    weights, which does not depend on the weights' scale. The message names
+    those classes and their counts. The interval is still computed; see the
+    user guide's page on uncertainty for what it estimates then.
 
     Examples
     --------
@@ -317,11 +319,16 @@ def coverage_warning(
     posterior: bool,
     method_name: str = "method",
     labels_advice: str = "pass labels without them",
+    true_squares: np.ndarray | None = None,
 ) -> str | None:
     """The :class:`CoverageWarning` message of an interval of averaged scores
     over ``selection`` (None: the data support the level). Classes of the
-    average (``labels``, else the classes counted) with fewer true samples,
-    in observed counts, than :data:`MIN_TRUE_SAMPLES` gives ``method``.
+    average (``labels``, else the classes counted) with fewer true samples
+    than :data:`MIN_TRUE_SAMPLES` gives ``method``: observed counts, or with
+    ``true_squares`` (the sums of the squared weights of each counted class's
+    true samples, :func:`true_square_sums`) the effective numbers of weighted
+    true samples, ``(sum w)**2 / sum w**2`` (Kish's), which do not depend on
+    the weights' scale; without them the weighted sums are counted.
     ``posterior``: whether the posterior is defined for these data (unweighted
     1-D targets), and so may be advised; ``method_name``: the caller's name of
     the method argument; ``labels_advice``: how the caller leaves classes out
@@ -332,8 +339,18 @@ def coverage_warning(
     true = np.asarray(selection.true, dtype=np.float64)
     pred = np.asarray(selection.pred, dtype=np.float64)
     names = np.asarray(selection.labels, dtype=object)
+    samples, never_true, weight_zero = "true samples", "never true", ""
+    if true_squares is not None:
+        index = selection.index
+        squares = np.where(index >= 0, true_squares[np.maximum(index, 0)], 0.0)
+        true = np.divide(
+            true * true, squares, out=np.zeros_like(true), where=squares > 0
+        )
+        samples = "effective true samples"
+        never_true = "never true with a non-zero weight"
+        weight_zero = " (or only with weight 0)"
     absent = (true == 0) & (pred == 0)
-    never = (true == 0) & (pred > 0)
+    never = (true == 0) & (pred != 0)
     needed = MIN_TRUE_SAMPLES[method]
     rare = (true > 0) & (true < needed)
     if not (absent.any() or never.any() or rare.any()):
@@ -342,18 +359,18 @@ def coverage_warning(
     if absent.any():
         parts.append(
             f"{int(absent.sum())} class(es) of labels absent from y_true and "
-            f"y_pred: {_listed(names[absent])}"
+            f"y_pred{weight_zero}: {_listed(names[absent])}"
         )
     if never.any():
         parts.append(
-            f"{int(never.sum())} class(es) predicted but never true (times "
+            f"{int(never.sum())} class(es) predicted but {never_true} (times "
             f"predicted): {_listed(names[never], pred[never])}"
         )
     if rare.any():
         order = np.argsort(true[rare], kind="stable")
         parts.append(
             f"{int(rare.sum())} class(es) with fewer than {needed} "
-            f"true samples (true samples): "
+            f"{samples} ({samples}): "
             f"{_listed(names[rare][order], true[rare][order])}"
         )
     advice = "collect more samples of these classes"
@@ -361,13 +378,45 @@ def coverage_warning(
         advice += f", or {labels_advice}"
     if method != "posterior" and posterior:
         advice += f"; {method_name}='posterior' holds its level with fewer samples"
+    if true_squares is not None:
+        samples += (
+            " (the squared sum of the weights of its true samples over the sum "
+            "of their squares)"
+        )
     return (
         f"The interval may cover less often than its nominal "
         f"{percent(confidence)}: every class of the average needs at least "
-        f"{needed} true samples with {method_name}={method!r}, and "
+        f"{needed} {samples} with {method_name}={method!r}, and "
         + "; ".join(parts)
         + f". {advice[0].upper()}{advice[1:]}."
     )
+
+
+def true_square_sums(
+    counts: MacroF1Counts, design: Any = None, row_count: Any = None
+) -> np.ndarray | None:
+    """The sum of the squared weights of the true samples of each counted
+    class, which :func:`coverage_warning` turns into effective numbers of
+    samples: from the record's second moments (what the delta method reads:
+    the rows of the cells' squared weights of 1-D targets, the diagonal of
+    the true entries of multilabel ones), else from the per-sample ``design``
+    of the bootstrap when each of its rows is one sample (``row_count`` None).
+    None without weights, and where neither is there (a record counted
+    without moments, a histogram of samples): the warning then counts the
+    weighted sums."""
+    if not counts.weighted:
+        return None
+    k = counts.n_classes
+    moments = counts.moments
+    if moments is not None:
+        if counts.kind == _MULTILABEL:
+            return np.asarray(moments.diagonal()[k : 2 * k], dtype=np.float64)
+        return np.asarray(moments.sum(axis=1), dtype=np.float64).reshape(-1)
+    if design is not None and row_count is None:
+        true = design[:, k : 2 * k]
+        squares = true.multiply(true) if sp.issparse(true) else true * true
+        return np.asarray(squares.sum(axis=0), dtype=np.float64).reshape(-1)
+    return None
 
 
 # ------------------------------------------------------------------- the options
@@ -1707,6 +1756,9 @@ def interval_of(
             posterior=posterior_defined(evaluation.counts),
             method_name=method_name,
             labels_advice=labels_advice,
+            true_squares=true_square_sums(
+                evaluation.counts, evaluation.design, evaluation.row_count
+            ),
         )
         if message is not None:
             warn_user(message, CoverageWarning)
@@ -2199,7 +2251,7 @@ def report_intervals(
         designs = report_designs(reading, options, averages, resampling.method)
     progress = _progress(resampling, caller, rows=len(averages))
     out: dict[str, FBetaInterval] = {}
-    design = None
+    design = row_count = None
     for row, average in enumerate(averages):
         row_options = replace(options, average=average)
         if progress is not None:
@@ -2220,6 +2272,7 @@ def report_intervals(
             out[average] = interval_of(
                 evaluation, resampling, progress, warn_level=False
             )
+        row_count = evaluation.row_count
     message = coverage_warning(
         selection,
         replace(options, average="macro"),
@@ -2227,6 +2280,7 @@ def report_intervals(
         method=resampling.method,
         posterior=posterior_defined(reading.counts),
         method_name=method_name,
+        true_squares=true_square_sums(reading.counts, design, row_count),
     )
     if message is not None:  # once for the report: the rows share the classes
         warn_user(message, CoverageWarning)
