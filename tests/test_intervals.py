@@ -497,6 +497,19 @@ def test_auto_resolves_to_the_posterior_where_it_is_defined():
     assert weighted.method == "delta"
 
 
+def test_auto_with_average_binary_looks_at_pos_label_only():
+    # the negative class (10 true samples) is not averaged by average="binary"
+    y = np.ones(AUTO_POSTERIOR_MAX_SAMPLES + 5_000, dtype=int)
+    y[:10] = 0
+    p = y.copy()
+    p[5:20] = 1 - p[5:20]
+    assert fbeta_confidence_interval(y, p, average="binary").method == "delta"
+    # pos_label=0: its 10 true samples are too few for the delta method
+    binary = fbeta_confidence_interval(y, p, average="binary", pos_label=0)
+    assert binary.method == "posterior"
+    assert fbeta_confidence_interval(y, p).method == "posterior"  # macro: both
+
+
 def test_posterior_without_random_state_is_seeded_by_the_counts():
     """random_state=None: the posterior's draws are seeded from the counts, so
     the same data give the same interval on every call and wherever they were

@@ -661,13 +661,16 @@ def resolve(
     average: str | tuple[str, ...],
     *,
     labels: Any = None,
+    pos_label: Any = 1,
 ) -> Resampling:
     """``resampling`` with its method resolved (:func:`resolved_method`) for
     the intervals of ``average`` of ``counts`` (``labels``: the classes
-    averaged, when fixed)."""
+    averaged, when fixed; ``average="binary"`` averages ``pos_label``'s
+    only)."""
     if resampling.method != "auto":
         return resampling
     multilabel = counts.kind == _MULTILABEL
+    averaged = [pos_label] if average == "binary" else labels
     method = resolved_method(
         resampling.method,
         weighted=counts.weighted,
@@ -675,7 +678,7 @@ def resolve(
         average=average,
         # 1-D targets: every sample has one true class
         n_samples=0.0 if multilabel else float(np.sum(counts.true)),
-        smallest_class=0.0 if multilabel else _smallest_class(counts, labels),
+        smallest_class=0.0 if multilabel else _smallest_class(counts, averaged),
     )
     return replace(resampling, method=method)
 
@@ -2155,7 +2158,13 @@ def interval_of_reading(
         # resample that draws none of its samples.
         options = replace(options, labels=reading.counts.classes)
     average = str(options.average)
-    resampling = resolve(resampling, reading.counts, average, labels=options.labels)
+    resampling = resolve(
+        resampling,
+        reading.counts,
+        average,
+        labels=options.labels,
+        pos_label=options.pos_label,
+    )
     if refusal is not None:
         check_record_interval(
             reading.counts,
