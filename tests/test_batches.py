@@ -205,6 +205,29 @@ def test_totals_of_fixed_labels_add_across_processes() -> None:
         MacroF1Counts.from_totals(np.zeros((2, 3)), labels=labels)
 
 
+def test_compute_metrics_refuses_what_is_no_eval_pred() -> None:
+    """A ValueError naming ``eval_pred`` and what it accepts (an empty tuple
+    of model outputs raised IndexError); the counts are emptied."""
+    from sklearn_macrof1 import make_compute_metrics
+
+    compute_metrics = make_compute_metrics()
+    y = np.array([0, 1, 2])
+    compute_metrics((np.eye(3), y), compute_result=False)
+    accepted = (
+        "The 'eval_pred' argument of the compute_metrics of make_compute_metrics "
+        "must be a transformers EvalPrediction or a \\(predictions, label_ids\\) pair"
+    )
+    for eval_pred, got in (
+        (([], y), "got predictions that hold no model output \\(an empty list\\)"),
+        (((), y), "an empty tuple"),
+        ((np.eye(3),), "got tuple of 1 item\\(s\\)"),
+        (None, "got NoneType"),
+    ):
+        with pytest.raises(ValueError, match=f"{accepted}.*{got}"):
+            compute_metrics(eval_pred)
+        assert compute_metrics.accumulator.n_samples == 0
+
+
 def test_compute_metrics_without_a_trainer() -> None:
     """What the Trainer calls: one batch per call, the result on the last one,
     then empty for the next evaluation; options checked up front."""

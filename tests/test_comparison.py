@@ -537,6 +537,27 @@ def test_jackknife_of_multilabel_targets_leaves_out_each_sample(average, weighte
     np.testing.assert_allclose(got, expected, rtol=1e-10)
 
 
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.UndefinedMetricWarning")
+@pytest.mark.parametrize("average", ["macro", "weighted", "micro", "samples"])
+def test_jackknife_of_multilabel_targets_without_any_label(average):
+    # no sample counts anything: every left-out score is the score, as the
+    # delta method's zero spread says (the jackknife crashed in NumPy here)
+    z = np.zeros((8, 3), dtype=int)
+    c = compare_classifiers(z, z, z, average=average, zero_division=0.0)
+    assert c == compare_classifiers(
+        z, z, z, average=average, zero_division=0.0, method="jackknife"
+    )
+    for d in (c.averaged_fbeta, c.fbeta_of_averages):
+        assert (d.difference, d.low, d.high, d.std_error) == (0.0, 0.0, 0.0, 0.0)
+    # one classifier predicting no label: its rows count nothing either
+    b = np.zeros((8, 3), dtype=int)
+    b[::2, 1] = 1
+    c = compare_classifiers(z, z, b, average=average, zero_division=0.0)
+    expected = _left_out_spread(z, z, b, average=average)
+    got = [c.averaged_fbeta.std_error, c.fbeta_of_averages.std_error]
+    np.testing.assert_allclose(got, expected, rtol=1e-10, atol=1e-14)
+
+
 def test_jackknife_binary_average():
     y, a, b = (_Y > 1).astype(int), (_A > 1).astype(int), (_B > 1).astype(int)
     c = compare_classifiers(y, a, b, average="binary")

@@ -18,6 +18,7 @@ from sklearn_macrof1 import (
     fbeta_summary,
 )
 from sklearn_macrof1._counting import _registry
+from sklearn_macrof1._sklearn_private import InvalidParameterError
 
 
 @pytest.fixture
@@ -50,6 +51,17 @@ def test_a_toy_source_module_reaches_the_public_functions(toy):
     assert toy.ToySource.calls == before + 5  # each call counted once, by it
     with pytest.raises(ValueError, match="y_pred"):  # the reading's own checks
         averaged_f1_score(column(y), column(p[:-1]))
+
+
+def test_a_claimed_y_true_without_y_pred_names_y_pred(toy):
+    # the claimed value is its source's to check: the call misses y_pred
+    for verb in (averaged_f1_score, fbeta_summary, fbeta_confidence_interval):
+        with pytest.raises(
+            InvalidParameterError,
+            match=r"The 'y_pred' parameter of \w+ must be an array-like or a "
+            r"sparse matrix\. Got None instead",
+        ):
+            verb(toy.ToyColumn([0, 1]), None)
 
 
 def test_a_source_tally_counts_the_batches_of_a_stream(toy, monkeypatch):

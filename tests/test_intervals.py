@@ -18,6 +18,7 @@ from sklearn_macrof1 import (
     fbeta_confidence_interval,
     fbeta_of_averages_score,
     fbeta_summary,
+    make_compute_metrics,
 )
 
 # Units without a public face: the aggregation of many rows of counts at once
@@ -496,6 +497,19 @@ def test_auto_resolves_to_the_posterior_where_it_is_defined():
     assert weighted.method == "delta"
 
 
+def test_auto_with_average_binary_looks_at_pos_label_only():
+    # the negative class (10 true samples) is not averaged by average="binary"
+    y = np.ones(AUTO_POSTERIOR_MAX_SAMPLES + 5_000, dtype=int)
+    y[:10] = 0
+    p = y.copy()
+    p[5:20] = 1 - p[5:20]
+    assert fbeta_confidence_interval(y, p, average="binary").method == "delta"
+    # pos_label=0: its 10 true samples are too few for the delta method
+    binary = fbeta_confidence_interval(y, p, average="binary", pos_label=0)
+    assert binary.method == "posterior"
+    assert fbeta_confidence_interval(y, p).method == "posterior"  # macro: both
+
+
 def test_posterior_without_random_state_is_seeded_by_the_counts():
     """random_state=None: the posterior's draws are seeded from the counts, so
     the same data give the same interval on every call and wherever they were
@@ -603,7 +617,7 @@ def test_coverage_warning_advises_the_posterior_only_where_it_is_defined():
         ci = fbeta_confidence_interval(y, p, sample_weight=w)
     assert ci.method == "delta"
     message = str(caught[0].message)
-    assert "fewer than 10 true samples" in message
+    assert "fewer than 10 effective true samples" in message
     assert "posterior" not in message
     with pytest.raises(ValueError, match="not defined with sample_weight"):
         fbeta_confidence_interval(y, p, sample_weight=w, method="posterior")
@@ -620,6 +634,101 @@ def test_coverage_warning_advises_the_posterior_only_where_it_is_defined():
     message = str(caught[0].message)
     assert "with interval_method='delta'" in message
     assert "interval_method='posterior' holds" in message
+
+
+def _coverage_messages(call):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        call()
+    return [str(w.message) for w in caught if w.category is CoverageWarning]
+
+
+@pytest.mark.parametrize("method", ["delta", "bootstrap"])
+def test_coverage_warning_counts_effective_samples_with_weights(method):
+    rng = np.random.default_rng(0)
+    n = 3000
+    y = rng.integers(0, 3, n)
+    p = np.where(rng.random(n) < 0.8, y, rng.integers(0, 3, n))
+
+    def messages(y, w, **kwargs):
+        return _coverage_messages(
+            lambda: fbeta_confidence_interval(
+                y, p, sample_weight=w, method=method, random_state=0, **kwargs
+            )
+        )
+
+    # about 1,000 samples a class: no warning at any scale of the weights
+    for scale in (1 / n, 1.0, 1e6):
+        assert messages(y, np.full(n, scale)) == []
+    # 3 samples of weights 1, 2, 3 (whose sum, 6, is no count) scaled up
+    # heavily: Kish's effective number (1+2+3)**2 / (1+4+9), whatever the scale
+    y3 = y.copy()
+    y3[:3] = 3
+    for scale in (1.0, 1000.0):
+        w = np.ones(n)
+        w[:3] = np.array([1.0, 2.0, 3.0]) * scale
+        (message,) = messages(y3, w, zero_division=0.0)
+        assert "at least 10 effective true samples (the squared sum" in message
+        rare = "fewer than 10 effective true samples (effective true samples)"
+        assert f"{rare}: 3 ({36 / 14:g})" in message
+    # true samples of weight 0 only: never true with a non-zero weight
+    w = np.ones(n)
+    w[y == 2] = 0.0
+    (message,) = messages(y, w)
+    assert "1 class(es) predicted but never true with a non-zero weight" in message
+    # a multilabel record: the diagonal of its true entries' second moments
+    if method == "delta":
+        eye = np.eye(4, dtype=int)
+        w = np.ones(n)
+        w[:3] = [1000.0, 2000.0, 3000.0]
+        (message,) = _coverage_messages(
+            lambda: fbeta_confidence_interval(
+                eye[y3], eye[p], sample_weight=w, zero_division=0.0
+            )
+        )
+        assert f"(effective true samples): 3 ({36 / 14:g})" in message
+    # unweighted: observed counts, worded as before
+    (message,) = _coverage_messages(
+        lambda: fbeta_confidence_interval(
+            y3, p, method=method, random_state=0, zero_division=0.0
+        )
+    )
+    assert "fewer than 10 true samples (true samples): 3 (3)" in message
+    assert "effective" not in message
+
+
+def _coverage_message(call):
+    with pytest.warns(CoverageWarning) as caught:
+        call()
+    return str([w for w in caught if w.category is CoverageWarning][0].message)
+
+
+def test_coverage_warning_advises_what_the_caller_can_do():
+    y = np.array([0] * 100 + [1] * 3)
+    p = y.copy()
+    p[:5] = 1
+    # make_compute_metrics names the method with its argument interval=
+    message = _coverage_message(
+        lambda: make_compute_metrics(interval="delta")((np.eye(2)[p] * 3.0, y))
+    )
+    assert "with interval='delta'" in message
+    assert "interval='posterior' holds" in message
+    assert "method=" not in message
+    # a summary's method has no labels: the summary is made with them
+    message = _coverage_message(
+        lambda: fbeta_summary(y, p).confidence_interval(method="delta")
+    )
+    assert "or make the summary with fbeta_summary(..., labels=...) without" in message
+    assert "pass labels" not in message
+    # the one class of average="binary" is pos_label's: no labels to leave out
+    message = _coverage_message(
+        lambda: fbeta_confidence_interval(y, p, average="binary", method="delta")
+    )
+    assert "Collect more samples of these classes; method='posterior'" in message
+    assert "labels" not in message
+    # elsewhere the advice is unchanged
+    message = _coverage_message(lambda: fbeta_confidence_interval(y, p, method="delta"))
+    assert "or pass labels without them; method='posterior' holds" in message
 
 
 def test_delta_values_unchanged_by_the_posterior():
@@ -715,3 +824,18 @@ def test_counting_before_resolving_covers_every_resolution(method, weighted):
         assert not counted_for(method, weighted=False, average="samples")["moments"]
     drawn_cells = not weighted and bool(resolutions & {"bootstrap", "posterior"})
     assert counted["count_cells"] == drawn_cells
+
+
+@pytest.mark.parametrize("method", ["posterior", "bootstrap", "delta"])
+@pytest.mark.parametrize("beta", [0.5, 1.0, 3.0])
+def test_bounds_lie_within_zero_and_one(method, beta):
+    # a score computed from drawn counts may round past 1 (a perfect
+    # classifier's upper posterior gave 1.0000000000000002 at beta=3)
+    for y, p in (([0] * 15, [0] * 15), ([0, 1] * 8, [0, 1] * 8)):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ci = fbeta_confidence_interval(
+                y, p, beta=beta, method=method, random_state=0
+            )
+        for s in (ci.averaged_fbeta, ci.fbeta_of_averages):
+            assert 0.0 <= s.low <= s.estimate <= s.high <= 1.0

@@ -33,7 +33,12 @@ from .._counting._record import (
     read,
     zero_weight_rule,
 )
-from .._counting._registry import CountRequest, JointPredictions, source_of
+from .._counting._registry import (
+    CountRequest,
+    JointPredictions,
+    lives_elsewhere,
+    source_of,
+)
 from .._options import (
     check_array_like,
     check_options_of,
@@ -409,7 +414,8 @@ def read_for(
     if isinstance(y_true, MacroF1Counts):
         return record_reading(y_true, options, samplewise=samplewise, caller=caller)
     if y_pred is None:
-        check_array_like(y_true, name="y_true", caller=caller, sparse=True)
+        if not lives_elsewhere(y_true):  # a source's values are its to check
+            check_array_like(y_true, name="y_true", caller=caller, sparse=True)
         raise InvalidParameterError(
             f"The 'y_pred' parameter of {caller} must be an array-like or a sparse "
             f"matrix. Got None instead. ({caller} takes (y_true, y_pred), or a "

@@ -19,7 +19,7 @@ from typing import Any
 from .._extras import missing
 from .._options import METHODS, check_options_of
 from .._sklearn_private import InvalidParameterError
-from .._stats._intervals import counted_for, fbeta_confidence_interval
+from .._stats._intervals import counted_for, interval_of_data
 from ._accumulator import MacroF1Accumulator
 from ._scores import fbeta_summary
 
@@ -74,8 +74,8 @@ class MacroF1ComputeMetrics:
 
         A batch that raises (an invalid batch ends the Trainer's evaluation)
         empties the counts too: the next evaluation starts afresh."""
-        predictions, label_ids = _unpacked(eval_pred)
         try:
+            predictions, label_ids = _unpacked(eval_pred)
             self.accumulator.update(label_ids, predictions)
         except BaseException:
             self.accumulator.reset()
@@ -138,13 +138,19 @@ class MacroF1ComputeMetrics:
             f"{name}_gap": float(summary.gap),
         }
         if self.interval is not None:
-            interval = fbeta_confidence_interval(
+            interval = interval_of_data(
                 counts,
+                None,
                 **options,
+                labels=None,
+                pos_label=1,
+                sample_weight=None,
                 confidence=self.confidence,
                 method=self.interval,
                 n_resamples=self.n_resamples,
                 random_state=self.random_state,
+                verbose=0,
+                method_name="interval",
             )
             for key, score in (
                 (f"averaged_{name}", interval.averaged_fbeta),
@@ -184,14 +190,36 @@ def _callback_for(compute_metrics: MacroF1ComputeMetrics) -> Any:
     return MacroF1EvaluationCallback()
 
 
+_EVAL_PRED = (
+    f"The 'eval_pred' argument of the compute_metrics of {_CALLER} must be a "
+    "transformers EvalPrediction or a (predictions, label_ids) pair, whose "
+    "predictions are the logits or a tuple of model outputs with the logits "
+    "first"
+)
+
+
 def _unpacked(eval_pred: Any) -> tuple[Any, Any]:
     """``(predictions, label_ids)`` of an ``EvalPrediction`` (or a pair); of
-    several model outputs, the first (the logits)."""
+    several model outputs, the first (the logits). ValueError naming
+    ``eval_pred`` when it is neither, or holds no model output."""
     if hasattr(eval_pred, "predictions") and hasattr(eval_pred, "label_ids"):
         predictions, label_ids = eval_pred.predictions, eval_pred.label_ids
     else:
-        predictions, label_ids = eval_pred[0], eval_pred[1]
+        try:
+            predictions, label_ids = eval_pred[0], eval_pred[1]
+        except (TypeError, IndexError, KeyError):
+            size = (
+                f" of {len(eval_pred)} item(s)" if hasattr(eval_pred, "__len__") else ""
+            )
+            raise ValueError(
+                f"{_EVAL_PRED}; got {type(eval_pred).__name__}{size}."
+            ) from None
     if isinstance(predictions, tuple | list) and not hasattr(predictions, "shape"):
+        if len(predictions) == 0:
+            raise ValueError(
+                f"{_EVAL_PRED}; got predictions that hold no model output (an "
+                f"empty {type(predictions).__name__})."
+            )
         predictions = predictions[0]
     return predictions, label_ids
 

@@ -990,6 +990,8 @@ def left_out_scores(
     )
 
     def per_row(x: np.ndarray) -> np.ndarray:  # sum of (..., entries) per row
+        if x.shape[-1] == 0:  # no row counts anything (all-zero indicators)
+            return np.zeros((*x.shape[:-1], left.n_rows))
         flat = x.reshape(-1, x.shape[-1])
         return np.asarray(gather.T @ flat.T).T.reshape(*x.shape[:-1], left.n_rows)
 

@@ -268,9 +268,11 @@ class CoverageWarning(UserWarning):
     in the data than the method needs (5 for ``method="posterior"``, 10 for
     the delta method and the bootstrap): a class absent from
     both ``y_true`` and ``y_pred`` (fixed ``labels``), a class predicted but
-    never true, or a rare class. The message names those classes and their
-    counts. The interval is still computed; see the user guide's page on
-    uncertainty for what it estimates then.
+    never true, or a rare class. With ``sample_weight`` a class counts its
+    effective number of true samples, ``(sum w)**2 / sum w**2`` over their
+    weights, which does not depend on the weights' scale. The message names
+    those classes and their counts. The interval is still computed; see the
+    user guide's page on uncertainty for what it estimates then.
 
     Examples
     --------
@@ -316,21 +318,39 @@ def coverage_warning(
     method: str,
     posterior: bool,
     method_name: str = "method",
+    labels_advice: str = "pass labels without them",
+    true_squares: np.ndarray | None = None,
 ) -> str | None:
     """The :class:`CoverageWarning` message of an interval of averaged scores
     over ``selection`` (None: the data support the level). Classes of the
-    average (``labels``, else the classes counted) with fewer true samples,
-    in observed counts, than :data:`MIN_TRUE_SAMPLES` gives ``method``.
+    average (``labels``, else the classes counted) with fewer true samples
+    than :data:`MIN_TRUE_SAMPLES` gives ``method``: observed counts, or with
+    ``true_squares`` (the sums of the squared weights of each counted class's
+    true samples, :func:`true_square_sums`) the effective numbers of weighted
+    true samples, ``(sum w)**2 / sum w**2`` (Kish's), which do not depend on
+    the weights' scale; without them the weighted sums are counted.
     ``posterior``: whether the posterior is defined for these data (unweighted
     1-D targets), and so may be advised; ``method_name``: the caller's name of
-    the method argument."""
+    the method argument; ``labels_advice``: how the caller leaves classes out
+    of the average (not advised with ``average="binary"``, whose class is
+    ``pos_label``)."""
     if options.average not in ("macro", "weighted", "binary"):
         return None
     true = np.asarray(selection.true, dtype=np.float64)
     pred = np.asarray(selection.pred, dtype=np.float64)
     names = np.asarray(selection.labels, dtype=object)
+    samples, never_true, weight_zero = "true samples", "never true", ""
+    if true_squares is not None:
+        index = selection.index
+        squares = np.where(index >= 0, true_squares[np.maximum(index, 0)], 0.0)
+        true = np.divide(
+            true * true, squares, out=np.zeros_like(true), where=squares > 0
+        )
+        samples = "effective true samples"
+        never_true = "never true with a non-zero weight"
+        weight_zero = " (or only with weight 0)"
     absent = (true == 0) & (pred == 0)
-    never = (true == 0) & (pred > 0)
+    never = (true == 0) & (pred != 0)
     needed = MIN_TRUE_SAMPLES[method]
     rare = (true > 0) & (true < needed)
     if not (absent.any() or never.any() or rare.any()):
@@ -339,30 +359,64 @@ def coverage_warning(
     if absent.any():
         parts.append(
             f"{int(absent.sum())} class(es) of labels absent from y_true and "
-            f"y_pred: {_listed(names[absent])}"
+            f"y_pred{weight_zero}: {_listed(names[absent])}"
         )
     if never.any():
         parts.append(
-            f"{int(never.sum())} class(es) predicted but never true (times "
+            f"{int(never.sum())} class(es) predicted but {never_true} (times "
             f"predicted): {_listed(names[never], pred[never])}"
         )
     if rare.any():
         order = np.argsort(true[rare], kind="stable")
         parts.append(
             f"{int(rare.sum())} class(es) with fewer than {needed} "
-            f"true samples (true samples): "
+            f"{samples} ({samples}): "
             f"{_listed(names[rare][order], true[rare][order])}"
         )
-    advice = "collect more samples of these classes, or pass labels without them"
+    advice = "collect more samples of these classes"
+    if options.average != "binary":
+        advice += f", or {labels_advice}"
     if method != "posterior" and posterior:
         advice += f"; {method_name}='posterior' holds its level with fewer samples"
+    if true_squares is not None:
+        samples += (
+            " (the squared sum of the weights of its true samples over the sum "
+            "of their squares)"
+        )
     return (
         f"The interval may cover less often than its nominal "
         f"{percent(confidence)}: every class of the average needs at least "
-        f"{needed} true samples with {method_name}={method!r}, and "
+        f"{needed} {samples} with {method_name}={method!r}, and "
         + "; ".join(parts)
         + f". {advice[0].upper()}{advice[1:]}."
     )
+
+
+def true_square_sums(
+    counts: MacroF1Counts, design: Any = None, row_count: Any = None
+) -> np.ndarray | None:
+    """The sum of the squared weights of the true samples of each counted
+    class, which :func:`coverage_warning` turns into effective numbers of
+    samples: from the record's second moments (what the delta method reads:
+    the rows of the cells' squared weights of 1-D targets, the diagonal of
+    the true entries of multilabel ones), else from the per-sample ``design``
+    of the bootstrap when each of its rows is one sample (``row_count`` None).
+    None without weights, and where neither is there (a record counted
+    without moments, a histogram of samples): the warning then counts the
+    weighted sums."""
+    if not counts.weighted:
+        return None
+    k = counts.n_classes
+    moments = counts.moments
+    if moments is not None:
+        if counts.kind == _MULTILABEL:
+            return np.asarray(moments.diagonal()[k : 2 * k], dtype=np.float64)
+        return np.asarray(moments.sum(axis=1), dtype=np.float64).reshape(-1)
+    if design is not None and row_count is None:
+        true = design[:, k : 2 * k]
+        squares = true.multiply(true) if sp.issparse(true) else true * true
+        return np.asarray(squares.sum(axis=0), dtype=np.float64).reshape(-1)
+    return None
 
 
 # ------------------------------------------------------------------- the options
@@ -607,13 +661,16 @@ def resolve(
     average: str | tuple[str, ...],
     *,
     labels: Any = None,
+    pos_label: Any = 1,
 ) -> Resampling:
     """``resampling`` with its method resolved (:func:`resolved_method`) for
     the intervals of ``average`` of ``counts`` (``labels``: the classes
-    averaged, when fixed)."""
+    averaged, when fixed; ``average="binary"`` averages ``pos_label``'s
+    only)."""
     if resampling.method != "auto":
         return resampling
     multilabel = counts.kind == _MULTILABEL
+    averaged = [pos_label] if average == "binary" else labels
     method = resolved_method(
         resampling.method,
         weighted=counts.weighted,
@@ -621,7 +678,7 @@ def resolve(
         average=average,
         # 1-D targets: every sample has one true class
         n_samples=0.0 if multilabel else float(np.sum(counts.true)),
-        smallest_class=0.0 if multilabel else _smallest_class(counts, labels),
+        smallest_class=0.0 if multilabel else _smallest_class(counts, averaged),
     )
     return replace(resampling, method=method)
 
@@ -1410,17 +1467,22 @@ def _z(confidence: float) -> float:
     return float(ndtri(0.5 + confidence / 2))
 
 
-def _clip(x: float) -> float:
-    return min(max(x, 0.0), 1.0)
+def _score_interval(
+    estimate: float, low: float, high: float, std_error: float
+) -> ScoreInterval:
+    """The :class:`ScoreInterval` of a score with bounds ``low`` and ``high``
+    clipped to [0, 1], where every score lies: a bound of the delta method may
+    pass them, and a score computed from drawn counts may round past them."""
+    return ScoreInterval(
+        estimate, min(max(low, 0.0), 1.0), min(max(high, 0.0), 1.0), std_error
+    )
 
 
 def _delta_interval(estimate: float, variance: float, z: float) -> ScoreInterval:
     se = math.sqrt(variance)
     if math.isnan(estimate):
         return ScoreInterval(math.nan, math.nan, math.nan, math.nan)
-    return ScoreInterval(
-        estimate, _clip(estimate - z * se), _clip(estimate + z * se), se
-    )
+    return _score_interval(estimate, estimate - z * se, estimate + z * se, se)
 
 
 def _percentile_interval(
@@ -1429,7 +1491,8 @@ def _percentile_interval(
     replicates = replicates[~np.isnan(replicates)]
     if math.isnan(estimate) or replicates.shape[0] < 2:
         return ScoreInterval(estimate, math.nan, math.nan, math.nan)
-    return ScoreInterval(estimate, *percentile_bounds(estimate, replicates, confidence))
+    bounds = percentile_bounds(estimate, replicates, confidence)
+    return _score_interval(estimate, *bounds)
 
 
 def _posterior_interval(
@@ -1444,7 +1507,7 @@ def _posterior_interval(
     low = float(np.quantile(lower, alpha / 2))
     high = float(np.quantile(upper, 1 - alpha / 2))
     std = float(np.std(np.concatenate([lower, upper]), ddof=1))
-    return ScoreInterval(estimate, min(low, estimate), max(high, estimate), std)
+    return _score_interval(estimate, min(low, estimate), max(high, estimate), std)
 
 
 def percentile_bounds(
@@ -1655,9 +1718,12 @@ def interval_of(
     progress: Progress | None = None,
     *,
     warn_level: bool = True,
+    method_name: str = "method",
+    labels_advice: str = "pass labels without them",
 ) -> FBetaInterval:
     """Both intervals of one evaluated classifier. ``warn_level``: raise the
-    :class:`CoverageWarning` of the data (else the caller does)."""
+    :class:`CoverageWarning` of the data (else the caller does), worded with
+    ``method_name`` and ``labels_advice`` (as :func:`coverage_warning`)."""
     est_avg, est_foa = evaluation.estimates
     confidence, method = resampling.confidence, resampling.method
     if method == "delta":
@@ -1691,6 +1757,11 @@ def interval_of(
             confidence,
             method=method,
             posterior=posterior_defined(evaluation.counts),
+            method_name=method_name,
+            labels_advice=labels_advice,
+            true_squares=true_square_sums(
+                evaluation.counts, evaluation.design, evaluation.row_count
+            ),
         )
         if message is not None:
             warn_user(message, CoverageWarning)
@@ -1877,6 +1948,43 @@ shape (n_samples, n_labels) or MacroF1Counts
     >>> fbeta_confidence_interval(y_true, y_pred) == ci  # seeded by the counts
     True
     """
+    return interval_of_data(
+        y_true,
+        y_pred,
+        beta=beta,
+        labels=labels,
+        pos_label=pos_label,
+        average=average,
+        sample_weight=sample_weight,
+        zero_division=zero_division,
+        confidence=confidence,
+        method=method,
+        n_resamples=n_resamples,
+        random_state=random_state,
+        verbose=verbose,
+    )
+
+
+def interval_of_data(
+    y_true: Any,
+    y_pred: Any,
+    *,
+    beta: Any,
+    labels: Any,
+    pos_label: Any,
+    average: Any,
+    sample_weight: Any,
+    zero_division: Any,
+    confidence: Any,
+    method: Any,
+    n_resamples: Any,
+    random_state: Any,
+    verbose: Any,
+    method_name: str = "method",
+) -> FBetaInterval:
+    """The body of :func:`fbeta_confidence_interval` (the arguments as it
+    takes them); ``method_name``: the caller's name of ``method``, which the
+    :class:`CoverageWarning` advises (``make_compute_metrics``' ``interval``)."""
     caller = "fbeta_confidence_interval"
     labels = check_form(y_true, y_pred, sample_weight, labels, caller=caller)
     options, resampling = check_interval_call(
@@ -1910,6 +2018,7 @@ shape (n_samples, n_labels) or MacroF1Counts
         resampling,
         caller=caller,
         refusal={} if isinstance(y_true, MacroF1Counts) else None,
+        method_name=method_name,
     )
 
 
@@ -2032,6 +2141,8 @@ def interval_of_reading(
     caller: str,
     refusal: dict[str, str] | None = None,
     warn_for: tuple[str, ...] = ALL_METRICS,
+    method_name: str = "method",
+    labels_advice: str = "pass labels without them",
 ) -> FBetaInterval:
     """:func:`fbeta_confidence_interval` of a reading, every option checked:
     ``method`` resolved (:func:`resolve`), the interval of a record given in
@@ -2039,13 +2150,21 @@ def interval_of_reading(
     (``refusal``: the keywords of :func:`check_record_interval` for such a
     record; None: the data were read), then computed over every class of a
     record read from a confusion matrix when no ``labels`` are given;
-    ``warn_for`` as in :func:`evaluation_from`."""
+    ``warn_for`` as in :func:`evaluation_from`; ``method_name`` and
+    ``labels_advice`` word the :class:`CoverageWarning` in the caller's
+    arguments (:func:`coverage_warning`)."""
     if options.labels is None and reading.counts._class_order is not None:
         # Every row and column of a confusion matrix is a class, also in a
         # resample that draws none of its samples.
         options = replace(options, labels=reading.counts.classes)
     average = str(options.average)
-    resampling = resolve(resampling, reading.counts, average, labels=options.labels)
+    resampling = resolve(
+        resampling,
+        reading.counts,
+        average,
+        labels=options.labels,
+        pos_label=options.pos_label,
+    )
     if refusal is not None:
         check_record_interval(
             reading.counts,
@@ -2057,7 +2176,13 @@ def interval_of_reading(
     evaluation = evaluation_from(
         reading, options, caller=caller, warn_for=warn_for, method=resampling.method
     )
-    return interval_of(evaluation, resampling, _progress(resampling, caller))
+    return interval_of(
+        evaluation,
+        resampling,
+        _progress(resampling, caller),
+        method_name=method_name,
+        labels_advice=labels_advice,
+    )
 
 
 def summary_confidence_interval(
@@ -2101,6 +2226,8 @@ def summary_confidence_interval(
         caller=caller,
         refusal=refusal,
         warn_for=(),
+        labels_advice="make the summary with fbeta_summary(..., labels=...) without "
+        "them",
     )
 
 
@@ -2133,7 +2260,7 @@ def report_intervals(
         designs = report_designs(reading, options, averages, resampling.method)
     progress = _progress(resampling, caller, rows=len(averages))
     out: dict[str, FBetaInterval] = {}
-    design = None
+    design = row_count = None
     for row, average in enumerate(averages):
         row_options = replace(options, average=average)
         if progress is not None:
@@ -2154,6 +2281,7 @@ def report_intervals(
             out[average] = interval_of(
                 evaluation, resampling, progress, warn_level=False
             )
+        row_count = evaluation.row_count
     message = coverage_warning(
         selection,
         replace(options, average="macro"),
@@ -2161,6 +2289,7 @@ def report_intervals(
         method=resampling.method,
         posterior=posterior_defined(reading.counts),
         method_name=method_name,
+        true_squares=true_square_sums(reading.counts, design, row_count),
     )
     if message is not None:  # once for the report: the rows share the classes
         warn_user(message, CoverageWarning)
