@@ -387,6 +387,9 @@ def test_integer_label_sets_name_labels_by_value(tmp_path):
         np.array([[0, 0, 1], [1, 0, 1], [0, 1, 0]]),
     )
     assert doc["scores"]["averaged_fbeta"] == pytest.approx(ref.averaged_fbeta)
+    # --labels names them by value too
+    doc = cli_json(["score", str(t), str(p), "--label-sep", " ", "--labels", "05,1"])
+    assert [c["label"] for c in doc["classes"]] == ["5", "1"]
 
 
 def test_indicator_words_are_the_indicator_values(tmp_path):

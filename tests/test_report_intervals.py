@@ -10,6 +10,7 @@ from sklearn.metrics import classification_report as sk_report
 
 from sklearn_macrof1 import (
     CoverageWarning,
+    MacroF1Accumulator,
     MacroF1Counts,
     classification_report,
     fbeta_confidence_interval,
@@ -206,3 +207,26 @@ def test_posterior_rows_equal_the_library_and_warn_once():
         )
     assert sum(w.category is CoverageWarning for w in caught) == 1
     assert "Dirichlet posterior, 1000 draws" in text
+
+
+def test_posterior_refusals_name_interval_method():
+    # the report's argument is interval_method: its refusals advise in it,
+    # from arrays and from a record alike (they said method=, which the report
+    # does not take)
+    y = np.array([0, 1, 2, 2, 1, 0, 1, 2])
+    p = np.array([0, 2, 2, 1, 1, 0, 0, 2])
+    w = np.array([1.0, 2, 1, 1, 3, 1, 1, 2])
+    with pytest.raises(ValueError) as from_arrays:
+        classification_report(
+            y, p, sample_weight=w, confidence=0.9, interval_method="posterior"
+        )
+    accumulator = MacroF1Accumulator(keep="cells")
+    accumulator.update(y, p, sample_weight=w)
+    with pytest.raises(ValueError) as from_record:
+        classification_report(
+            accumulator.counts, confidence=0.9, interval_method="posterior"
+        )
+    for refusal in (from_arrays.value, from_record.value):
+        assert "interval_method='posterior'" in str(refusal)
+        assert "interval_method='delta'" in str(refusal)
+        assert " method=" not in str(refusal)

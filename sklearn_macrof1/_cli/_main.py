@@ -227,6 +227,8 @@ def _label_options(
     ``names``, ``--labels`` are column indices (and ``--pos-label`` is unused)."""
     labels = _split_list(args.labels)
     if names is not None:
+        if labels is not None and all(_is_int(n) for n in [*names, *labels]):
+            labels = [str(int(x)) for x in labels]  # by value, as the sets' names
         for x in labels or []:
             if x not in names:
                 raise DataError(

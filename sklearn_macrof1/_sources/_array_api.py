@@ -580,6 +580,8 @@ def _pair_cells(
 ) -> PairCells:
     """The occupied joint (true, a, b) cells of codes over ``labels``."""
     k = labels.shape[0]
+    if k**3 >= 1 << 62:  # pragma: no cover - millions of classes (as in memory)
+        raise ValueError(f"{k} classes are too many for a joint table of a pair")
     flat = (true * k + a) * k + b
     limit = max(MAX_PAIR_CELLS, 4 * int(flat.shape[0]))
     found = dev.histogram(flat, weights, k**3, limit)

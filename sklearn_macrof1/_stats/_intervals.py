@@ -1356,7 +1356,7 @@ def posterior_refusal(
     if not alternatives:
         advice = (
             "compute the interval from the predictions with "
-            f"{from_samples or caller}(y_true, y_pred, ..., method='delta')"
+            f"{from_samples or caller}(y_true, y_pred, ..., {method_name}='delta')"
         )
     raise ValueError(
         f"{caller}: {method_name}='posterior' draws the cells of the "
@@ -1382,6 +1382,7 @@ def evaluation_from(
     evaluated: tuple[Selection, Averages] | None = None,
     method: str | None = None,
     per_sample_rows: bool | None = None,
+    method_name: str = "method",
 ) -> Evaluation:
     """Evaluate one reading for one average; add what ``method`` needs.
 
@@ -1391,13 +1392,16 @@ def evaluation_from(
     caller has built it already) from the reading's targets, and only when
     :func:`needs_design` says so (or ``per_sample_rows``, when the caller
     has asked it already). ``method`` ("delta", "bootstrap", or None for
-    either) is the interval that follows.
+    either) is the interval that follows; ``method_name`` the caller's name
+    of it, for a refusal.
     """
     counts = reading.counts
     if evaluated is None:
         evaluated = evaluate(counts, options, warn_for=warn_for, caller=caller)
     if method == "posterior":
-        posterior_refusal(counts, (str(options.average),), caller=caller)
+        posterior_refusal(
+            counts, (str(options.average),), caller=caller, method_name=method_name
+        )
     selection, averages = evaluated
     weight = row_count = None
     if options.average == "samples":
@@ -2174,7 +2178,12 @@ def interval_of_reading(
             **refusal,
         )
     evaluation = evaluation_from(
-        reading, options, caller=caller, warn_for=warn_for, method=resampling.method
+        reading,
+        options,
+        caller=caller,
+        warn_for=warn_for,
+        method=resampling.method,
+        method_name=method_name,
     )
     return interval_of(
         evaluation,
@@ -2275,6 +2284,7 @@ def report_intervals(
             evaluated=(selection, results[average]),
             method=resampling.method,
             per_sample_rows=designs[average],
+            method_name=method_name,
         )
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)  # zero-width: per row
