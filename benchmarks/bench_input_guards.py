@@ -54,7 +54,9 @@ def _guards(yt: object, yp: object) -> None:
         if isinstance(y, np.ndarray) and y.ndim == 1:
             _encoding._native(y)
     if isinstance(yt, np.ndarray) and yt.dtype != yp.dtype:
-        _encoding._label_dtype(yt.dtype, yp.dtype, yt, yp, 256)
+        _encoding.class_label_dtype(
+            yt.dtype, yp.dtype, lambda: _encoding._adds_label(yt, yp, 256)
+        )
 
 
 def main() -> None:
