@@ -49,7 +49,7 @@ def _as_dask_array(value: Any, name: str) -> Any:
     if hasattr(value, "to_dask_array"):  # Dask Series / DataFrame
         return value.to_dask_array(lengths=True)
     if hasattr(value, "chunks") and hasattr(value, "to_delayed"):
-        if any(math.isnan(c) for c in value.chunks[0]):
+        if value.ndim and any(math.isnan(c) for c in value.chunks[0]):
             value = value.compute_chunk_sizes()
         return value
     raise TypeError(
@@ -89,8 +89,8 @@ def _check_lengths(
             "Found input variables with inconsistent numbers of samples: y_true has "
             f"{n_true} and {name} has {n_pred}; they must be equal."
         )
-    if weights is not None and getattr(weights, "ndim", 0) >= 1:
-        check_weight_shape(weights.shape, n_true, inputs=f"y_true and {name}")
+    if weights is not None:  # an array: a scalar was refused with the arguments
+        check_weight_shape(np.shape(weights), n_true, inputs=f"y_true and {name}")
 
 
 def _blocks(value: Any) -> list[Any]:
@@ -131,8 +131,6 @@ def _chunked(
         arrays.append(local)
     weights = sample_weight  # a Dask array, or a local one cut like the rows
     if is_dask_collection(weights):
-        if getattr(weights, "ndim", 1) == 0:  # refused as a 0-d NumPy array is
-            check_weight_shape((), 0)
         weights = _as_dask_array(weights, "sample_weight")
     elif weights is not None and not np.isscalar(weights):
         weights = _from_local(np.asarray(weights), rows, "sample_weight")
