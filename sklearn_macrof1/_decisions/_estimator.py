@@ -324,10 +324,11 @@ default="auto"
             )
         X, y = indexable(X, y)
         check_classification_targets(y)
+        weight = None
         if sample_weight is not None:
             # Checked before any fold is fitted: the folds index the weights,
             # and an estimator that takes none would never look at them.
-            check_weights(sample_weight, _num_samples(y), inputs="X and y")
+            weight = check_weights(sample_weight, _num_samples(y), inputs="X and y")
         multilabel = type_of_target(y) == "multilabel-indicator"
         routed = self._route(sample_weight, fit_params)
         random_state = check_random_state(self.random_state)
@@ -343,11 +344,11 @@ default="auto"
             )
             classes = None if multilabel else np.unique(np.asarray(y))
         self._method = method
-        y_tune, weight_tune = y, sample_weight
+        y_tune, weight_tune = y, weight
         if rows is not None:  # the samples of the test folds, in fold order
             y_tune = _safe_indexing(y, rows)
-            if sample_weight is not None:
-                weight_tune = _safe_indexing(np.asarray(sample_weight), rows)
+            if weight is not None:
+                weight_tune = weight[rows]
         self.rule_ = tune(
             y_tune,
             scores,
